@@ -1,0 +1,4 @@
+import type { NextConfig } from 'next';
+
+const nextConfig: NextConfig = { transpilePackages: ['@racelab/engine'] };
+export default nextConfig;

@@ -1,0 +1,105 @@
+/**
+ * bench/engine-write: 3,475,226 taxi-like rows written as 9 files (400,000 rows per file) through
+ * the engine, and the same rows as 9 files by raw DuckDB in the same run: the ratio is the
+ * engine's overhead over the physical limit of this machine. Each variant runs in its own process
+ * for a clean peak RSS; 3 rounds, medians reported.
+ *
+ *   npm run bench:engine-write [-- --rows N --rounds R]
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DeltaTable, withConnection, writeDeltaTable } from '@racelab/engine';
+import { inChild, maxRssKb, median, timed } from './lib';
+
+const SELF = fileURLToPath(import.meta.url);
+const OUT = fileURLToPath(new URL('./out/engine-write', import.meta.url));
+const ROWS_PER_FILE = 400_000;
+
+/** Taxi-shaped rows from DuckDB's range(): the TLC columns and types, deterministic values. */
+function taxiSql(rows: number): string {
+  return `SELECT
+    (CASE WHEN i % 1000 = 0 THEN 7 WHEN i % 3 = 0 THEN 1 ELSE 2 END)::INTEGER AS VendorID,
+    TIMESTAMP '2025-01-01' + to_microseconds((i * 769)::BIGINT) AS tpep_pickup_datetime,
+    TIMESTAMP '2025-01-01' + to_microseconds((i * 769 + 600000000 + (i % 997) * 1000000)::BIGINT) AS tpep_dropoff_datetime,
+    (i % 4)::BIGINT AS passenger_count, ((i % 89) / 10.0)::DOUBLE AS trip_distance, 1::BIGINT AS RatecodeID,
+    CASE WHEN i % 50 = 0 THEN 'Y' ELSE 'N' END AS store_and_fwd_flag,
+    (i % 263 + 1)::INTEGER AS PULocationID, ((i * 7) % 263 + 1)::INTEGER AS DOLocationID, (i % 4 + 1)::BIGINT AS payment_type,
+    ((i % 5000) / 100.0 - 2)::DOUBLE AS fare_amount, 1.0::DOUBLE AS extra, 0.5::DOUBLE AS mta_tax,
+    ((i % 700) / 100.0)::DOUBLE AS tip_amount, 0.0::DOUBLE AS tolls_amount, 1.0::DOUBLE AS improvement_surcharge,
+    ((i % 6000) / 100.0)::DOUBLE AS total_amount, 2.5::DOUBLE AS congestion_surcharge, 0.0::DOUBLE AS Airport_fee,
+    0.75::DOUBLE AS cbd_congestion_fee, i::BIGINT AS trip_id
+  FROM range(${rows}) r(i)`;
+}
+
+async function child(mode: string, src: string, dest: string): Promise<void> {
+  rmSync(dest, { recursive: true, force: true });
+  mkdirSync(dest, { recursive: true });
+  let ms: number;
+  let files: number;
+  if (mode === 'engine') {
+    const t = await timed(() =>
+      writeDeltaTable(dest, { kind: 'parquet', paths: [src] }, { rowsPerFile: ROWS_PER_FILE }),
+    );
+    ms = t.ms;
+    files = (await DeltaTable.open(dest)).activeFiles().length;
+  } else {
+    // The least work that gives the same 9 files: one pass, DuckDB cutting the rows by position.
+    const t = await timed(() =>
+      withConnection((c) =>
+        c.run(
+          `COPY (SELECT * EXCLUDE (file_row_number), file_row_number // ${ROWS_PER_FILE} AS chunk FROM read_parquet('${src}', file_row_number=true)) TO '${dest}' (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (chunk))`,
+        ),
+      ),
+    );
+    ms = t.ms;
+    files = 0;
+    for (const e of (await import('node:fs')).readdirSync(dest, { recursive: true }))
+      if (String(e).endsWith('.parquet')) files++;
+  }
+  console.log(JSON.stringify({ ms, files, maxRssKb: maxRssKb() }));
+}
+
+async function main(): Promise<void> {
+  const arg = (name: string, d: number) => Number(process.argv[process.argv.indexOf(name) + 1] ?? d) || d;
+  const rows = process.argv.includes('--rows') ? arg('--rows', 3_475_226) : 3_475_226;
+  const rounds = process.argv.includes('--rounds') ? arg('--rounds', 3) : 3;
+  mkdirSync(OUT, { recursive: true });
+  const src = join(OUT, 'source.parquet');
+  await withConnection((c) => c.run(`COPY (${taxiSql(rows)}) TO '${src}' (FORMAT parquet, COMPRESSION snappy)`));
+  const engine: number[] = [];
+  const raw: number[] = [];
+  let engineRss = 0;
+  let rawRss = 0;
+  let files = { engine: 0, raw: 0 };
+  for (let i = 0; i < rounds; i++) {
+    // Alternate the order so neither variant always gets the warmer page cache.
+    for (const mode of i % 2 ? ['raw', 'engine'] : ['engine', 'raw']) {
+      const { result, peakRssMb } = inChild(SELF, ['--child', mode, src, join(OUT, mode)]);
+      if (mode === 'engine') {
+        engine.push(result.ms as number);
+        engineRss = Math.max(engineRss, peakRssMb);
+        files = { ...files, engine: result.files as number };
+      } else {
+        raw.push(result.ms as number);
+        rawRss = Math.max(rawRss, peakRssMb);
+        files = { ...files, raw: result.files as number };
+      }
+    }
+  }
+  const e = median(engine);
+  const r = median(raw);
+  console.log(`rows: ${rows}, files: engine ${files.engine}, raw ${files.raw}, rounds: ${rounds}`);
+  console.log(
+    `engine write (files + commit): median ${e.toFixed(0)} ms  [${engine.map((x) => x.toFixed(0)).join(', ')}], peak RSS ${engineRss} MB`,
+  );
+  console.log(
+    `raw DuckDB COPY:               median ${r.toFixed(0)} ms  [${raw.map((x) => x.toFixed(0)).join(', ')}], peak RSS ${rawRss} MB`,
+  );
+  console.log(`ratio engine / raw: ${(e / r).toFixed(2)} (goal <= 1.2)`);
+  rmSync(OUT, { recursive: true, force: true });
+}
+
+if (process.argv[2] === '--child')
+  await child(process.argv[3] as string, process.argv[4] as string, process.argv[5] as string);
+else await main();

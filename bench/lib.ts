@@ -1,0 +1,30 @@
+/** Small helpers shared by the bench scripts: timing, medians, child-process peak RSS. */
+import { spawnSync } from 'node:child_process';
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const t0 = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - t0, value };
+}
+
+/**
+ * Runs `script mode ...args` in a fresh node process and returns what it printed as JSON on its
+ * last line, plus its peak RSS: each variant gets its own process so peaks don't mix.
+ */
+export function inChild(script: string, args: string[]): { result: Record<string, number>; peakRssMb: number } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (r.status !== 0) throw new Error(`${script} ${args.join(' ')} failed: ${r.stderr}`);
+  const last = r.stdout.trim().split('\n').pop() as string;
+  const parsed = JSON.parse(last) as Record<string, number> & { maxRssKb: number };
+  return { result: parsed, peakRssMb: Math.round(parsed.maxRssKb / 1024) };
+}
+
+export function maxRssKb(): number {
+  return process.resourceUsage().maxRSS;
+}

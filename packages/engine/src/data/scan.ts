@@ -1,0 +1,67 @@
+/**
+ * The relation DuckDB reads a snapshot through: the active files only (never a folder listing, which
+ * would also see removed and zombie files), every schema column cast to its Delta type, partition
+ * columns taken from `add.partitionValues` (never from folder names), columns a file lacks as NULL.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { deltaToDuckType, type StructType } from '../delta/protocol/schema';
+import type { ObjectStore } from '../storage/object-store';
+import { sqlIdent, sqlList, sqlString } from './duck';
+
+export interface ScanFile {
+  /** Object key of the file (the decoded `add.path`). */
+  key: string;
+  partitionValues: Record<string, string | null>;
+}
+
+export class DataFileMissingError extends Error {
+  override name = 'DataFileMissingError';
+}
+
+export async function scanRelation(
+  conn: DuckDBConnection,
+  store: ObjectStore,
+  schema: StructType,
+  partitionColumns: readonly string[],
+  files: readonly ScanFile[],
+): Promise<string> {
+  const typed = (name: string, expr: string, type: string) => `CAST(${expr} AS ${type}) AS ${sqlIdent(name)}`;
+  if (files.length === 0) {
+    const cols = schema.fields.map((f) => typed(f.name, 'NULL', deltaToDuckType(f.type)));
+    return `SELECT ${cols.join(', ')} WHERE FALSE`;
+  }
+  const missing: string[] = [];
+  await Promise.all(
+    files.map(async (f) => {
+      if (!(await store.head(f.key))) missing.push(f.key);
+    }),
+  );
+  if (missing.length > 0) {
+    throw new DataFileMissingError(
+      `${store.location}: the log names ${missing.length} data file(s) that do not exist: ${missing.sort().slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`,
+    );
+  }
+  const paths = await Promise.all(files.map((f) => store.localPath(f.key)));
+  const source = `read_parquet(${sqlList(paths)}, union_by_name=true, hive_partitioning=false, filename='__file')`;
+  const described = await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`);
+  const present = new Set((described.getColumns()[0] as string[]).map((c) => c.toLowerCase()));
+  const isPartition = (name: string) => partitionColumns.includes(name);
+  const cols = schema.fields.map((f) => {
+    const type = deltaToDuckType(f.type);
+    if (isPartition(f.name)) return typed(f.name, `__pv.${sqlIdent(f.name)}`, type);
+    return present.has(f.name.toLowerCase())
+      ? typed(f.name, `__d.${sqlIdent(f.name)}`, type)
+      : typed(f.name, 'NULL', type);
+  });
+  if (partitionColumns.length === 0) return `SELECT ${cols.join(', ')} FROM ${source} __d`;
+  const values = files.map((f, i) => {
+    const pv = partitionColumns.map((c) => {
+      const v = f.partitionValues[c];
+      // An empty partition value means null, as PROTOCOL.md says.
+      return v === null || v === undefined || v === '' ? 'NULL' : sqlString(v);
+    });
+    return `(${sqlString(paths[i] as string)}, ${pv.join(', ')})`;
+  });
+  const names = ['__file', ...partitionColumns.map(sqlIdent)].join(', ');
+  return `SELECT ${cols.join(', ')} FROM ${source} __d JOIN (VALUES ${values.join(', ')}) __pv(${names}) ON __d.__file = __pv.__file`;
+}

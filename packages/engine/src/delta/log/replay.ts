@@ -1,0 +1,62 @@
+/**
+ * Log replay: folds actions, version by version, into the table's state. Adds and removes are keyed
+ * by (path, deletion vector id) as PROTOCOL.md says; the last protocol and metaData win; the last txn
+ * per appId wins. Pure: no I/O.
+ */
+import type { Action, Add, Metadata, Protocol, Remove, Txn } from '../protocol/actions';
+import { LogFormatError } from '../protocol/validate';
+
+export interface TableState {
+  version: number;
+  protocol: Protocol;
+  metadata: Metadata;
+  /** Active files by file key. */
+  files: Map<string, Add>;
+  /** Remove actions still in the reconciled state. */
+  tombstones: Map<string, Remove>;
+  appTransactions: Map<string, Txn>;
+}
+
+function dvId(dv: Add['deletionVector']): string {
+  return dv ? `${dv.storageType}${dv.pathOrInlineDv}${dv.offset === undefined ? '' : `@${dv.offset}`}` : '';
+}
+
+export const fileKey = (f: { path: string; deletionVector?: Add['deletionVector'] }): string =>
+  `${f.path}\u0000${dvId(f.deletionVector)}`;
+
+export class StateBuilder {
+  protocol: Protocol | undefined;
+  metadata: Metadata | undefined;
+  readonly files = new Map<string, Add>();
+  readonly tombstones = new Map<string, Remove>();
+  readonly appTransactions = new Map<string, Txn>();
+
+  apply(actions: readonly Action[]): void {
+    for (const a of actions) {
+      if ('add' in a) {
+        const k = fileKey(a.add);
+        this.files.set(k, a.add);
+        this.tombstones.delete(k);
+      } else if ('remove' in a) {
+        const k = fileKey(a.remove);
+        this.files.delete(k);
+        this.tombstones.set(k, a.remove);
+      } else if ('metaData' in a) this.metadata = a.metaData;
+      else if ('protocol' in a) this.protocol = a.protocol;
+      else if ('txn' in a) this.appTransactions.set(a.txn.appId, a.txn);
+    }
+  }
+
+  build(version: number, where: string): TableState {
+    if (!this.protocol) throw new LogFormatError(`${where}: no protocol action up to version ${version}`);
+    if (!this.metadata) throw new LogFormatError(`${where}: no metaData action up to version ${version}`);
+    return {
+      version,
+      protocol: this.protocol,
+      metadata: this.metadata,
+      files: this.files,
+      tombstones: this.tombstones,
+      appTransactions: this.appTransactions,
+    };
+  }
+}

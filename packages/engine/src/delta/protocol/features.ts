@@ -1,0 +1,59 @@
+/**
+ * Protocol versions and table features: which protocol a new table needs, and whether this engine
+ * may read or write a table with a given protocol. Pure: no I/O.
+ */
+import type { Protocol } from './actions';
+import { type StructType, schemaUses } from './schema';
+
+/** Reader features this engine implements. Deletion vectors are refused by name, never misread. */
+export const SUPPORTED_READER_FEATURES = new Set(['timestampNtz']);
+/** Writer features this engine honours when it writes. */
+export const SUPPORTED_WRITER_FEATURES = new Set(['timestampNtz', 'appendOnly', 'invariants']);
+
+export class UnsupportedFeatureError extends Error {
+  override name = 'UnsupportedFeatureError';
+}
+
+/**
+ * The protocol delta-rs gives a new table: reader 1 / writer 2, or reader 3 / writer 7 with the
+ * `timestampNtz` feature when any column is a naive timestamp.
+ */
+export function protocolForSchema(schema: StructType): Protocol {
+  if (schemaUses(schema, 'timestamp_ntz')) {
+    return {
+      minReaderVersion: 3,
+      minWriterVersion: 7,
+      readerFeatures: ['timestampNtz'],
+      writerFeatures: ['timestampNtz'],
+    };
+  }
+  return { minReaderVersion: 1, minWriterVersion: 2 };
+}
+
+/** Throws, naming the feature, when reading the table's data needs something this engine lacks. */
+export function assertCanRead(p: Protocol, location: string): void {
+  if (p.minReaderVersion > 3) {
+    throw new UnsupportedFeatureError(`${location}: reader version ${p.minReaderVersion} is not supported`);
+  }
+  if (p.minReaderVersion === 2) {
+    throw new UnsupportedFeatureError(`${location}: reader version 2 (columnMapping) is not supported`);
+  }
+  const missing = (p.readerFeatures ?? []).filter((f) => !SUPPORTED_READER_FEATURES.has(f));
+  if (missing.length > 0) {
+    throw new UnsupportedFeatureError(
+      `${location}: unsupported reader features required: ${missing.join(', ')}; this engine reads none of them, so it refuses rather than misread the table`,
+    );
+  }
+}
+
+/** Throws when writing would need a writer feature this engine does not honour. */
+export function assertCanWrite(p: Protocol, location: string): void {
+  assertCanRead(p, location);
+  if (p.minWriterVersion > 2 && p.minWriterVersion < 7) {
+    throw new UnsupportedFeatureError(`${location}: writer version ${p.minWriterVersion} is not supported`);
+  }
+  const missing = (p.writerFeatures ?? []).filter((f) => !SUPPORTED_WRITER_FEATURES.has(f));
+  if (missing.length > 0) {
+    throw new UnsupportedFeatureError(`Unsupported table features required: [${missing.join(', ')}]`);
+  }
+}

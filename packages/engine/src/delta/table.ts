@@ -1,0 +1,128 @@
+/**
+ * A Delta table as of one version: its protocol, metadata, schema and active files, and the DuckDB
+ * relation its rows are read through.
+ */
+import { resolve } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { withConnection } from '../data/duck';
+import { fromLogPath } from '../data/paths';
+import { type ScanFile, scanRelation } from '../data/scan';
+import { canMatch, type Expr, parsePredicate, renderSql } from '../sql/index';
+import { LocalObjectStore } from '../storage/local-store';
+import type { ObjectStore } from '../storage/object-store';
+import { type LoadedState, loadState } from './log/snapshot';
+import type { Add, Metadata, Protocol, Remove, Txn } from './protocol/actions';
+import { assertCanRead } from './protocol/features';
+import { parseSchemaString, type StructType } from './protocol/schema';
+import { parseStats } from './protocol/stats';
+
+export type TableLocation = string | ObjectStore;
+
+export function storeFor(location: TableLocation): ObjectStore {
+  return typeof location === 'string' ? new LocalObjectStore(resolve(location)) : location;
+}
+
+export interface OpenOptions {
+  /** Time travel: the version to load instead of the latest. */
+  version?: number;
+}
+
+/** A predicate as text (parsed against the table's schema) or already parsed. */
+export type PredicateInput = string | Expr;
+
+export class DeltaTable {
+  readonly schema: StructType;
+
+  private constructor(
+    readonly store: ObjectStore,
+    readonly state: LoadedState,
+  ) {
+    this.schema = parseSchemaString(state.metadata.schemaString);
+  }
+
+  static async open(location: TableLocation, options: OpenOptions = {}): Promise<DeltaTable> {
+    const store = storeFor(location);
+    return new DeltaTable(store, await loadState(store, options.version));
+  }
+
+  get location(): string {
+    return this.store.location;
+  }
+  get version(): number {
+    return this.state.version;
+  }
+  get protocol(): Protocol {
+    return this.state.protocol;
+  }
+  get metadata(): Metadata {
+    return this.state.metadata;
+  }
+  get partitionColumns(): string[] {
+    return this.state.metadata.partitionColumns;
+  }
+  get configuration(): Record<string, string | null> {
+    return this.state.metadata.configuration ?? {};
+  }
+
+  activeFiles(): Add[] {
+    return [...this.state.files.values()];
+  }
+  tombstones(): Remove[] {
+    return [...this.state.tombstones.values()];
+  }
+  appTransactions(): Map<string, Txn> {
+    return this.state.appTransactions;
+  }
+
+  parsePredicate(predicate: PredicateInput): Expr {
+    return typeof predicate === 'string' ? parsePredicate(predicate, this.schema) : predicate;
+  }
+
+  /** The active files that may hold rows matching `predicate`, by partition values and stats. */
+  filesMatching(predicate?: PredicateInput): Add[] {
+    const files = this.activeFiles();
+    if (predicate === undefined) return files;
+    const expr = this.parsePredicate(predicate);
+    return files.filter((f) => canMatch(expr, { partitionValues: f.partitionValues, ...(parseStats(f.stats) ?? {}) }));
+  }
+
+  /**
+   * Runs `build(relation)` over the rows of this version (restricted to files that may match the
+   * predicate, and filtered by it). The relation is engine-built SQL; callers compose engine SQL only.
+   */
+  async query<T = Record<string, unknown>>(
+    build: (relation: string) => string,
+    options: { predicate?: PredicateInput; conn?: DuckDBConnection } = {},
+  ): Promise<T[]> {
+    const run = async (conn: DuckDBConnection) => {
+      const relation = await this.relation(conn, options.predicate);
+      const reader = await conn.runAndReadAll(build(relation));
+      return reader.getRowObjectsJS() as T[];
+    };
+    return options.conn ? run(options.conn) : withConnection(run);
+  }
+
+  /** The SQL relation of this version's rows, optionally filtered by a predicate. */
+  async relation(conn: DuckDBConnection, predicate?: PredicateInput): Promise<string> {
+    assertCanRead(this.protocol, this.location);
+    const expr = predicate === undefined ? undefined : this.parsePredicate(predicate);
+    const files: ScanFile[] = this.filesMatching(expr).map((f) => ({
+      key: fromLogPath(f.path),
+      partitionValues: f.partitionValues,
+    }));
+    const rel = await scanRelation(conn, this.store, this.schema, this.partitionColumns, files);
+    return expr ? `SELECT * FROM (${rel}) WHERE ${renderSql(expr)}` : rel;
+  }
+
+  async count(predicate?: PredicateInput): Promise<number> {
+    const [row] = await this.query<{ n: bigint }>((rel) => `SELECT count(*) AS n FROM (${rel})`, {
+      ...(predicate !== undefined && { predicate }),
+    });
+    return Number(row?.n ?? 0);
+  }
+
+  /** Every row as a plain object (small tables, tests, the demo). */
+  async rows(predicate?: PredicateInput): Promise<Record<string, unknown>[]> {
+    return this.query((rel) => `SELECT * FROM (${rel})`, { ...(predicate !== undefined && { predicate }) });
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The storage a Delta table lives on, reduced to the operations S3 can also satisfy: put-if-absent
+ * (the only way a log entry may be created), plain put (data files, checkpoints), get, head, list
+ * after a key, delete. Keys are '/'-separated and relative to the table root.
+ */
+
+export interface ObjectMeta {
+  key: string;
+  size: number;
+  lastModified: number;
+}
+
+/** A listed key; the size comes along where the store gives it for free (S3), not locally. */
+export interface ListedObject {
+  key: string;
+  size?: number;
+}
+
+export interface ListOptions {
+  /** Only keys that sort after this one (S3's start-after). */
+  startAfter?: string;
+  /** Descend into sub-folders (vacuum, orphan checks); the log listing does not. */
+  recursive?: boolean;
+}
+
+export interface ObjectStore {
+  /** Where the table lives, for messages: a path or an s3:// URL. */
+  readonly location: string;
+  get(key: string): Promise<Uint8Array>;
+  head(key: string): Promise<ObjectMeta | null>;
+  /** Creates `key` only if nothing is there. Returns false, writing nothing, when it exists. */
+  putIfAbsent(key: string, body: Uint8Array): Promise<boolean>;
+  /** Creates or replaces `key`. Never used for `_delta_log/NNN.json`. */
+  put(key: string, body: Uint8Array): Promise<void>;
+  /** Moves a local file that DuckDB wrote into the store under `key`. */
+  putFile(key: string, localPath: string): Promise<void>;
+  /** Keys under `prefix` (a folder ending in '/'), sorted. */
+  list(prefix: string, options?: ListOptions): Promise<ListedObject[]>;
+  delete(key: string): Promise<void>;
+  /** A local path DuckDB can read `key` from (the file itself, or a cached download). */
+  localPath(key: string): Promise<string>;
+  /** A local folder where DuckDB may stage files before `putFile`. */
+  stagingDir(): Promise<string>;
+}
+
+export class NotFoundError extends Error {
+  override name = 'NotFoundError';
+  constructor(
+    readonly location: string,
+    readonly key: string,
+  ) {
+    super(`not found: ${location.replace(/\/$/, '')}/${key}`);
+  }
+}
+
+export class StorageError extends Error {
+  override name = 'StorageError';
+}
+
+/** Refuses keys that could leave the table root. */
+export function checkKey(key: string): string {
+  if (
+    key === '' ||
+    key.startsWith('/') ||
+    key.includes('\\') ||
+    key.includes('\u0000') ||
+    key.split('/').some((seg) => seg === '..' || seg === '.')
+  ) {
+    throw new StorageError(`refusing object key '${key}': keys are relative and stay inside the table`);
+  }
+  return key;
+}

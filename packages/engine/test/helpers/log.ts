@@ -1,0 +1,33 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { type Action, validateAction, validateCommitActions } from '../../src/index';
+
+/**
+ * Reads every commit file of a table as raw text and checks it against PROTOCOL.md's action
+ * shapes and delta-rs's layout: commitInfo first, txn last, no trailing newline.
+ */
+export function validatedLog(tableDir: string): Action[][] {
+  const names = readdirSync(join(tableDir, '_delta_log'))
+    .filter((n) => /^\d{20}\.json$/.test(n))
+    .sort();
+  return names.map((name, i) => {
+    expect(name).toBe(`${String(i).padStart(20, '0')}.json`);
+    const text = readFileSync(join(tableDir, '_delta_log', name), 'utf8');
+    expect(text.endsWith('\n')).toBe(false);
+    const actions = text.split('\n').map((line) => validateAction(JSON.parse(line)) as Action);
+    expect(actions.every((a) => a !== null)).toBe(true);
+    validateCommitActions(actions);
+    expect(Object.keys(actions[0] as object)).toEqual(['commitInfo']);
+    const firstTxn = actions.findIndex((a) => 'txn' in a);
+    if (firstTxn >= 0) expect(actions.slice(firstTxn).every((a) => 'txn' in a)).toBe(true);
+    return actions;
+  });
+}
+
+/** The commitInfo of one commit (its first line). */
+export function commitInfoOf(actions: Action[] | undefined): Record<string, unknown> {
+  const first = actions?.[0];
+  if (!first || !('commitInfo' in first)) throw new Error('the commit does not start with commitInfo');
+  return first.commitInfo;
+}

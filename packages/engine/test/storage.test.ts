@@ -1,0 +1,111 @@
+/**
+ * The version claim: put-if-absent on the local file system (staging file + link()), raced by real
+ * OS processes, and the commit loop that moves a loser to the next version.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  buildCommitInfo,
+  commit,
+  LocalObjectStore,
+  loadState,
+  protocolForSchema,
+  readCommit,
+  schemaToString,
+} from '../src/index';
+import { raceProcesses } from './helpers/processes';
+import { TAXI } from './helpers/taxi';
+import { tempDir } from './helpers/tmp';
+
+const root = tempDir('storage');
+const helper = (name: string) => fileURLToPath(new URL(`./helpers/${name}`, import.meta.url));
+
+describe('LocalObjectStore', () => {
+  it('never overwrites: a second put-if-absent returns false and leaves the first bytes', async () => {
+    const store = new LocalObjectStore(join(root, 'once'));
+    expect(await store.putIfAbsent('_delta_log/00000000000000000000.json', new TextEncoder().encode('first'))).toBe(
+      true,
+    );
+    expect(await store.putIfAbsent('_delta_log/00000000000000000000.json', new TextEncoder().encode('second'))).toBe(
+      false,
+    );
+    expect(new TextDecoder().decode(await store.get('_delta_log/00000000000000000000.json'))).toBe('first');
+    // No staging file is left behind by either call.
+    expect(readdirSync(join(root, 'once', '_delta_log'))).toEqual(['00000000000000000000.json']);
+  });
+
+  it('refuses keys that would leave the table', async () => {
+    const store = new LocalObjectStore(join(root, 'confined'));
+    for (const key of ['../x', 'a/../../x', '/etc/passwd', 'a/./b', '']) {
+      await expect(store.put(key, new Uint8Array())).rejects.toThrow(/refusing object key/);
+    }
+  });
+
+  it('lets exactly one of 16 processes claim a version', async () => {
+    const dir = join(root, 'race16');
+    const results = await raceProcesses(
+      helper('put-worker.ts'),
+      (i) => [dir, '_delta_log/00000000000000000001.json', `writer-${i}`],
+      16,
+    );
+    expect(results.every((r) => r.code === 0)).toBe(true);
+    const outcomes = results.map((r) => r.out[0]);
+    expect(outcomes.filter((o) => o === 'won')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'lost')).toHaveLength(15);
+    const winner = outcomes.indexOf('won');
+    expect(readFileSync(join(dir, '_delta_log/00000000000000000001.json'), 'utf8')).toBe(`writer-${winner}`);
+  });
+});
+
+describe('the commit loop', () => {
+  const create = async (dir: string) => {
+    const store = new LocalObjectStore(dir);
+    const metaData = {
+      id: 'c0ffee00-0000-4000-8000-000000000000',
+      format: { provider: 'parquet', options: {} },
+      schemaString: schemaToString(TAXI),
+      partitionColumns: [],
+      createdTime: 0,
+      configuration: {},
+    };
+    await commit({
+      store,
+      readVersion: -1,
+      actions: [
+        { commitInfo: buildCommitInfo({ operation: 'WRITE', operationParameters: { mode: 'ErrorIfExists' } }) },
+        { protocol: protocolForSchema(TAXI) },
+        { metaData },
+      ],
+    });
+    return store;
+  };
+
+  it('moves each of 8 racing appenders to a free version: contiguous versions, every append once', async () => {
+    const dir = join(root, 'append8');
+    const store = await create(dir);
+    const results = await raceProcesses(helper('append-worker.ts'), (i) => [dir, `w${i}`, '15'], 8);
+    const outcomes = results.map((r) => JSON.parse(r.out[0] as string) as { version: number; attempts: number });
+    expect(outcomes.map((o) => o.version).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // The writer that got version v was turned away by the v - 1 versions claimed before it.
+    for (const o of outcomes) expect(o.attempts).toBeGreaterThanOrEqual(1);
+    const writers = await Promise.all(
+      [1, 2, 3, 4, 5, 6, 7, 8].map(async (v) => {
+        const [info] = await readCommit(store, v);
+        return (info as { commitInfo: { writer: string } }).commitInfo.writer;
+      }),
+    );
+    expect(new Set(writers).size).toBe(8);
+    expect((await loadState(store)).files.size).toBe(8);
+  });
+
+  it('fails at once with "Failed to commit transaction: 0" when retries are off and the table moved', async () => {
+    const dir = join(root, 'noretry');
+    await create(dir);
+    const results = await raceProcesses(helper('append-worker.ts'), (i) => [dir, `w${i}`, '0'], 2);
+    const outcomes = results.map((r) => JSON.parse(r.out[0] as string) as { version?: number; error?: string });
+    expect(outcomes.filter((o) => o.version === 1)).toHaveLength(1);
+    expect(outcomes.filter((o) => o.error === 'Failed to commit transaction: 0')).toHaveLength(1);
+  });
+});

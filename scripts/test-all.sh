@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Every test of the repository, from a fresh clone after `npm ci`: lint and format, type checks,
+# unit and integration tests of every package, and the apps' builds. It installs what the tests
+# need from Debian's apt when it is missing (later issues add Chromium and radosgw here).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
+
+rm -rf var/test-reports
+npx biome check .
+npx turbo run typecheck test build --output-logs=errors-only --concurrency=1
+node scripts/test-summary.mjs var/test-reports
