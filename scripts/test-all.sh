@@ -7,6 +7,6 @@ cd "$(dirname "$0")/.."
 export TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
 
 rm -rf var/test-reports
-npx biome check .
+npx biome check --error-on-warnings .
 npx turbo run typecheck test build --output-logs=errors-only --concurrency=1
 node scripts/test-summary.mjs var/test-reports

@@ -14,11 +14,25 @@ export {
   latestVersion,
 } from './delta/commit/commit';
 export { buildCommitInfo, CommitPropertiesError, ENGINE_INFO } from './delta/commit/commit-info';
-export { CommitFailedError, type CommitFailureKind } from './delta/commit/errors';
+export {
+  CONFLICT_MESSAGES,
+  type Conflict,
+  type ConflictCheck,
+  type ConflictKind,
+  canDowngradeToSnapshotIsolation,
+  checkConflicts,
+  checkWinner,
+  filesMatchingPredicate,
+  type TransactionReads,
+  type WinningCommit,
+} from './delta/commit/conflict-checker';
+export { CommitFailedError, type CommitFailureKind, conflictError } from './delta/commit/errors';
+export * from './delta/commit/isolation';
 export { writeCheckpoint } from './delta/log/checkpoint';
 export { commitKey, LOG_DIR, listLog, NotATableError } from './delta/log/listing';
 export { type LoadedState, loadState, readCommit, VersionNotFoundError } from './delta/log/snapshot';
 export {
+  newTableMetadata,
   TableExistsError,
   type WriteMode,
   type WriteOptions,

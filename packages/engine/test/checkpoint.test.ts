@@ -12,11 +12,10 @@ import {
   DeltaTable,
   LocalObjectStore,
   loadState,
-  protocolForSchema,
-  schemaToString,
   withConnection,
   writeDeltaTable,
 } from '../src/index';
+import { createLogOnlyTable } from './helpers/log';
 import { TAXI, taxiRows } from './helpers/taxi';
 import { tempDir } from './helpers/tmp';
 
@@ -98,21 +97,8 @@ describe('checkpoints every delta.checkpointInterval commits', () => {
 describe('the default interval', () => {
   it('checkpoints after version 99 and not before', async () => {
     const dir = join(root, 'default');
-    const store = new LocalObjectStore(dir);
-    const metadata = {
-      id: 'b1b5c0de-0000-4000-8000-000000000000',
-      format: { provider: 'parquet', options: {} },
-      schemaString: schemaToString(TAXI),
-      partitionColumns: [],
-      createdTime: 0,
-      configuration: {},
-    };
+    const store = await createLogOnlyTable(dir, TAXI);
     const info = (operation: string) => ({ commitInfo: buildCommitInfo({ operation, operationParameters: {} }) });
-    await commit({
-      store,
-      readVersion: -1,
-      actions: [info('WRITE'), { protocol: protocolForSchema(TAXI) }, { metaData: metadata }],
-    });
     for (let v = 1; v <= 100; v++) {
       const add = { path: `f${v}.parquet`, partitionValues: {}, size: 1, modificationTime: v, dataChange: true };
       await commit({ store, readVersion: v - 1, actions: [info('WRITE'), { add }] });

@@ -6,15 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  buildCommitInfo,
-  commit,
-  LocalObjectStore,
-  loadState,
-  protocolForSchema,
-  readCommit,
-  schemaToString,
-} from '../src/index';
+import { LocalObjectStore, loadState, readCommit } from '../src/index';
+import { createLogOnlyTable } from './helpers/log';
 import { raceProcesses } from './helpers/processes';
 import { TAXI } from './helpers/taxi';
 import { tempDir } from './helpers/tmp';
@@ -60,31 +53,9 @@ describe('LocalObjectStore', () => {
 });
 
 describe('the commit loop', () => {
-  const create = async (dir: string) => {
-    const store = new LocalObjectStore(dir);
-    const metaData = {
-      id: 'c0ffee00-0000-4000-8000-000000000000',
-      format: { provider: 'parquet', options: {} },
-      schemaString: schemaToString(TAXI),
-      partitionColumns: [],
-      createdTime: 0,
-      configuration: {},
-    };
-    await commit({
-      store,
-      readVersion: -1,
-      actions: [
-        { commitInfo: buildCommitInfo({ operation: 'WRITE', operationParameters: { mode: 'ErrorIfExists' } }) },
-        { protocol: protocolForSchema(TAXI) },
-        { metaData },
-      ],
-    });
-    return store;
-  };
-
   it('moves each of 8 racing appenders to a free version: contiguous versions, every append once', async () => {
     const dir = join(root, 'append8');
-    const store = await create(dir);
+    const store = await createLogOnlyTable(dir, TAXI);
     const results = await raceProcesses(helper('append-worker.ts'), (i) => [dir, `w${i}`, '15'], 8);
     const outcomes = results.map((r) => JSON.parse(r.out[0] as string) as { version: number; attempts: number });
     expect(outcomes.map((o) => o.version).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -102,7 +73,7 @@ describe('the commit loop', () => {
 
   it('fails at once with "Failed to commit transaction: 0" when retries are off and the table moved', async () => {
     const dir = join(root, 'noretry');
-    await create(dir);
+    await createLogOnlyTable(dir, TAXI);
     const results = await raceProcesses(helper('append-worker.ts'), (i) => [dir, `w${i}`, '0'], 2);
     const outcomes = results.map((r) => JSON.parse(r.out[0] as string) as { version?: number; error?: string });
     expect(outcomes.filter((o) => o.version === 1)).toHaveLength(1);

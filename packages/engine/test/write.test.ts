@@ -150,6 +150,27 @@ describe('layout', () => {
     ]);
   });
 
+  it('cuts several Parquet source files into capped files by their rows' positions', async () => {
+    const dir = join(root, 'capped-parquet');
+    const srcs = [0, 1].map((i) => join(root, `part-src-${i}.parquet`));
+    await withConnection(async (c) => {
+      for (const [i, src] of srcs.entries()) {
+        await c.run(`COPY (SELECT ${i * 700} + range AS id FROM range(700)) TO '${src}' (FORMAT parquet)`);
+      }
+    });
+    await writeDeltaTable(dir, { kind: 'parquet', paths: srcs }, { rowsPerFile: 500 });
+    const t = await DeltaTable.open(dir);
+    const ranges = t
+      .activeFiles()
+      .map((f) => parseStats(f.stats))
+      .map((s) => [s?.minValues?.id, s?.maxValues?.id, s?.numRecords]);
+    expect(ranges).toEqual([
+      [0, 499, 500],
+      [500, 999, 500],
+      [1000, 1399, 400],
+    ]);
+  });
+
   it('writes Hive-style partition folders without the partition column in the files', async () => {
     const dir = join(root, 'partitioned');
     const data = taxiRows('2025-01-15', 0, 2000);

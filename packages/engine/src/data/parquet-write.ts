@@ -21,6 +21,8 @@ export interface WriteFilesOptions {
   statsColumns: readonly StructField[];
   /** An engine-built relation whose columns are the schema's, in order, already cast. */
   source: string;
+  /** Whether `source` has a `__pos` column (row positions), which a row cap can cut by. */
+  positioned?: boolean;
   /** Roll to a new file once a file reaches about this many bytes (delta-rs: 100 MiB). */
   targetFileSize: number;
   /** Optional hard cap on rows per file (the lab's base tables use it for the lesson's layout). */
@@ -38,6 +40,7 @@ interface CopyStatsRow {
   count: string;
   file_size_bytes: string;
   column_statistics: { key: string; value: { key: string; value: string }[] }[];
+  partition_keys: { key: string; value: string | null }[];
 }
 
 function rawStats(row: CopyStatsRow): Map<string, RawColumnStats> {
@@ -55,132 +58,136 @@ function rawStats(row: CopyStatsRow): Map<string, RawColumnStats> {
   return out;
 }
 
-/** Writes the rows of `source` as data files under the store's staging folder; nothing is committed. */
-export async function writeDataFiles(conn: DuckDBConnection, opts: WriteFilesOptions): Promise<WrittenFiles> {
-  const staging = await opts.store.stagingDir();
-  const writerId = randomUUID();
-  const dataColumns = opts.schema.fields.filter((f) => !opts.partitionColumns.includes(f.name));
-  const selectData = dataColumns.map((f) => sqlIdent(f.name)).join(', ');
-  const part = opts.partitionColumns.map(sqlIdent);
-  const tmp = `__write_${writerId.replaceAll('-', '')}`;
-  const adds: Add[] = [];
-  let fileNo = 0;
-  let rows = 0;
-  const cap = opts.rowsPerFile;
-  let from = `(${opts.source})`;
-  try {
-    if (cap !== undefined) {
-      // A row cap needs row numbers (per partition): number the rows once into a temp table, so each
-      // output file is a range scan of it. Without a cap the source streams straight into COPY.
-      const over = part.length > 0 ? `OVER (PARTITION BY ${part.join(', ')})` : 'OVER ()';
-      await conn.run(`CREATE TEMP TABLE ${tmp} AS SELECT *, row_number() ${over} - 1 AS __rn FROM ${from}`);
-      from = tmp;
-    }
-    for (const g of await partitionGroups(conn, from, opts)) {
-      const chunks = cap === undefined ? 1 : Math.ceil(g.rows / cap);
-      for (let i = 0; i < chunks; i++) {
-        const range = cap === undefined ? '' : ` AND __rn >= ${i * cap} AND __rn < ${(i + 1) * cap}`;
-        const dir = g.segments.join('/');
-        const select = `SELECT ${selectData} FROM ${from} WHERE ${g.where}${range}`;
-        for (const w of await copyOut(conn, select, staging, opts)) {
-          const name = dataFileName(fileNo++, writerId);
-          const relPath = dir ? `${dir}/${name}` : name;
-          await opts.store.putFile(relPath, w.localPath);
-          rows += w.rows;
-          adds.push({
-            path: toLogPath(relPath),
-            partitionValues: g.values,
-            size: w.size,
-            modificationTime: Date.now(),
-            dataChange: true,
-            stats: JSON.stringify(buildStats(opts.statsColumns, w.rows, w.stats)),
-          });
-        }
-      }
-    }
-  } finally {
-    await conn.run(`DROP TABLE IF EXISTS ${tmp}`);
-    await rm(staging, { recursive: true, force: true });
-  }
-  return { adds, rows, bytes: adds.reduce((n, a) => n + a.size, 0) };
-}
-
-interface PartitionGroup {
-  values: Record<string, string | null>;
-  segments: string[];
-  where: string;
-  rows: number;
-}
-
-async function partitionGroups(
-  conn: DuckDBConnection,
-  from: string,
-  opts: WriteFilesOptions,
-): Promise<PartitionGroup[]> {
-  const cols = opts.partitionColumns;
-  if (cols.length === 0) {
-    const r = await conn.runAndReadAll(`SELECT count(*)::BIGINT AS n FROM ${from}`);
-    const rows = Number(r.getColumns()[0]?.[0] ?? 0);
-    return rows === 0 ? [] : [{ values: {}, segments: [], where: 'TRUE', rows }];
-  }
-  const list = cols.map((c) => `CAST(${sqlIdent(c)} AS VARCHAR)`).join(', ');
-  const r = await conn.runAndReadAll(
-    `SELECT ${list}, count(*)::BIGINT FROM ${from} GROUP BY ALL ORDER BY ALL NULLS FIRST`,
-  );
-  const groups: PartitionGroup[] = [];
-  for (const row of r.getRows()) {
-    const values: Record<string, string | null> = {};
-    const conds: string[] = [];
-    cols.forEach((c, i) => {
-      const v = row[i] as string | null;
-      values[c] = v;
-      const field = opts.schema.fields.find((f) => f.name === c) as StructField;
-      conds.push(
-        v === null
-          ? `${sqlIdent(c)} IS NULL`
-          : `${sqlIdent(c)} = CAST(${sqlString(v)} AS ${deltaToDuckType(field.type)})`,
-      );
-    });
-    groups.push({
-      values,
-      segments: cols.map((c) => partitionSegment(c, values[c] ?? null)),
-      where: conds.join(' AND '),
-      rows: Number(row[cols.length]),
-    });
-  }
-  return groups;
-}
-
-interface LocalFile {
+/** A file DuckDB wrote into the staging folder, with what it reported about it. */
+interface StagedFile {
   localPath: string;
   rows: number;
   size: number;
   stats: Map<string, RawColumnStats>;
+  partitionValues: Record<string, string | null>;
+  /** Position among the partition's files, so names follow row order. */
+  order: number;
+}
+
+/** Writes the rows of `source` as data files in the table's folder; nothing is committed. */
+export async function writeDataFiles(conn: DuckDBConnection, opts: WriteFilesOptions): Promise<WrittenFiles> {
+  const staging = await opts.store.stagingDir();
+  const writerId = randomUUID();
+  try {
+    const staged =
+      opts.rowsPerFile === undefined
+        ? await copyBySize(conn, opts, staging)
+        : await copyByRowCap(conn, opts, staging, opts.rowsPerFile);
+    const key = (f: StagedFile) => JSON.stringify(opts.partitionColumns.map((c) => f.partitionValues[c] ?? null));
+    staged.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.order - b.order));
+    const adds: Add[] = [];
+    let rows = 0;
+    for (const [i, f] of staged.entries()) {
+      const dir = opts.partitionColumns.map((c) => partitionSegment(c, f.partitionValues[c] ?? null)).join('/');
+      const name = dataFileName(i, writerId);
+      const relPath = dir ? `${dir}/${name}` : name;
+      await opts.store.putFile(relPath, f.localPath);
+      rows += f.rows;
+      adds.push({
+        path: toLogPath(relPath),
+        partitionValues: f.partitionValues,
+        size: f.size,
+        modificationTime: Date.now(),
+        dataChange: true,
+        stats: JSON.stringify(buildStats(opts.statsColumns, f.rows, f.stats)),
+      });
+    }
+    return { adds, rows, bytes: adds.reduce((n, a) => n + a.size, 0) };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+const dataSelect = (opts: WriteFilesOptions) =>
+  opts.schema.fields
+    .filter((f) => !opts.partitionColumns.includes(f.name))
+    .map((f) => sqlIdent(f.name))
+    .join(', ');
+
+/**
+ * delta-rs's layout: one file per partition until it reaches the target size (DuckDB rolls at
+ * row-group boundaries). DuckDB cannot roll partitioned COPYs by size, so each partition gets its
+ * own COPY.
+ */
+async function copyBySize(conn: DuckDBConnection, opts: WriteFilesOptions, staging: string): Promise<StagedFile[]> {
+  const out: StagedFile[] = [];
+  for (const g of await partitionGroups(conn, opts)) {
+    const dir = join(staging, randomUUID());
+    const r = await conn.runAndReadAll(
+      `COPY (SELECT ${dataSelect(opts)} FROM (${opts.source}) WHERE ${g.where}) TO ${sqlString(dir)} (FORMAT parquet, COMPRESSION snappy, FILE_SIZE_BYTES ${opts.targetFileSize}, FILENAME_PATTERN 'f{i}', RETURN_STATS true)`,
+    );
+    for (const row of r.getRowObjectsJson() as unknown as CopyStatsRow[]) {
+      const f = staged(row, g.values, Number(/f(\d+)\.parquet$/.exec(row.filename)?.[1] ?? 0));
+      // An empty source still makes DuckDB write one empty file; a commit never names it.
+      if (f.rows > 0) out.push(f);
+    }
+  }
+  return out;
 }
 
 /**
- * One COPY; DuckDB rolls to a further file only when the target size is passed (at row-group
- * boundaries), so most calls return one file.
+ * A hard cap on rows per file (the lab's base tables: the lesson's 9-file layout). One COPY: rows
+ * are numbered per partition in source order and DuckDB splits them into chunk folders.
  */
-async function copyOut(
+async function copyByRowCap(
   conn: DuckDBConnection,
-  select: string,
-  staging: string,
   opts: WriteFilesOptions,
-): Promise<LocalFile[]> {
-  const dir = join(staging, randomUUID());
+  staging: string,
+  cap: number,
+): Promise<StagedFile[]> {
+  const parts = opts.partitionColumns.map(sqlIdent);
+  // Known positions stream; otherwise rows are numbered (per partition) in source order.
+  const position =
+    opts.positioned && parts.length === 0
+      ? '__pos'
+      : `row_number() OVER (${parts.length > 0 ? `PARTITION BY ${parts.join(', ')}` : ''}${opts.positioned ? ' ORDER BY __pos' : ''}) - 1`;
+  const select = `SELECT ${dataSelect(opts)}${parts.map((p) => `, ${p}`).join('')}, (${position}) // ${cap} AS __chunk FROM (${opts.source})`;
   const r = await conn.runAndReadAll(
-    `COPY (${select}) TO ${sqlString(dir)} (FORMAT parquet, COMPRESSION snappy, FILE_SIZE_BYTES ${opts.targetFileSize}, FILENAME_PATTERN 'f{i}', RETURN_STATS true)`,
+    `COPY (${select}) TO ${sqlString(staging)} (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (${[...parts, '__chunk'].join(', ')}), FILENAME_PATTERN 'f{i}', RETURN_STATS true, OVERWRITE_OR_IGNORE true)`,
   );
-  const rows = (r.getRowObjectsJson() as unknown as CopyStatsRow[]).sort((a, b) => fileIndex(a) - fileIndex(b));
-  return rows.map(
-    (row): LocalFile => ({
-      localPath: row.filename,
-      rows: Number(row.count),
-      size: Number(row.file_size_bytes),
-      stats: rawStats(row),
-    }),
-  );
+  return (r.getRowObjectsJson() as unknown as CopyStatsRow[]).map((row) => {
+    const keys = Object.fromEntries(row.partition_keys.map((k) => [k.key, k.value]));
+    const values = Object.fromEntries(opts.partitionColumns.map((c) => [c, keys[c] ?? null]));
+    return staged(row, values, Number(keys.__chunk));
+  });
 }
 
-const fileIndex = (row: CopyStatsRow) => Number(/f(\d+)\.parquet$/.exec(row.filename)?.[1] ?? 0);
+function staged(row: CopyStatsRow, partitionValues: Record<string, string | null>, order: number): StagedFile {
+  return {
+    localPath: row.filename,
+    rows: Number(row.count),
+    size: Number(row.file_size_bytes),
+    stats: rawStats(row),
+    partitionValues,
+    order,
+  };
+}
+
+interface PartitionGroup {
+  values: Record<string, string | null>;
+  where: string;
+}
+
+async function partitionGroups(conn: DuckDBConnection, opts: WriteFilesOptions): Promise<PartitionGroup[]> {
+  const cols = opts.partitionColumns;
+  if (cols.length === 0) return [{ values: {}, where: 'TRUE' }];
+  const list = cols.map((c) => `CAST(${sqlIdent(c)} AS VARCHAR)`).join(', ');
+  const r = await conn.runAndReadAll(`SELECT DISTINCT ${list} FROM (${opts.source})`);
+  return r.getRows().map((row) => {
+    const values: Record<string, string | null> = {};
+    const conds = cols.map((c, i) => {
+      const v = row[i] as string | null;
+      values[c] = v;
+      const field = opts.schema.fields.find((f) => f.name === c) as StructField;
+      return v === null
+        ? `${sqlIdent(c)} IS NULL`
+        : `${sqlIdent(c)} = CAST(${sqlString(v)} AS ${deltaToDuckType(field.type)})`;
+    });
+    return { values, where: conds.join(' AND ') };
+  });
+}

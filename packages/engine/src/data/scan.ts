@@ -18,16 +18,23 @@ export class DataFileMissingError extends Error {
   override name = 'DataFileMissingError';
 }
 
+export interface ScanOptions {
+  /** Add a `__file` column holding the object key each row was read from. */
+  withFile?: boolean;
+}
+
 export async function scanRelation(
   conn: DuckDBConnection,
   store: ObjectStore,
   schema: StructType,
   partitionColumns: readonly string[],
   files: readonly ScanFile[],
+  options: ScanOptions = {},
 ): Promise<string> {
   const typed = (name: string, expr: string, type: string) => `CAST(${expr} AS ${type}) AS ${sqlIdent(name)}`;
   if (files.length === 0) {
     const cols = schema.fields.map((f) => typed(f.name, 'NULL', deltaToDuckType(f.type)));
+    if (options.withFile) cols.push(`CAST(NULL AS VARCHAR) AS __file`);
     return `SELECT ${cols.join(', ')} WHERE FALSE`;
   }
   const missing: string[] = [];
@@ -48,20 +55,22 @@ export async function scanRelation(
   const isPartition = (name: string) => partitionColumns.includes(name);
   const cols = schema.fields.map((f) => {
     const type = deltaToDuckType(f.type);
-    if (isPartition(f.name)) return typed(f.name, `__pv.${sqlIdent(f.name)}`, type);
+    if (isPartition(f.name)) return typed(f.name, `__f.${sqlIdent(f.name)}`, type);
     return present.has(f.name.toLowerCase())
       ? typed(f.name, `__d.${sqlIdent(f.name)}`, type)
       : typed(f.name, 'NULL', type);
   });
-  if (partitionColumns.length === 0) return `SELECT ${cols.join(', ')} FROM ${source} __d`;
+  if (options.withFile) cols.push('__f.__key AS __file');
+  if (partitionColumns.length === 0 && !options.withFile) return `SELECT ${cols.join(', ')} FROM ${source} __d`;
+  // One row per file: its local path (to join on), its object key, its partition values.
   const values = files.map((f, i) => {
     const pv = partitionColumns.map((c) => {
       const v = f.partitionValues[c];
       // An empty partition value means null, as PROTOCOL.md says.
       return v === null || v === undefined || v === '' ? 'NULL' : sqlString(v);
     });
-    return `(${sqlString(paths[i] as string)}, ${pv.join(', ')})`;
+    return `(${[sqlString(paths[i] as string), sqlString(f.key), ...pv].join(', ')})`;
   });
-  const names = ['__file', ...partitionColumns.map(sqlIdent)].join(', ');
-  return `SELECT ${cols.join(', ')} FROM ${source} __d JOIN (VALUES ${values.join(', ')}) __pv(${names}) ON __d.__file = __pv.__file`;
+  const names = ['__path', '__key', ...partitionColumns.map(sqlIdent)].join(', ');
+  return `SELECT ${cols.join(', ')} FROM ${source} __d JOIN (VALUES ${values.join(', ')}) __f(${names}) ON __d.__file = __f.__path`;
 }

@@ -27,6 +27,8 @@ export class SchemaMismatchError extends Error {
 export interface PreparedSource {
   /** The relation's SQL; valid until `dispose()`. */
   sql: string;
+  /** Whether `sql` also has a `__pos` column: each row's position in the source, counted from 0. */
+  positioned: boolean;
   /** The source's own schema, for tables that do not exist yet. */
   schema: StructType;
   dispose(): Promise<void>;
@@ -51,8 +53,8 @@ export async function prepareSource(
 ): Promise<PreparedSource> {
   if (source.kind === 'parquet') {
     if (source.paths.length === 0) throw new SchemaMismatchError('no Parquet files given to write');
-    const sql = `SELECT * FROM read_parquet(${sqlList(source.paths)})`;
-    const described = await conn.runAndReadAll(`DESCRIBE ${sql}`);
+    const list = sqlList(source.paths);
+    const described = await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${list})`);
     const [names, types] = described.getColumns() as [string[], string[]];
     const fields: StructField[] = names.map((n, i) => ({
       name: n,
@@ -60,21 +62,34 @@ export async function prepareSource(
       nullable: true,
       metadata: {},
     }));
-    return { sql, schema: { type: 'struct', fields }, dispose: async () => {} };
+    // Positions from the files themselves (row number plus the rows of the files before it), so a
+    // row cap can cut the rows by position while streaming, without numbering them in a window.
+    const counts = await conn.runAndReadAll(`SELECT file_name, num_rows FROM parquet_file_metadata(${list})`);
+    const rowsByFile = new Map((counts.getRows() as [string, bigint][]).map(([f, n]) => [f, Number(n)]));
+    let offset = 0;
+    const offsets = source.paths.map((p) => {
+      const o = `WHEN ${sqlString(p)} THEN ${offset}`;
+      offset += rowsByFile.get(p) ?? 0;
+      return o;
+    });
+    const pos = source.paths.length === 1 ? 'file_row_number' : `(CASE filename ${offsets.join(' ')} END) + file_row_number`;
+    const sql = `SELECT * EXCLUDE (file_row_number, filename), ${pos} AS __pos FROM read_parquet(${list}, file_row_number=true, filename=true)`;
+    return { sql, positioned: true, schema: { type: 'struct', fields }, dispose: async () => {} };
   }
   const file = join(staging, `${randomUUID()}.json`);
   const encode = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v);
   await writeFile(file, source.rows.map((r) => JSON.stringify(r, encode)).join('\n'));
   const columns = source.schema.fields.map((f) => `${sqlString(f.name)}: ${sqlString(deltaToDuckType(f.type))}`);
   const sql = `SELECT * FROM read_json(${sqlString(file)}, format='newline_delimited', columns={${columns.join(', ')}})`;
-  return { sql, schema: source.schema, dispose: () => rm(file, { force: true }) };
+  return { sql, positioned: false, schema: source.schema, dispose: () => rm(file, { force: true }) };
 }
 
 /**
- * The relation with the table's columns in order, cast to the table's types. Columns the data lacks
+ * The relation with the table's columns in order, cast to the table's types (plus `__pos` when asked
+ * and the source has positions). Columns the data lacks
  * are written as NULL when nullable; unknown columns and narrowing types are refused by name.
  */
-export function conformToSchema(prepared: PreparedSource, table: StructType): string {
+export function conformToSchema(prepared: PreparedSource, table: StructType, keepPosition = false): string {
   const byName = new Map(prepared.schema.fields.map((f) => [f.name.toLowerCase(), f]));
   const extra = prepared.schema.fields.filter(
     (f) => !table.fields.some((t) => t.name.toLowerCase() === f.name.toLowerCase()),
@@ -98,5 +113,6 @@ export function conformToSchema(prepared: PreparedSource, table: StructType): st
     }
     return `CAST(${sqlIdent(f.name)} AS ${type}) AS ${sqlIdent(t.name)}`;
   });
+  if (keepPosition && prepared.positioned) cols.push('__pos');
   return `SELECT ${cols.join(', ')} FROM (${prepared.sql})`;
 }

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { withConnection } from '../data/duck';
 import { fromLogPath } from '../data/paths';
-import { type ScanFile, scanRelation } from '../data/scan';
+import { type ScanFile, type ScanOptions, scanRelation } from '../data/scan';
 import { canMatch, type Expr, parsePredicate, renderSql } from '../sql/index';
 import { LocalObjectStore } from '../storage/local-store';
 import type { ObjectStore } from '../storage/object-store';
@@ -104,14 +104,16 @@ export class DeltaTable {
 
   /** The SQL relation of this version's rows, optionally filtered by a predicate. */
   async relation(conn: DuckDBConnection, predicate?: PredicateInput): Promise<string> {
-    assertCanRead(this.protocol, this.location);
     const expr = predicate === undefined ? undefined : this.parsePredicate(predicate);
-    const files: ScanFile[] = this.filesMatching(expr).map((f) => ({
-      key: fromLogPath(f.path),
-      partitionValues: f.partitionValues,
-    }));
-    const rel = await scanRelation(conn, this.store, this.schema, this.partitionColumns, files);
+    const rel = await this.filesRelation(conn, this.filesMatching(expr));
     return expr ? `SELECT * FROM (${rel}) WHERE ${renderSql(expr)}` : rel;
+  }
+
+  /** The rows of some of this version's files; with `withFile`, a `__file` column names each row's file key. */
+  async filesRelation(conn: DuckDBConnection, files: readonly Add[], options: ScanOptions = {}): Promise<string> {
+    assertCanRead(this.protocol, this.location);
+    const scan: ScanFile[] = files.map((f) => ({ key: fromLogPath(f.path), partitionValues: f.partitionValues }));
+    return scanRelation(conn, this.store, this.schema, this.partitionColumns, scan, options);
   }
 
   async count(predicate?: PredicateInput): Promise<number> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { constants as fsc } from 'node:fs';
 import { link, mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   checkKey,
   type ListedObject,
@@ -87,9 +87,8 @@ export class LocalObjectStore implements ObjectStore {
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<ListedObject[]> {
-    const base = prefix === '' ? this.root : this.path(prefix.replace(/\/$/, ''));
     const out: ListedObject[] = [];
-    const walk = async (dir: string): Promise<void> => {
+    const walk = async (dir: string, keyPrefix: string): Promise<void> => {
       let entries: import('node:fs').Dirent[];
       try {
         entries = await readdir(dir, { withFileTypes: true });
@@ -98,20 +97,17 @@ export class LocalObjectStore implements ObjectStore {
         throw e;
       }
       for (const ent of entries) {
-        const full = join(dir, ent.name);
+        const key = keyPrefix + ent.name;
         if (ent.isDirectory()) {
-          if (options.recursive) await walk(full);
-          continue;
+          if (options.recursive) await walk(join(dir, ent.name), `${key}/`);
+        } else if (ent.isFile() && (options.startAfter === undefined || key > options.startAfter)) {
+          out.push({ key });
         }
-        if (!ent.isFile()) continue;
-        const key = relative(this.root, full).split(sep).join('/');
-        if (options.startAfter !== undefined && key <= options.startAfter) continue;
-        out.push({ key });
       }
     };
-    await walk(base);
-    out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    return out;
+    const folder = prefix.replace(/\/$/, '');
+    await walk(folder === '' ? this.root : this.path(folder), folder === '' ? '' : `${folder}/`);
+    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
   async delete(key: string): Promise<void> {

@@ -1,7 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { type Action, validateAction, validateCommitActions } from '../../src/index';
+import {
+  type Action,
+  buildCommitInfo,
+  commit,
+  LocalObjectStore,
+  newTableMetadata,
+  protocolForSchema,
+  type StructType,
+  validateAction,
+  validateCommitActions,
+} from '../../src/index';
 
 /**
  * Reads every commit file of a table as raw text and checks it against PROTOCOL.md's action
@@ -18,6 +28,12 @@ export function validatedLog(tableDir: string): Action[][] {
     const actions = text.split('\n').map((line) => validateAction(JSON.parse(line)) as Action);
     expect(actions.every((a) => a !== null)).toBe(true);
     validateCommitActions(actions);
+    for (const a of actions) {
+      if (!('add' in a) || !a.add.stats) continue;
+      const stats = JSON.parse(a.add.stats);
+      expect(Object.keys(stats)).toEqual(['numRecords', 'minValues', 'maxValues', 'nullCount']);
+      expect(Number.isInteger(stats.numRecords)).toBe(true);
+    }
     expect(Object.keys(actions[0] as object)).toEqual(['commitInfo']);
     const firstTxn = actions.findIndex((a) => 'txn' in a);
     if (firstTxn >= 0) expect(actions.slice(firstTxn).every((a) => 'txn' in a)).toBe(true);
@@ -30,4 +46,19 @@ export function commitInfoOf(actions: Action[] | undefined): Record<string, unkn
   const first = actions?.[0];
   if (!first || !('commitInfo' in first)) throw new Error('the commit does not start with commitInfo');
   return first.commitInfo;
+}
+
+/** A new table with no data files at all (log-only), for tests of the log and the commit loop. */
+export async function createLogOnlyTable(dir: string, schema: StructType): Promise<LocalObjectStore> {
+  const store = new LocalObjectStore(dir);
+  await commit({
+    store,
+    readVersion: -1,
+    actions: [
+      { commitInfo: buildCommitInfo({ operation: 'WRITE', operationParameters: { mode: 'ErrorIfExists' } }) },
+      { protocol: protocolForSchema(schema) },
+      { metaData: newTableMetadata(schema) },
+    ],
+  });
+  return store;
 }

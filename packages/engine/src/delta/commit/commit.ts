@@ -10,14 +10,10 @@ import { commitKey, LOG_DIR, versionName } from '../log/listing';
 import { loadState, readCommit } from '../log/snapshot';
 import { type Action, serializeCommit } from '../protocol/actions';
 import { validateCommitActions } from '../protocol/validate';
-import { maxCommitAttempts, tableAlreadyCreated } from './errors';
+import type { WinningCommit } from './conflict-checker';
+import { appendOnlyViolation, maxCommitAttempts, tableAlreadyCreated } from './errors';
 
 export const DEFAULT_MAX_RETRIES = 15;
-
-export interface WinningCommit {
-  version: number;
-  actions: Action[];
-}
 
 export interface CommitRequest {
   store: ObjectStore;
@@ -32,6 +28,8 @@ export interface CommitRequest {
   checkpointEvery?: number;
   /** Whether to write the checkpoint the interval asks for (delta-rs: on by default). */
   createCheckpoint?: boolean;
+  /** `delta.appendOnly`: a data-changing remove is refused before anything is written. */
+  appendOnly?: boolean;
   /** Called after each failed claim, for the lab's per-attempt record. */
   onAttemptFailed?: (attempt: number, version: number) => void;
 }
@@ -54,6 +52,7 @@ export async function latestVersion(store: ObjectStore, after: number): Promise<
 
 export async function commit(req: CommitRequest): Promise<CommitResult> {
   validateCommitActions(req.actions);
+  if (req.appendOnly && req.actions.some((a) => 'remove' in a && a.remove.dataChange)) throw appendOnlyViolation();
   const body = new TextEncoder().encode(serializeCommit(req.actions));
   const maxRetries = req.maxRetries ?? DEFAULT_MAX_RETRIES;
   let readVersion = req.readVersion;

@@ -3,16 +3,9 @@
  * `CommitFailedError` is kept: the lab compares these messages byte for byte with the lesson.
  */
 
-export type CommitFailureKind =
-  | 'MaxCommitAttempts'
-  | 'ConcurrentAppend'
-  | 'ConcurrentDeleteRead'
-  | 'ConcurrentDeleteDelete'
-  | 'MetadataChanged'
-  | 'ConcurrentTransaction'
-  | 'ProtocolChanged'
-  | 'AppendOnly'
-  | 'VersionAlreadyExists';
+import type { Conflict, ConflictKind } from './conflict-checker';
+
+export type CommitFailureKind = ConflictKind | 'MaxCommitAttempts' | 'AppendOnly' | 'VersionAlreadyExists';
 
 export class CommitFailedError extends Error {
   override name = 'CommitFailedError';
@@ -22,6 +15,11 @@ export class CommitFailedError extends Error {
   ) {
     super(message);
   }
+}
+
+/** `TransactionError::CommitConflict`: the conflict's text behind delta-rs's prefix. */
+export function conflictError(c: Conflict): CommitFailedError {
+  return new CommitFailedError(c.kind, `Failed to commit transaction: ${c.message}`);
 }
 
 /** `TransactionError::MaxCommitAttempts`: the text carries the configured retry count. */

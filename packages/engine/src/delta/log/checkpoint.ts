@@ -25,30 +25,54 @@ function dropNulls(v: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/**
+ * Checkpoint files never change once written, so their parsed actions are kept per process
+ * (keyed by location, name and size): reloading a table then costs a listing and the newer commits.
+ */
+const cache = new Map<string, Action[]>();
+const CACHE_ENTRIES = 16;
+
 export async function readCheckpoint(store: ObjectStore, cp: CheckpointFiles): Promise<Action[]> {
+  const sizes = await Promise.all(cp.keys.map((k) => store.head(k)));
+  const cacheKey = `${store.location}|${cp.keys.map((k, i) => `${k}:${sizes[i]?.size}`).join('|')}`;
+  const hit = cache.get(cacheKey);
+  if (hit) return hit;
+  const actions = await parseCheckpoint(store, cp);
+  if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  cache.set(cacheKey, actions);
+  return actions;
+}
+
+async function parseCheckpoint(store: ObjectStore, cp: CheckpointFiles): Promise<Action[]> {
   const paths = await Promise.all(cp.keys.map((k) => store.localPath(k)));
-  const rows = await withConnection(async (c) => {
+  // One string for the whole checkpoint: turning 10,000 DuckDB values into JS strings one by one
+  // costs more than the query itself. Each row holds exactly one non-null action column.
+  const present = await withConnection(async (c) => {
     try {
-      const r = await c.runAndReadAll(`SELECT to_json(t)::VARCHAR AS j FROM read_parquet(${sqlList(paths)}) t`);
-      return r.getColumns()[0] as string[];
+      const d = await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${sqlList(paths)})`);
+      return new Set(d.getColumns()[0] as string[]);
     } catch (e) {
       throw new LogFormatError(`${cp.keys.join(', ')}: unreadable checkpoint (${(e as Error).message})`);
     }
   });
+  const parts = ACTION_COLUMNS.filter((col) => present.has(col)).map((col) => `'{"${col}":' || to_json(${col}) || '}'`);
+  if (parts.length === 0) throw new LogFormatError(`${cp.keys[0]}: a checkpoint without action columns`);
+  const text = await withConnection(async (c) => {
+    const r = await c.runAndReadAll(
+      `SELECT string_agg(coalesce(${parts.join(', ')}), ',') FROM read_parquet(${sqlList(paths)})`,
+    );
+    return (r.getColumns()[0]?.[0] as string | null) ?? '';
+  });
   const actions: Action[] = [];
-  for (const json of rows) {
-    const row = JSON.parse(json) as Record<string, Record<string, unknown> | null>;
-    for (const col of ACTION_COLUMNS) {
-      const body = row[col];
-      if (!body) continue;
-      // Maps inside actions keep their null values (a null partition value means null).
-      const cleaned = col === 'add' || col === 'remove' || col === 'protocol' || col === 'txn' ? dropNulls(body) : body;
-      try {
-        const a = validateAction({ [col]: cleaned });
-        if (a) actions.push(a);
-      } catch (e) {
-        throw new LogFormatError(`${cp.keys[0]}: ${(e as Error).message}`);
-      }
+  for (const row of JSON.parse(`[${text}]`) as Record<string, Record<string, unknown>>[]) {
+    const [col, body] = Object.entries(row)[0] as [string, Record<string, unknown>];
+    // Maps inside actions keep their null values (a null partition value means null).
+    const cleaned = col === 'metaData' ? body : dropNulls(body);
+    try {
+      const a = validateAction({ [col]: cleaned });
+      if (a) actions.push(a);
+    } catch (e) {
+      throw new LogFormatError(`${cp.keys[0]}: ${(e as Error).message}`);
     }
   }
   return actions;

@@ -1,22 +1,27 @@
 /**
- * write_deltalake: create a table, append to it, or overwrite it, in one commit. The rows come from
- * Parquet files or JS rows; files are written first, then the commit claims the next version.
+ * write_deltalake: create a table, append to it, overwrite it, or overwrite only the rows matching a
+ * predicate, in one commit. The rows come from Parquet files or JS rows; the data files are written
+ * first, then the commit claims the next version.
  */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { withConnection } from '../../data/duck';
 import { writeDataFiles } from '../../data/parquet-write';
 import { conformToSchema, type DataSource, prepareSource, SchemaMismatchError } from '../../data/source';
-import { type CommitResult, commit } from '../commit/commit';
+import { type Expr, parsePredicate, renderExpression, renderSql } from '../../sql/index';
+import { commit } from '../commit/commit';
 import { buildCommitInfo } from '../commit/commit-info';
-import { appendOnlyViolation } from '../commit/errors';
+import { type CommitOptions, removeFor, Transaction } from '../commit/transaction';
 import { NotATableError } from '../log/listing';
-import type { Action, Metadata, Remove, Txn } from '../protocol/actions';
+import type { Action, Metadata, Remove } from '../protocol/actions';
 import { checkpointInterval, isAppendOnly, targetFileSize } from '../protocol/config';
 import { assertCanWrite, protocolForSchema } from '../protocol/features';
 import { type StructType, schemaToString } from '../protocol/schema';
 import { statsColumns } from '../protocol/stats';
 import { DeltaTable, storeFor, type TableLocation } from '../table';
+import { type CommitHooks, commitPrepared, type OperationResult, PreparedOperation } from './prepared';
+import { matchingFiles, summarize } from './rewrite';
 
 export type WriteMode = 'error' | 'append' | 'overwrite' | 'ignore';
 
@@ -27,16 +32,10 @@ const MODE_NAMES: Record<WriteMode, string> = {
   ignore: 'Ignore',
 };
 
-export interface CommitOptions {
-  /** delta-rs `max_commit_retries`; default 15. */
-  maxCommitRetries?: number;
-  /** Flattened into commitInfo; reserved keys are promoted as delta-rs does. */
-  customMetadata?: Record<string, unknown>;
-  appTransactions?: Txn[];
-}
-
 export interface WriteOptions extends CommitOptions {
   mode?: WriteMode;
+  /** With mode 'overwrite': replace only the rows matching this predicate (delta-rs `predicate=`). */
+  predicate?: string;
   partitionBy?: string[];
   /** Table properties for a new table (e.g. `delta.isolationLevel`). */
   configuration?: Record<string, string | null>;
@@ -46,15 +45,14 @@ export interface WriteOptions extends CommitOptions {
   rowsPerFile?: number;
 }
 
-export interface WriteResult extends CommitResult {
-  filesAdded: number;
-  filesRemoved: number;
-  rowsWritten: number;
-  bytesWritten: number;
-}
+export type WriteResult = OperationResult;
 
 export class TableExistsError extends Error {
   override name = 'TableExistsError';
+}
+
+export class PredicateViolationError extends Error {
+  override name = 'PredicateViolationError';
 }
 
 async function openIfExists(location: TableLocation): Promise<DeltaTable | null> {
@@ -66,7 +64,11 @@ async function openIfExists(location: TableLocation): Promise<DeltaTable | null>
   }
 }
 
-function newMetadata(schema: StructType, options: WriteOptions): Metadata {
+/** The metaData action of a new table. */
+export function newTableMetadata(
+  schema: StructType,
+  options: Pick<WriteOptions, 'partitionBy' | 'configuration' | 'name' | 'description'> = {},
+): Metadata {
   const partitionBy = options.partitionBy ?? [];
   for (const c of partitionBy) {
     if (!schema.fields.some((f) => f.name === c)) {
@@ -85,90 +87,113 @@ function newMetadata(schema: StructType, options: WriteOptions): Metadata {
   };
 }
 
-export async function writeDeltaTable(
+function checkOptions(table: DeltaTable | null, mode: WriteMode, options: WriteOptions): void {
+  if (options.predicate !== undefined && mode !== 'overwrite') {
+    throw new SchemaMismatchError(`a predicate needs mode 'overwrite', not '${mode}'`);
+  }
+  if (!table) return;
+  if (mode === 'error')
+    throw new TableExistsError(`Delta table already exists at ${table.location}; write mode is 'error'`);
+  assertCanWrite(table.protocol, table.location);
+  if (options.partitionBy && options.partitionBy.join() !== table.partitionColumns.join()) {
+    throw new SchemaMismatchError(
+      `partition columns [${options.partitionBy.join(', ')}] differ from the table's [${table.partitionColumns.join(', ')}]`,
+    );
+  }
+}
+
+/**
+ * Writes the data files and returns the commit, ready to claim its version; null for mode 'ignore'
+ * on an existing table.
+ */
+export async function prepareWrite(
   location: TableLocation,
   data: DataSource,
   options: WriteOptions = {},
-): Promise<WriteResult | null> {
+): Promise<PreparedOperation | null> {
   const store = storeFor(location);
   const mode = options.mode ?? 'error';
   const table = await openIfExists(store);
-  if (table && mode === 'error') {
-    throw new TableExistsError(`Delta table already exists at ${table.location}; write mode is 'error'`);
-  }
   if (table && mode === 'ignore') return null;
-  if (table) {
-    assertCanWrite(table.protocol, table.location);
-    if (options.partitionBy && options.partitionBy.join() !== table.partitionColumns.join()) {
-      throw new SchemaMismatchError(
-        `partition columns [${options.partitionBy.join(', ')}] differ from the table's [${table.partitionColumns.join(', ')}]`,
-      );
-    }
-    if (mode === 'overwrite' && isAppendOnly(table.configuration)) throw appendOnlyViolation();
-  }
-
+  checkOptions(table, mode, options);
+  const started = Date.now();
   const staging = await store.stagingDir();
   try {
     return await withConnection(async (conn) => {
       const prepared = await prepareSource(conn, data, staging);
       try {
         const schema = table?.schema ?? prepared.schema;
-        const metadata = table?.metadata ?? newMetadata(schema, options);
+        const metadata = table?.metadata ?? newTableMetadata(schema, options);
+        const expr = table && options.predicate !== undefined ? parsePredicate(options.predicate, schema) : null;
+        // Positions let a row cap stream; a predicate overwrite mixes in rescued rows, which have none.
+        const positioned = prepared.positioned && !expr;
+        const source = conformToSchema(prepared, schema, positioned);
+        const replaced = table && expr ? await replacedRows(conn, table, expr, source) : null;
         const written = await writeDataFiles(conn, {
           store,
           schema,
           partitionColumns: metadata.partitionColumns,
           statsColumns: statsColumns(schema, metadata.partitionColumns, metadata.configuration),
-          source: conformToSchema(prepared, schema),
+          source: replaced?.source ?? source,
+          positioned,
           targetFileSize: targetFileSize(metadata.configuration),
           ...(options.rowsPerFile !== undefined && { rowsPerFile: options.rowsPerFile }),
         });
         const now = Date.now();
-        const removes: Remove[] =
-          table && mode === 'overwrite'
-            ? table.activeFiles().map((f) => ({
-                path: f.path,
-                dataChange: true,
-                deletionTimestamp: now,
-                extendedFileMetadata: true,
-                partitionValues: f.partitionValues,
-                size: f.size,
-              }))
-            : [];
+        const removed: Remove[] =
+          table && mode === 'overwrite' ? (replaced?.files ?? table.activeFiles()).map((f) => removeFor(f, now)) : [];
         const params: Record<string, unknown> = { mode: MODE_NAMES[mode] };
         if (!table && metadata.partitionColumns.length > 0) params.partitionBy = metadata.partitionColumns;
+        if (expr) params.predicate = renderExpression(expr);
+        const metrics = {
+          execution_time_ms: now - started,
+          num_added_files: written.adds.length,
+          num_added_rows: written.rows,
+          num_partitions: 0,
+          num_removed_files: removed.length,
+        };
+        const fileActions: Action[] = [
+          ...removed.map((remove) => ({ remove })),
+          ...written.adds.map((add) => ({ add })),
+        ];
+        const summary = summarize(written, removed.length);
+        if (table) {
+          const tx = new Transaction({
+            table,
+            operation: 'WRITE',
+            operationParameters: params,
+            recordReadVersion: false,
+            readPredicate: expr,
+            actions: fileActions,
+            operationMetrics: metrics,
+            options,
+          });
+          return PreparedOperation.of(tx, summary);
+        }
         const actions: Action[] = [
           {
             commitInfo: buildCommitInfo({
               operation: 'WRITE',
               operationParameters: params,
               ...(options.customMetadata && { customMetadata: options.customMetadata }),
-              operationMetrics: {
-                num_added_files: written.adds.length,
-                num_added_rows: written.rows,
-                num_partitions: 0,
-                num_removed_files: removes.length,
-              },
+              operationMetrics: metrics,
             }),
           },
+          { protocol: protocolForSchema(schema) },
+          { metaData: metadata },
+          ...fileActions,
+          ...(options.appTransactions ?? []).map((txn) => ({ txn })),
         ];
-        if (!table) actions.push({ protocol: protocolForSchema(schema) }, { metaData: metadata });
-        actions.push(...removes.map((remove) => ({ remove })), ...written.adds.map((add) => ({ add })));
-        actions.push(...(options.appTransactions ?? []).map((txn) => ({ txn })));
-        const result = await commit({
-          store,
-          readVersion: table ? table.version : -1,
-          actions,
-          checkpointEvery: checkpointInterval(metadata.configuration),
-          ...(options.maxCommitRetries !== undefined && { maxRetries: options.maxCommitRetries }),
-        });
-        return {
-          ...result,
-          filesAdded: written.adds.length,
-          filesRemoved: removes.length,
-          rowsWritten: written.rows,
-          bytesWritten: written.bytes,
-        };
+        return new PreparedOperation(summary, null, () =>
+          commit({
+            store,
+            readVersion: -1,
+            actions,
+            checkpointEvery: checkpointInterval(metadata.configuration),
+            appendOnly: isAppendOnly(metadata.configuration),
+            ...(options.maxCommitRetries !== undefined && { maxRetries: options.maxCommitRetries }),
+          }),
+        );
       } finally {
         await prepared.dispose();
       }
@@ -176,4 +201,32 @@ export async function writeDeltaTable(
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/**
+ * Overwrite with a predicate: the files holding matching rows go, and their other rows are written
+ * again beside the new data, as delta-rs does. New rows must all match the predicate.
+ */
+async function replacedRows(conn: DuckDBConnection, table: DeltaTable, expr: Expr, source: string) {
+  const cond = renderSql(expr);
+  const bad = await conn.runAndReadAll(`SELECT count(*) FROM (${source}) WHERE (${cond}) IS NOT TRUE`);
+  const outside = Number(bad.getColumns()[0]?.[0] ?? 0);
+  if (outside > 0) {
+    throw new PredicateViolationError(
+      `${outside} new row(s) do not match the overwrite predicate ${renderExpression(expr)}; nothing was written`,
+    );
+  }
+  const files = (await matchingFiles(conn, table, expr)).map((m) => m.add);
+  if (files.length === 0) return { files, source };
+  const rescued = `SELECT * FROM (${await table.filesRelation(conn, files)}) WHERE (${cond}) IS NOT TRUE`;
+  return { files, source: `${source} UNION ALL ${rescued}` };
+}
+
+export async function writeDeltaTable(
+  location: TableLocation,
+  data: DataSource,
+  options: WriteOptions = {},
+  hooks?: CommitHooks,
+): Promise<WriteResult | null> {
+  return commitPrepared(await prepareWrite(location, data, options), hooks);
 }
