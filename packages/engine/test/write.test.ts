@@ -150,7 +150,7 @@ describe('layout', () => {
     ]);
   });
 
-  it('cuts several Parquet source files into capped files by their rows' positions', async () => {
+  it('cuts several Parquet source files into capped files by row position', async () => {
     const dir = join(root, 'capped-parquet');
     const srcs = [0, 1].map((i) => join(root, `part-src-${i}.parquet`));
     await withConnection(async (c) => {

@@ -72,7 +72,8 @@ export async function prepareSource(
       offset += rowsByFile.get(p) ?? 0;
       return o;
     });
-    const pos = source.paths.length === 1 ? 'file_row_number' : `(CASE filename ${offsets.join(' ')} END) + file_row_number`;
+    const pos =
+      source.paths.length === 1 ? 'file_row_number' : `(CASE filename ${offsets.join(' ')} END) + file_row_number`;
     const sql = `SELECT * EXCLUDE (file_row_number, filename), ${pos} AS __pos FROM read_parquet(${list}, file_row_number=true, filename=true)`;
     return { sql, positioned: true, schema: { type: 'struct', fields }, dispose: async () => {} };
   }
