@@ -1,8 +1,14 @@
 /**
  * @racelab/engine/conflict: the engine's pure half, safe for the browser (no `node:` imports, no
- * DuckDB): the expression parser and stats pruning.
+ * DuckDB): the expression parser and stats pruning, the conflict checker, the isolation-level
+ * parsing and per-engine interpretation, and the winner simulation.
  */
 
+export * from './delta/commit/conflict-checker';
+export { CommitFailedError, type CommitFailureKind, conflictError } from './delta/commit/errors';
+export * from './delta/commit/isolation';
+export * from './delta/commit/winner-simulation';
 export type { Action, Add, CommitInfo, Metadata, Protocol, Remove, Txn } from './delta/protocol/actions';
 export type { DeltaType, StructField, StructType } from './delta/protocol/schema';
+export { type FileStats, parseStats } from './delta/protocol/stats';
 export * from './sql/index';

@@ -1,7 +1,9 @@
 /**
- * @racelab/engine: Delta Lake tables written the way delta-rs 1.6.x writes them.
- * The pure part (expressions, stats pruning; later the conflict checker) is also at `./conflict`.
+ * @racelab/engine: Delta Lake tables written the way delta-rs 1.6.x writes them. The pure half
+ * (expressions, pruning, conflict checker, isolation parsing, winner simulation) is also exported
+ * on its own as `@racelab/engine/conflict`, for the browser.
  */
+export * from './conflict';
 export { configureDuck, withConnection } from './data/duck';
 export { fromLogPath, toLogPath } from './data/paths';
 export { DataFileMissingError } from './data/scan';
@@ -15,24 +17,31 @@ export {
 } from './delta/commit/commit';
 export { buildCommitInfo, CommitPropertiesError, ENGINE_INFO } from './delta/commit/commit-info';
 export {
-  CONFLICT_MESSAGES,
-  type Conflict,
-  type ConflictCheck,
-  type ConflictKind,
-  canDowngradeToSnapshotIsolation,
-  checkConflicts,
-  checkWinner,
-  filesMatchingPredicate,
-  type TransactionReads,
-  type WinningCommit,
-} from './delta/commit/conflict-checker';
-export { CommitFailedError, type CommitFailureKind, conflictError } from './delta/commit/errors';
-export * from './delta/commit/isolation';
+  type AttemptFailure,
+  type CommitOptions,
+  removeFor,
+  Transaction,
+  type TransactionSpec,
+} from './delta/commit/transaction';
 export { writeCheckpoint } from './delta/log/checkpoint';
 export { commitKey, LOG_DIR, listLog, NotATableError } from './delta/log/listing';
 export { type LoadedState, loadState, readCommit, VersionNotFoundError } from './delta/log/snapshot';
+export { deleteRows, prepareDelete } from './delta/ops/delete';
+export { MergeError, type MergeSpec, merge, prepareMerge } from './delta/ops/merge';
+export { compactionBins, type OptimizeOptions, optimize, prepareOptimize } from './delta/ops/optimize';
+export {
+  type CommitHooks,
+  commitPrepared,
+  type OperationResult,
+  type OperationSummary,
+  PreparedOperation,
+} from './delta/ops/prepared';
+export { prepareUpdate, type UpdateSpec, update } from './delta/ops/update';
+export { type VacuumOptions, type VacuumResult, VacuumRetentionError, vacuum } from './delta/ops/vacuum';
 export {
   newTableMetadata,
+  PredicateViolationError,
+  prepareWrite,
   TableExistsError,
   type WriteMode,
   type WriteOptions,
@@ -43,9 +52,8 @@ export * from './delta/protocol/actions';
 export { checkpointInterval, DEFAULT_TARGET_FILE_SIZE, targetFileSize } from './delta/protocol/config';
 export { protocolForSchema, UnsupportedFeatureError } from './delta/protocol/features';
 export * from './delta/protocol/schema';
-export { buildStats, type FileStats, parseStats, statsColumns } from './delta/protocol/stats';
+export { buildStats, statsColumns } from './delta/protocol/stats';
 export { LogFormatError, parseCommitText, validateAction, validateCommitActions } from './delta/protocol/validate';
 export { DeltaTable, type OpenOptions, storeFor, type TableLocation } from './delta/table';
-export * from './sql/index';
 export { LocalObjectStore } from './storage/local-store';
 export { NotFoundError, type ObjectStore, StorageError } from './storage/object-store';

@@ -1,0 +1,96 @@
+/**
+ * VACUUM: delete the files no version within the retention window needs: files removed from the
+ * table longer ago than the retention, and files no commit ever named (the zombies a losing writer
+ * leaves) once they are older than it. With files to delete, it commits `VACUUM START`, deletes,
+ * and commits `VACUUM END`, as delta-rs does; a dry run (the default, as in Python) only lists them.
+ */
+import { fromLogPath } from '../../data/paths';
+import { DEFAULT_MAX_RETRIES } from '../commit/commit';
+import { type CommitOptions, Transaction } from '../commit/transaction';
+import { deletedFileRetentionMs } from '../protocol/config';
+import type { DeltaTable } from '../table';
+
+export interface VacuumOptions extends CommitOptions {
+  /** Defaults to `delta.deletedFileRetentionDuration` (one week). */
+  retentionHours?: number;
+  /** Only list what would be deleted; true by default, as in delta-rs's Python API. */
+  dryRun?: boolean;
+  /** Refuse a retention shorter than the table's; turn off only on tables no one else writes. */
+  enforceRetentionDuration?: boolean;
+}
+
+export interface VacuumResult {
+  dryRun: boolean;
+  /** Object keys of the files deleted (or, in a dry run, to delete). */
+  files: string[];
+  bytes: number;
+}
+
+export class VacuumRetentionError extends Error {
+  override name = 'VacuumRetentionError';
+}
+
+/** Folders and files that are not table data: the log, staging, and anything hidden. */
+const isHidden = (key: string) => key.split('/').some((seg) => seg.startsWith('_') || seg.startsWith('.'));
+
+export async function vacuum(table: DeltaTable, options: VacuumOptions = {}): Promise<VacuumResult> {
+  const dryRun = options.dryRun ?? true;
+  const minimumMs = deletedFileRetentionMs(table.configuration);
+  const retentionMs = options.retentionHours === undefined ? minimumMs : options.retentionHours * 3_600_000;
+  if ((options.enforceRetentionDuration ?? true) && retentionMs < minimumMs) {
+    throw new VacuumRetentionError(
+      `Invalid retention period, minimum retention for vacuum is configured to be greater than ${minimumMs / 3_600_000} hours, got ${retentionMs / 3_600_000} hours`,
+    );
+  }
+  const now = Date.now();
+  const cutoff = now - retentionMs;
+  const keep = new Set(table.activeFiles().map((f) => fromLogPath(f.path)));
+  const tombstoned = new Map<string, number>();
+  for (const r of table.tombstones()) {
+    const key = fromLogPath(r.path);
+    if ((r.deletionTimestamp ?? 0) > cutoff) keep.add(key);
+    else tombstoned.set(key, r.deletionTimestamp ?? 0);
+  }
+  const files: string[] = [];
+  let bytes = 0;
+  for (const { key } of await table.store.list('', { recursive: true })) {
+    if (isHidden(key) || keep.has(key)) continue;
+    const meta = await table.store.head(key);
+    if (!meta) continue;
+    // A file no commit names may belong to a writer still at work: only old ones go.
+    if (!tombstoned.has(key) && meta.lastModified > cutoff) continue;
+    files.push(key);
+    bytes += meta.size;
+  }
+  files.sort();
+  if (dryRun || files.length === 0) return { dryRun, files, bytes };
+
+  const marker = async (
+    operation: string,
+    operationParameters: Record<string, unknown>,
+    metrics: Record<string, unknown>,
+  ) =>
+    new Transaction({
+      table,
+      operation,
+      operationParameters,
+      recordReadVersion: false,
+      readPredicate: null,
+      changesData: false,
+      actions: [],
+      operationMetrics: metrics,
+      options: { ...options, maxCommitRetries: options.maxCommitRetries ?? DEFAULT_MAX_RETRIES },
+    }).commit();
+  await marker(
+    'VACUUM START',
+    {
+      retentionCheckEnabled: options.enforceRetentionDuration ?? true,
+      defaultRetentionMillis: minimumMs,
+      ...(options.retentionHours !== undefined && { specifiedRetentionMillis: retentionMs }),
+    },
+    { numFilesToDelete: files.length, sizeOfDataToDelete: bytes },
+  );
+  for (const key of files) await table.store.delete(key);
+  await marker('VACUUM END', { status: 'COMPLETED' }, { numDeletedFiles: files.length, numVacuumedDirectories: 0 });
+  return { dryRun, files, bytes };
+}
