@@ -26,6 +26,27 @@ export function stringifyParameters(params: Record<string, unknown>): Record<str
   return out;
 }
 
+const COMMIT_INFO_LEVELS: Record<string, string> = {
+  serializable: 'Serializable',
+  writeserializable: 'WriteSerializable',
+  write_serializable: 'WriteSerializable',
+  snapshotisolation: 'SnapshotIsolation',
+  snapshot_isolation: 'SnapshotIsolation',
+};
+
+/**
+ * commitInfo's `isolationLevel` goes through delta-rs's own case-insensitive parser (not the
+ * table property's): it is only recorded, and changes no conflict check.
+ */
+function commitInfoIsolationLevel(value: unknown): string {
+  const level = typeof value === 'string' ? COMMIT_INFO_LEVELS[value.toLowerCase()] : undefined;
+  if (!level)
+    throw new CommitPropertiesError(
+      "CommitProperties.custom_metadata['isolationLevel'] must be a valid IsolationLevel string",
+    );
+  return level;
+}
+
 export interface CommitInfoInput {
   operation: string;
   operationParameters: Record<string, unknown>;
@@ -46,6 +67,7 @@ export function buildCommitInfo(input: CommitInfoInput): CommitInfo {
   if ('isBlindAppend' in custom && typeof custom.isBlindAppend !== 'boolean') {
     throw new CommitPropertiesError("CommitProperties.custom_metadata['isBlindAppend'] must be a boolean");
   }
+  if ('isolationLevel' in custom) custom.isolationLevel = commitInfoIsolationLevel(custom.isolationLevel);
   const typed: Record<string, unknown> = {};
   for (const k of PROMOTED) {
     if (k in custom) {
