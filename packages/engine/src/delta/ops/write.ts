@@ -104,16 +104,18 @@ function checkOptions(table: DeltaTable | null, mode: WriteMode, options: WriteO
 
 /**
  * Writes the data files and returns the commit, ready to claim its version; null for mode 'ignore'
- * on an existing table.
+ * on an existing table. Given an open DeltaTable, the write reads that version (as delta-rs's
+ * `write_deltalake(dt, …)` does); given a location, the latest.
  */
 export async function prepareWrite(
-  location: TableLocation,
+  location: TableLocation | DeltaTable,
   data: DataSource,
   options: WriteOptions = {},
 ): Promise<PreparedOperation | null> {
-  const store = storeFor(location);
+  const opened = location instanceof DeltaTable ? location : null;
+  const store = opened ? opened.store : storeFor(location as TableLocation);
   const mode = options.mode ?? 'error';
-  const table = await openIfExists(store);
+  const table = opened ?? (await openIfExists(store));
   if (table && mode === 'ignore') return null;
   checkOptions(table, mode, options);
   const started = Date.now();
@@ -223,7 +225,7 @@ async function replacedRows(conn: DuckDBConnection, table: DeltaTable, expr: Exp
 }
 
 export async function writeDeltaTable(
-  location: TableLocation,
+  location: TableLocation | DeltaTable,
   data: DataSource,
   options: WriteOptions = {},
   hooks?: CommitHooks,

@@ -1,0 +1,164 @@
+/**
+ * The lesson's cases as inputs only: the table, its properties, the writers and what each does,
+ * and the order some must wait for. What happens is never written here: outcomes emerge from the
+ * engine's rules when the writers run. (Expected outcomes live in the tests and the report checker.)
+ */
+
+export type FebDay = '2025-02-01' | '2025-02-02' | '2025-02-14';
+
+export type WriterOperation =
+  /** Append one February day; `blind` marks the commit `isBlindAppend: true` through commit metadata. */
+  | { kind: 'append'; day: FebDay; blind?: boolean }
+  | { kind: 'update'; predicate: string; set: Record<string, string> }
+  | { kind: 'delete'; predicate: string }
+  | { kind: 'optimize' }
+  /** The lesson's E1 job: count the day's trips in the table as opened; append the day only if none. */
+  | { kind: 'check-then-append'; day: FebDay }
+  /** Overwrite with a predicate: replace every trip picked up on `day` with that day's trips. */
+  | { kind: 'overwrite-day'; day: FebDay };
+
+export interface WriterSpec {
+  name: string;
+  operation: WriterOperation;
+  /** delta-rs `max_commit_retries` (default 15). */
+  maxCommitRetries?: number;
+  /** Application-level loop: catch CommitFailedError, reopen the table, redo the whole change, up to this many tries. */
+  retryLoop?: number;
+  /** Start only after this writer has committed (or given up), instead of at the barrier. */
+  startAfter?: string;
+}
+
+export interface DeltaCase {
+  id: string;
+  title: string;
+  engine: 'delta';
+  table: 'flat' | 'partitioned';
+  /** Table properties of the run's copy, e.g. `delta.isolationLevel`. */
+  properties?: Record<string, string>;
+  writers: WriterSpec[];
+}
+
+export interface PostgresCase {
+  id: string;
+  title: string;
+  engine: 'postgres';
+  isolation: 'read committed' | 'repeatable read';
+  vendorA: number;
+  vendorB: number;
+}
+
+export type LabCase = DeltaCase | PostgresCase;
+
+const tipUpdate = (vendor: number): WriterSpec => ({
+  name: `vendor${vendor}`,
+  operation: { kind: 'update', predicate: `VendorID = ${vendor}`, set: { tip_amount: 'tip_amount + 1' } },
+});
+const append = (name: string, day: FebDay, extra: Partial<WriterSpec> = {}): WriterSpec => ({
+  name,
+  operation: { kind: 'append', day },
+  ...extra,
+});
+const compact: WriterSpec = { name: 'compact', operation: { kind: 'optimize' } };
+
+/** I1–I6: an append (blind or not) commits, then an update of VendorID 2 that read version 0. */
+function isolationCase(id: string, level: string | null, blind: boolean): DeltaCase {
+  return {
+    id,
+    title: `delta.isolationLevel ${level === null ? 'unset' : `'${level}'`}, append ${blind ? '' : 'not '}marked blind, then an update that read v0`,
+    engine: 'delta',
+    table: 'flat',
+    ...(level !== null && { properties: { 'delta.isolationLevel': level } }),
+    writers: [
+      { name: 'append', operation: { kind: 'append', day: '2025-02-01', blind } },
+      { ...tipUpdate(2), startAfter: 'append' },
+    ],
+  };
+}
+
+export const CASES: LabCase[] = [
+  {
+    id: 'A1',
+    title: 'two appends (Feb 1, Feb 2), library retries on',
+    engine: 'delta',
+    table: 'flat',
+    writers: [append('feb01', '2025-02-01'), append('feb02', '2025-02-02')],
+  },
+  {
+    id: 'A2',
+    title: 'two appends, max commit retries 0',
+    engine: 'delta',
+    table: 'flat',
+    writers: [append('feb01', '2025-02-01', { maxCommitRetries: 0 }), append('feb02', '2025-02-02', { maxCommitRetries: 0 })],
+  },
+  { id: 'B1', title: 'update tip+1 where VendorID=1 ‖ VendorID=2, flat table', engine: 'delta', table: 'flat', writers: [tipUpdate(1), tipUpdate(2)] },
+  {
+    id: 'B2',
+    title: 'delete fare_amount<0 ‖ delete trip_distance=0, flat table',
+    engine: 'delta',
+    table: 'flat',
+    writers: [
+      { name: 'fare', operation: { kind: 'delete', predicate: 'fare_amount < 0' } },
+      { name: 'distance', operation: { kind: 'delete', predicate: 'trip_distance = 0' } },
+    ],
+  },
+  { id: 'B3', title: "B1's two updates on the copy partitioned by VendorID", engine: 'delta', table: 'partitioned', writers: [tipUpdate(1), tipUpdate(2)] },
+  { id: 'C1', title: 'optimize.compact ‖ update VendorID=2, started together', engine: 'delta', table: 'flat', writers: [compact, tipUpdate(2)] },
+  {
+    id: 'C2',
+    title: 'compaction commits first, then the update',
+    engine: 'delta',
+    table: 'flat',
+    writers: [compact, { ...tipUpdate(2), startAfter: 'compact' }],
+  },
+  {
+    id: 'C3',
+    title: 'update commits first, then the compaction',
+    engine: 'delta',
+    table: 'flat',
+    writers: [tipUpdate(2), { ...compact, startAfter: 'vendor2' }],
+  },
+  isolationCase('I1', null, false),
+  isolationCase('I2', 'WriteSerializable', false),
+  isolationCase('I3', null, true),
+  isolationCase('I4', 'WriteSerializable', true),
+  isolationCase('I5', 'writeSerializable', true),
+  isolationCase('I6', 'writeSerializable', false),
+  {
+    id: 'D1',
+    title: 'four updates (VendorID 1, 2, 6, 7) with an application retry loop of up to 10 tries',
+    engine: 'delta',
+    table: 'flat',
+    writers: [1, 2, 6, 7].map((v) => ({ ...tipUpdate(v), retryLoop: 10 })),
+  },
+  {
+    id: 'E1',
+    title: "'if no trips for 2025-02-14, append them', two jobs at once",
+    engine: 'delta',
+    table: 'flat',
+    writers: ['job1', 'job2'].map((name) => ({ name, operation: { kind: 'check-then-append', day: '2025-02-14' } })),
+  },
+  {
+    id: 'E2',
+    title: "overwrite with predicate 'pickup date = 2025-02-14' and a retry loop, two jobs",
+    engine: 'delta',
+    table: 'flat',
+    writers: ['job1', 'job2'].map((name) => ({ name, operation: { kind: 'overwrite-day', day: '2025-02-14' }, retryLoop: 10 })),
+  },
+  { id: 'P1', title: 'Postgres: A updates VendorID 1 and holds; B updates VendorID 2', engine: 'postgres', isolation: 'read committed', vendorA: 1, vendorB: 2 },
+  { id: 'P2', title: 'Postgres: both update VendorID 2, READ COMMITTED', engine: 'postgres', isolation: 'read committed', vendorA: 2, vendorB: 2 },
+  { id: 'P3', title: 'Postgres: both update VendorID 2, REPEATABLE READ', engine: 'postgres', isolation: 'repeatable read', vendorA: 2, vendorB: 2 },
+];
+
+export class UnknownCaseError extends Error {
+  override name = 'UnknownCaseError';
+}
+
+/** The cases named, in catalog order; all of them when none is named. */
+export function selectCases(ids: readonly string[]): LabCase[] {
+  const wanted = ids.map((i) => i.toUpperCase());
+  const unknown = wanted.filter((id) => !CASES.some((c) => c.id === id));
+  if (unknown.length > 0) {
+    throw new UnknownCaseError(`unknown case ${unknown.join(', ')}; the cases are ${CASES.map((c) => c.id).join(', ')}`);
+  }
+  return wanted.length === 0 ? CASES : CASES.filter((c) => wanted.includes(c.id));
+}

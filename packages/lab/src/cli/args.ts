@@ -1,0 +1,33 @@
+/** A small argument parser for the lab's commands: positionals and `--name value` options. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function parseArgs(argv: string[], known: { options: string[]; flags: string[] }) {
+  const positionals: string[] = [];
+  const options: Record<string, string> = {};
+  const flags = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (!a.startsWith('--')) {
+      positionals.push(a);
+      continue;
+    }
+    const [name, inline] = a.slice(2).split('=', 2) as [string, string | undefined];
+    if (known.flags.includes(name)) flags.add(name);
+    else if (known.options.includes(name)) {
+      const value = inline ?? argv[++i];
+      if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+      options[name] = value;
+    } else throw new UsageError(`unknown option --${name}`);
+  }
+  return { positionals, options, flags };
+}
+
+export function numberOption(options: Record<string, string>, name: string): number | undefined {
+  const v = options[name];
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got '${v}'`);
+  return n;
+}

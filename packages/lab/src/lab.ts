@@ -1,0 +1,110 @@
+/**
+ * Runs cases: prepares the data set and base tables once, then every run of every case, each from
+ * a fresh copy at version 0, and gathers the results file the report checker reads.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ENGINE_INFO, withConnection } from '@racelab/engine';
+import { CASES, type LabCase, type PostgresCase, selectCases } from './cases/catalog';
+import { type Dataset, prepareDataset } from './data/index';
+import { preparePostgresLab, runPostgresCase, startLabPostgres } from './postgres/index';
+import type { CaseResult, LabResults, RunResult } from './results/types';
+import { runDeltaCase } from './runner/delta-run';
+import { ensureBaseTables } from './tables/base-tables';
+
+export interface LabOptions {
+  cases?: string[];
+  runs?: number;
+  scale?: number;
+  /** Where data sets, base tables, runs and the lab's Postgres live (default var/lab in the repo). */
+  workDir: string;
+  /** Where the real TLC files may be (LAB_DATA_DIR, default ~/lab-data/de). */
+  dataDir?: string;
+  keepRuns?: boolean;
+  /** Progress: called before each run and after it, and with the phase while setting up. */
+  onProgress?: (p: LabProgress) => void;
+}
+
+export type LabProgress =
+  | { kind: 'setup'; message: string }
+  | { kind: 'run'; caseId: string; run: number; runs: number; done: number; total: number; result?: RunResult };
+
+export class LabInputError extends Error {
+  override name = 'LabInputError';
+}
+
+export const MAX_RUNS = 50;
+
+export function validateLabOptions(o: LabOptions): { cases: LabCase[]; runs: number; scale: number } {
+  const runs = o.runs ?? 5;
+  if (!Number.isInteger(runs) || runs < 1 || runs > MAX_RUNS) {
+    throw new LabInputError(`--runs must be a whole number from 1 to ${MAX_RUNS}, got ${o.runs}`);
+  }
+  const scale = o.scale ?? 1;
+  if (!Number.isFinite(scale) || scale < 0.01 || scale > 1) throw new LabInputError(`--scale must be from 0.01 to 1, got ${o.scale}`);
+  return { cases: selectCases(o.cases ?? []), runs, scale };
+}
+
+async function duckdbVersion(): Promise<string> {
+  return withConnection(async (c) => String((await c.runAndReadAll('SELECT version()')).getColumns()[0]?.[0]));
+}
+
+export async function runLab(o: LabOptions): Promise<LabResults> {
+  const { cases, runs, scale } = validateLabOptions(o);
+  const progress = o.onProgress ?? (() => {});
+  await mkdir(o.workDir, { recursive: true });
+  progress({ kind: 'setup', message: `data set at scale ${scale}` });
+  const dataset: Dataset = await prepareDataset({ scale, cacheDir: join(o.workDir, 'data'), ...(o.dataDir && { dataDir: o.dataDir }) });
+  const needsDelta = cases.some((c) => c.engine === 'delta');
+  const needsPostgres = cases.some((c) => c.engine === 'postgres');
+  progress({ kind: 'setup', message: needsDelta ? 'base tables' : 'no base tables needed' });
+  const bases = needsDelta ? await ensureBaseTables(o.workDir, dataset) : null;
+  const versions: Record<string, string> = { node: process.version, engine: ENGINE_INFO, duckdb: await duckdbVersion() };
+
+  const pg = needsPostgres ? await startPostgres(o.workDir, dataset, progress) : null;
+  if (pg) versions.postgres = pg.version;
+  const total = cases.length * runs;
+  let done = 0;
+  const results: CaseResult[] = [];
+  try {
+    for (const c of cases) {
+      const caseResult: CaseResult = { id: c.id, title: c.title, runs: [] };
+      for (let i = 1; i <= runs; i++) {
+        progress({ kind: 'run', caseId: c.id, run: i, runs, done, total });
+        const run: RunResult =
+          c.engine === 'delta'
+            ? await runDeltaCase(c, i, { dataset, bases: bases as NonNullable<typeof bases>, workDir: o.workDir, ...(o.keepRuns && { keep: true }) })
+            : await postgresRun(i, (pg as NonNullable<typeof pg>).url, c);
+        caseResult.runs.push(run);
+        done++;
+        progress({ kind: 'run', caseId: c.id, run: i, runs, done, total, result: run });
+      }
+      results.push(caseResult);
+    }
+  } finally {
+    await pg?.stop();
+  }
+  return { createdAt: new Date().toISOString(), scale, dataSource: dataset.source, versions, dataDir: dataset.dir, cases: results };
+}
+
+async function startPostgres(workDir: string, dataset: Dataset, progress: (p: LabProgress) => void) {
+  progress({ kind: 'setup', message: 'Postgres' });
+  const env = process.env.DATABASE_URL;
+  const server = env ? null : await startLabPostgres({ dataDir: join(workDir, 'postgres') });
+  const url = env ?? (server as NonNullable<typeof server>).url;
+  try {
+    progress({ kind: 'setup', message: 'loading January into Postgres' });
+    const info = await preparePostgresLab(url, dataset.january);
+    return { url, version: info.serverVersion, stop: async () => server?.stop() };
+  } catch (e) {
+    await server?.stop();
+    throw e;
+  }
+}
+
+async function postgresRun(index: number, serverUrl: string, c: PostgresCase): Promise<RunResult> {
+  const r = await runPostgresCase(serverUrl, { isolation: c.isolation, vendorA: c.vendorA, vendorB: c.vendorB });
+  return { index, writers: r.writers, table: r.table, commitOrder: r.writers.filter((w) => w.committed).map((w) => w.name), durationMs: r.durationMs };
+}
+
+export { CASES };

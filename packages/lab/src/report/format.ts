@@ -1,0 +1,45 @@
+/** The checker's printout: the recount, one line per case (its mismatches under it), the document, a summary. */
+import type { Report } from './types';
+
+const n = (x: number) => x.toLocaleString('en-US');
+
+export function formatReport(report: Report, file: string): string[] {
+  const f = report.figures;
+  const vendors = Object.entries(f.byVendor)
+    .map(([v, k]) => `${v}: ${n(k)}`)
+    .join(', ');
+  const lines = [
+    `lab:report ${file} (scale ${report.scale}, ${report.dataSource} data)`,
+    `recount of ${report.dataDir}: January ${n(f.january)} trips (VendorID ${vendors}); fare_amount < 0: ${n(f.negativeFare)}; trip_distance = 0: ${n(f.zeroDistance)}; both: ${n(f.both)}; 2025-01-15: ${n(f.jan15)}; Feb 1 / 2 / 14: ${n(f.feb01)} / ${n(f.feb02)} / ${n(f.feb14)}`,
+    `checked: ${report.checked.join(' ') || 'none'}; skipped (not in the file): ${report.skipped.join(' ') || 'none'}`,
+  ];
+  if (report.unknown.length) lines.push(`not lesson cases, not checked: ${report.unknown.join(' ')}`);
+  for (const k of report.cases) {
+    const counted = new Map<string, number>();
+    for (const note of k.notes) counted.set(note, (counted.get(note) ?? 0) + 1);
+    const remarks = [...counted].map(([note, times]) => `; ${note} (${times} of ${k.runs})`).join('');
+    const runs = `${k.runs} run${k.runs === 1 ? '' : 's'}${remarks}`;
+    if (k.mismatches.length === 0) {
+      lines.push(`✓ ${k.id}  ${runs}`);
+    } else {
+      lines.push(`✗ ${k.id}  ${runs}, ${k.mismatches.length} mismatch${k.mismatches.length === 1 ? '' : 'es'}`);
+      for (const m of k.mismatches) lines.push(`    ${m}`);
+    }
+  }
+  const d = report.document;
+  if (d.status === 'skipped') {
+    lines.push(`- cases document not checked: ${d.reason}`);
+  } else if (d.mismatches.length === 0) {
+    lines.push(`✓ ${d.path}: all ${d.numbers} figures are ones the results produce`);
+  } else {
+    lines.push(`✗ ${d.path}: ${d.mismatches.length} of ${d.numbers} figures are not ones the results produce`);
+    for (const m of d.mismatches) lines.push(`    ${m}`);
+  }
+  const bad = report.cases.filter((k) => k.mismatches.length > 0).length;
+  lines.push(
+    report.ok
+      ? `OK: ${report.cases.length} case${report.cases.length === 1 ? '' : 's'} checked, ${report.cases.reduce((s, k) => s + k.runs, 0)} runs, no mismatch`
+      : `MISMATCH: ${report.mismatches} mismatch${report.mismatches === 1 ? '' : 'es'} (${bad} of ${report.cases.length} cases${d.status === 'checked' && d.mismatches.length ? ', and the cases document' : ''})`,
+  );
+  return lines;
+}

@@ -1,0 +1,50 @@
+/**
+ * Plain-words summaries of stored results, the way the lesson reports them: who committed, the
+ * loser's exact error, and what the table held afterwards. Derived from results only.
+ */
+import type { CaseResult, RunResult } from './types';
+
+const NUMBER = new Intl.NumberFormat('en-US');
+export const fmt = (n: number) => NUMBER.format(n);
+
+const WORDS = ['none', 'one', 'both', 'three', 'all 4'];
+
+export function runOutcome(run: RunResult): string {
+  const n = run.writers.length;
+  const ok = run.writers.filter((w) => w.committed).length;
+  if (ok === n) return n === 2 ? 'both commit' : `all ${n} commit`;
+  if (ok === 0) return n === 2 ? 'both fail' : `all ${n} fail`;
+  return `${WORDS[ok] ?? ok} commit${ok === 1 ? 's' : ''}, ${WORDS[n - ok] ?? n - ok} fail${n - ok === 1 ? 's' : ''}`;
+}
+
+/** "one commits, one fails, 5 of 5", or each run's outcome when they differ. */
+export function caseOutcome(c: CaseResult): string {
+  const outcomes = c.runs.map(runOutcome);
+  const first = outcomes[0] ?? 'no runs';
+  const same = outcomes.filter((o) => o === first).length;
+  const attempts = c.runs[0]?.writers.some((w) => w.attempts > 1)
+    ? `; attempts ${c.runs.map((r) => r.writers.map((w) => w.attempts).join('+')).join(', ')}`
+    : '';
+  return same === outcomes.length ? `${first}, ${same} of ${outcomes.length}${attempts}` : `${outcomes.join(' | ')}${attempts}`;
+}
+
+/** The losers' distinct final errors (full text), and the first-line form for a table. */
+export function loserErrors(c: CaseResult): string[] {
+  const seen = new Set<string>();
+  for (const r of c.runs) for (const w of r.writers) if (w.errorMessage) seen.add(`${w.errorClass}: ${w.errorMessage}`);
+  return [...seen];
+}
+
+export function tableAfter(run: RunResult | undefined): string {
+  if (!run) return '';
+  const t = run.table;
+  const parts = [`${fmt(t.rows)} rows`];
+  if (t.distinctTripIds !== null && t.distinctTripIds !== t.rows) parts.push(`${fmt(t.distinctTripIds)} distinct trip_ids`);
+  const tips = Object.entries(t.tipDeltaByVendor).filter(([, d]) => Math.abs(d) > 1e-6);
+  if (tips.length > 0) parts.push(`tips +${tips.map(([v, d]) => `${fmt(Math.round(d * 100) / 100)} (VendorID ${v})`).join(', ')}`);
+  if (t.tripsOnDay['2025-02-14'] !== undefined) parts.push(`${fmt(t.tripsOnDay['2025-02-14'])} on 2025-02-14`);
+  if (t.dataFilesOnDisk !== null && t.dataFilesInLog !== null && t.dataFilesOnDisk !== t.dataFilesInLog) {
+    parts.push(`${t.dataFilesOnDisk} data files on disk, ${t.dataFilesInLog} in the log`);
+  }
+  return parts.join('; ');
+}

@@ -1,0 +1,96 @@
+/**
+ * The lab's results file: `shared/contracts/lab-results.schema.json`, extended (never contradicted).
+ * The runner writes it and the report checker reads it; these types are all the two share.
+ */
+
+export type DataSourceKind = 'synthetic' | 'tlc';
+
+export interface LabResults {
+  createdAt: string;
+  scale: number;
+  dataSource: DataSourceKind;
+  /** node, engine, duckdb, postgres server, … */
+  versions: Record<string, string>;
+  /** Extension: the folder holding the data set the runs used (january.parquet, feb-YYYY-MM-DD.parquet). */
+  dataDir: string;
+  cases: CaseResult[];
+}
+
+export interface CaseResult {
+  id: string;
+  /** Extension: the case's one-line title. */
+  title?: string;
+  runs: RunResult[];
+}
+
+export interface AttemptError {
+  attempt: number;
+  errorClass: string;
+  errorMessage: string;
+  /** Extension: the table version that attempt had read. */
+  readVersion?: number | null;
+}
+
+export interface WriterTimings {
+  /** Milliseconds from the run's start: table opened, data prepared, released at the barrier, done. */
+  opened: number;
+  prepared: number;
+  released: number;
+  finished: number;
+}
+
+export interface WriterResult {
+  name: string;
+  /** append, update, delete, overwrite, merge, optimize, check-then-append, iceberg-append, postgres-update */
+  operation: string;
+  committed: boolean;
+  /** Delta table version it committed, else null. */
+  version: number | null;
+  /** How many times the writer ran its whole change (the application loop's count; 1 without one). */
+  attempts: number;
+  /** Versions the library found taken and moved past inside the final attempt. */
+  commitRetries: number | null;
+  attemptErrors: AttemptError[];
+  waitedOnLock: boolean | null;
+  warnings: string[];
+  errorClass: string | null;
+  errorMessage: string | null;
+  /** Extension: the version the writer read (held from before the barrier). */
+  readVersion?: number | null;
+  timings?: WriterTimings;
+  /** Extension: data files the writer wrote (its zombies too, when it lost) and their bytes. */
+  filesWritten?: number;
+  bytesWritten?: number;
+  /** Extension: the final commit's removes and adds (E2's retried job: 1 and 1). */
+  filesRemoved?: number;
+  filesAdded?: number;
+  /** Extension: what the writer's check saw (E1: trips already there for its day). */
+  observed?: Record<string, number>;
+}
+
+export interface TableCheck {
+  version: number | null;
+  rows: number;
+  distinctTripIds: number | null;
+  /** Trips per pickup day, for the days the lab uses: 2025-01-15, 2025-02-01, 2025-02-02, 2025-02-14. */
+  tripsOnDay: Record<string, number>;
+  /** Sum of (tip now − original tip) per VendorID, over January trips. */
+  tipDeltaByVendor: Record<string, number>;
+  /** Extension: January trips per VendorID whose tip changed at all, and the distinct non-zero changes. */
+  tipChangedByVendor?: Record<string, number>;
+  tipDeltaValues?: number[];
+  /** Extension: January trips per VendorID still in the table. */
+  tripsByVendor?: Record<string, number>;
+  dataFilesOnDisk: number | null;
+  dataFilesInLog: number | null;
+}
+
+export interface RunResult {
+  index: number;
+  writers: WriterResult[];
+  table: TableCheck;
+  /** Extension: writer names in the order their commits landed (from the table's own log). */
+  commitOrder?: string[];
+  /** Extension: the run's wall time, ms. */
+  durationMs?: number;
+}

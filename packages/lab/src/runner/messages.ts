@@ -1,0 +1,35 @@
+/** What a writer process and the run that started it say to each other over the IPC channel. */
+import type { WriterSpec } from '../cases/catalog';
+import type { AttemptError } from '../results/types';
+
+export interface WriterJob {
+  table: string;
+  writer: WriterSpec;
+  /** The February day's Parquet file, for writers that add a day. */
+  dayFile?: string;
+}
+
+export interface WriterOutcome {
+  committed: boolean;
+  version: number | null;
+  readVersion: number | null;
+  attempts: number;
+  commitRetries: number | null;
+  attemptErrors: AttemptError[];
+  errorClass: string | null;
+  errorMessage: string | null;
+  warnings: string[];
+  filesWritten: number;
+  bytesWritten: number;
+  filesRemoved?: number;
+  filesAdded?: number;
+  observed?: Record<string, number>;
+}
+
+/** Times are epoch milliseconds; the run makes them relative to its start. */
+export type FromWriter =
+  | { type: 'ready'; opened: number; prepared: number }
+  | { type: 'committed'; version: number }
+  | { type: 'done'; released: number; finished: number; outcome: WriterOutcome };
+
+export type ToWriter = { type: 'go' };

@@ -1,0 +1,47 @@
+/**
+ * The lab's base tables, built once per data set: the flat January table (9 files of at most
+ * round(400,000·scale) rows, as the lesson had them) and its copy partitioned by VendorID (11 files
+ * in 4 folders). Built in a temporary folder and renamed into place, so a crash never leaves half
+ * a base table that later runs would trust.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DeltaTable, writeDeltaTable } from '@racelab/engine';
+import type { Dataset } from '../data/index';
+
+export type TableKind = 'flat' | 'partitioned';
+
+export interface BaseTables {
+  flat: string;
+  partitioned: string;
+}
+
+export function baseTablesDir(workDir: string, dataset: Dataset): string {
+  return join(workDir, 'base', `${dataset.source}-${dataset.scale}`);
+}
+
+export async function ensureBaseTables(workDir: string, dataset: Dataset): Promise<BaseTables> {
+  const dir = baseTablesDir(workDir, dataset);
+  const tables = { flat: join(dir, 'flat'), partitioned: join(dir, 'partitioned') };
+  if (existsSync(join(dir, 'done.json'))) return tables;
+  const tmp = `${dir}.tmp-${process.pid}`;
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(tmp, { recursive: true });
+  const source = { kind: 'parquet' as const, paths: [dataset.january] };
+  await writeDeltaTable(join(tmp, 'flat'), source, { rowsPerFile: dataset.rowsPerFile, customMetadata: { writer: 'lab-base' } });
+  await writeDeltaTable(join(tmp, 'partitioned'), source, {
+    rowsPerFile: dataset.rowsPerFile,
+    partitionBy: ['VendorID'],
+    customMetadata: { writer: 'lab-base' },
+  });
+  const files = {
+    flat: (await DeltaTable.open(join(tmp, 'flat'))).activeFiles().length,
+    partitioned: (await DeltaTable.open(join(tmp, 'partitioned'))).activeFiles().length,
+  };
+  await writeFile(join(tmp, 'done.json'), JSON.stringify({ dataset: dataset.dir, files }));
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(join(dir, '..'), { recursive: true });
+  await rename(tmp, dir);
+  return tables;
+}

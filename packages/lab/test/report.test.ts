@@ -1,0 +1,787 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { withConnection } from '@racelab/engine';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkDocument,
+  checkResults,
+  DEFAULT_CASES_DOC,
+  derivedFigures,
+  extractNumbers,
+  type Figures,
+  messages,
+  type Report,
+  UnusableInputError,
+  validateResults,
+} from '../src/report/index';
+import type { LabResults, RunResult, TableCheck, WriterResult } from '../src/results/types';
+
+const { ADDED, DELETED_READ, NO_RETRIES, COMMIT_FAILED, PG_SERIALIZE } = messages;
+const LAB = fileURLToPath(new URL('..', import.meta.url));
+
+// ---------------------------------------------------------------------------------------------------------------
+// A tiny data set, and its figures counted here in plain JavaScript (independently of the checker's SQL).
+
+interface Trip {
+  trip_id: number;
+  VendorID: number;
+  tpep_pickup_datetime: string;
+  trip_distance: number;
+  fare_amount: number;
+  tip_amount: number;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function januaryTrips(): Trip[] {
+  return Array.from({ length: 320 }, (_, i) => ({
+    trip_id: i,
+    VendorID: i % 40 === 5 ? 6 : i % 40 === 17 ? 7 : i % 3 === 0 ? 1 : 2,
+    tpep_pickup_datetime: `2025-01-${pad(1 + (i % 31))} ${pad(i % 24)}:15:00`,
+    trip_distance: i % 9 === 0 ? 0 : 2.3,
+    fare_amount: i % 13 === 0 ? -4.5 : 12,
+    tip_amount: (i % 7) * 0.5,
+  }));
+}
+
+function dayTrips(day: string, count: number): Trip[] {
+  return Array.from({ length: count }, (_, i) => ({
+    trip_id: 10_000_000 + i,
+    VendorID: i % 2 === 0 ? 1 : 2,
+    tpep_pickup_datetime: `${day} ${pad(i % 24)}:30:00`,
+    trip_distance: 1 + (i % 5),
+    fare_amount: 9,
+    tip_amount: 1,
+  }));
+}
+
+const JAN = januaryTrips();
+const FEB = {
+  '2025-02-01': dayTrips('2025-02-01', 40),
+  '2025-02-02': dayTrips('2025-02-02', 30),
+  '2025-02-14': dayTrips('2025-02-14', 35),
+};
+
+function countBy(trips: Trip[], keep: (t: Trip) => boolean): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const t of trips) if (keep(t)) out[String(t.VendorID)] = (out[String(t.VendorID)] ?? 0) + 1;
+  return out;
+}
+
+const FIG = {
+  J: JAN.length,
+  n: countBy(JAN, () => true),
+  neg: JAN.filter((t) => t.fare_amount < 0).length,
+  zero: JAN.filter((t) => t.trip_distance === 0).length,
+  both: JAN.filter((t) => t.fare_amount < 0 && t.trip_distance === 0).length,
+  negByVendor: countBy(JAN, (t) => t.fare_amount < 0),
+  jan15: JAN.filter((t) => t.tpep_pickup_datetime.startsWith('2025-01-15')).length,
+  f1: 40,
+  f2: 30,
+  f14: 35,
+};
+const n = (v: string) => FIG.n[v] ?? 0;
+
+async function writeParquet(path: string, trips: Trip[]): Promise<void> {
+  const values = trips
+    .map(
+      (t) =>
+        `(${t.trip_id}, ${t.VendorID}, '${t.tpep_pickup_datetime}', ${t.trip_distance}, ${t.fare_amount}, ${t.tip_amount})`,
+    )
+    .join(',\n');
+  await withConnection((c) =>
+    c.run(
+      `COPY (SELECT CAST(a AS BIGINT) AS trip_id, CAST(b AS INTEGER) AS "VendorID", CAST(c AS TIMESTAMP) AS tpep_pickup_datetime,
+                    CAST(d AS DOUBLE) AS trip_distance, CAST(e AS DOUBLE) AS fare_amount, CAST(f AS DOUBLE) AS tip_amount
+             FROM (VALUES ${values}) t(a, b, c, d, e, f)) TO '${path}' (FORMAT parquet)`,
+    ),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// A results file that is correct for that data.
+
+function won(name: string, operation: string, version: number | null, extra: Partial<WriterResult> = {}): WriterResult {
+  return {
+    name,
+    operation,
+    committed: true,
+    version,
+    attempts: 1,
+    commitRetries: version === null ? null : version - 1,
+    attemptErrors: [],
+    waitedOnLock: null,
+    warnings: [],
+    errorClass: null,
+    errorMessage: null,
+    readVersion: version === null ? null : 0,
+    ...extra,
+  };
+}
+
+function lost(
+  name: string,
+  operation: string,
+  errorClass: string,
+  errorMessage: string,
+  extra: Partial<WriterResult> = {},
+): WriterResult {
+  return {
+    name,
+    operation,
+    committed: false,
+    version: null,
+    attempts: 1,
+    commitRetries: null,
+    attemptErrors: [],
+    waitedOnLock: null,
+    warnings: [],
+    errorClass,
+    errorMessage,
+    readVersion: 0,
+    ...extra,
+  };
+}
+
+function table(rows: number, extra: Partial<TableCheck> = {}): TableCheck {
+  return {
+    version: null,
+    rows,
+    distinctTripIds: rows,
+    tripsOnDay: {},
+    tipDeltaByVendor: { '1': 0, '2': 0, '6': 0, '7': 0 },
+    dataFilesOnDisk: null,
+    dataFilesInLog: null,
+    ...extra,
+  };
+}
+
+/** Tip sums as floats would give them: a hair off. */
+const sum = (x: number) => x * (1 + 1e-12);
+
+function d1Run(index: number): RunResult {
+  const retry = (attempt: number, readVersion: number) => ({
+    attempt,
+    errorClass: COMMIT_FAILED,
+    errorMessage: ADDED,
+    readVersion,
+  });
+  return {
+    index,
+    commitOrder: ['vendor6', 'vendor7', 'vendor1', 'vendor2'],
+    writers: [
+      won('vendor1', 'update', 3, { attempts: 2, attemptErrors: [retry(1, 0)], readVersion: 2, commitRetries: 0 }),
+      won('vendor2', 'update', 4, {
+        attempts: 3,
+        attemptErrors: [retry(1, 0), retry(2, 2)],
+        readVersion: 3,
+        commitRetries: 0,
+      }),
+      won('vendor6', 'update', 1),
+      won('vendor7', 'update', 2, { commitRetries: 1 }),
+    ],
+    table: table(FIG.J, {
+      version: 4,
+      tipDeltaByVendor: { '1': sum(n('1')), '2': sum(n('2')), '6': n('6'), '7': n('7') },
+      tipDeltaValues: [1],
+      tripsOnDay: { '2025-01-15': FIG.jan15, '2025-02-14': 0 },
+    }),
+  };
+}
+
+function goodResults(dataDir: string, scale = 0.01): LabResults {
+  const { J, f1, f2, f14 } = FIG;
+  return {
+    createdAt: '2026-10-03T10:00:00.000Z',
+    scale,
+    dataSource: 'synthetic',
+    versions: { node: process.version, engine: 'test' },
+    dataDir,
+    cases: [
+      {
+        id: 'A1',
+        runs: [1, 2].map((index) => ({
+          index,
+          commitOrder: ['feb02', 'feb01'],
+          writers: [won('feb01', 'append', 2), won('feb02', 'append', 1)],
+          table: table(J + f1 + f2, {
+            version: 2,
+            tripsOnDay: { '2025-02-01': f1, '2025-02-02': f2, '2025-02-14': 0 },
+          }),
+        })),
+      },
+      {
+        id: 'A2',
+        runs: [
+          {
+            index: 1,
+            writers: [lost('feb01', 'append', COMMIT_FAILED, NO_RETRIES), won('feb02', 'append', 1)],
+            table: table(J + f2, { version: 1 }),
+          },
+        ],
+      },
+      {
+        id: 'B1',
+        runs: [1, 2, 3].map((index) => ({
+          index,
+          writers: [won('vendor1', 'update', 1), lost('vendor2', 'update', COMMIT_FAILED, ADDED)],
+          table: table(J, {
+            version: 1,
+            tipDeltaByVendor: { '1': sum(n('1')), '2': 0, '6': 0, '7': 0 },
+            tipChangedByVendor: { '1': n('1'), '2': 0, '6': 0, '7': 0 },
+            tipDeltaValues: [1],
+            tripsByVendor: { ...FIG.n },
+            dataFilesOnDisk: 11,
+            dataFilesInLog: 1,
+          }),
+        })),
+      },
+      {
+        id: 'B2',
+        runs: [
+          {
+            index: 1,
+            writers: [won('fare', 'delete', 1), lost('distance', 'delete', COMMIT_FAILED, ADDED)],
+            table: table(J - FIG.neg, {
+              tripsByVendor: Object.fromEntries(
+                Object.entries(FIG.n).map(([v, k]) => [v, k - (FIG.negByVendor[v] ?? 0)]),
+              ),
+            }),
+          },
+        ],
+      },
+      {
+        id: 'B3',
+        runs: [
+          {
+            index: 1,
+            commitOrder: ['vendor2', 'vendor1'],
+            writers: [won('vendor1', 'update', 2), won('vendor2', 'update', 1)],
+            table: table(J, {
+              version: 2,
+              tipDeltaByVendor: { '1': sum(n('1')), '2': sum(n('2')), '6': 0, '7': 0 },
+              tipDeltaValues: [1],
+            }),
+          },
+        ],
+      },
+      {
+        id: 'C1',
+        runs: [
+          {
+            index: 1,
+            writers: [lost('compact', 'optimize', COMMIT_FAILED, DELETED_READ), won('vendor2', 'update', 1)],
+            table: table(J, { tipDeltaByVendor: { '1': 0, '2': n('2'), '6': 0, '7': 0 } }),
+          },
+        ],
+      },
+      {
+        id: 'C2',
+        runs: [
+          {
+            index: 1,
+            writers: [won('compact', 'optimize', 1), lost('vendor2', 'update', COMMIT_FAILED, ADDED)],
+            table: table(J),
+          },
+        ],
+      },
+      {
+        id: 'C3',
+        runs: [
+          {
+            index: 1,
+            writers: [lost('compact', 'optimize', COMMIT_FAILED, DELETED_READ), won('vendor2', 'update', 1)],
+            table: table(J, { tipDeltaByVendor: { '2': n('2') } }),
+          },
+        ],
+      },
+      {
+        id: 'I4',
+        runs: [
+          {
+            index: 1,
+            writers: [won('append', 'append', 1), lost('vendor2', 'update', COMMIT_FAILED, ADDED)],
+            table: table(J + f1, { tripsOnDay: { '2025-02-01': f1 } }),
+          },
+        ],
+      },
+      {
+        id: 'I5',
+        runs: [
+          {
+            index: 1,
+            writers: [won('append', 'append', 1), won('vendor2', 'update', 2)],
+            table: table(J + f1, {
+              version: 2,
+              tripsOnDay: { '2025-02-01': f1 },
+              tipDeltaByVendor: { '1': 0, '2': n('2'), '6': 0, '7': 0 },
+            }),
+          },
+        ],
+      },
+      { id: 'D1', runs: [1, 2].map(d1Run) },
+      {
+        id: 'E1',
+        runs: [
+          {
+            index: 1,
+            writers: [
+              won('job1', 'check-then-append', 1, { observed: { '2025-02-14': 0 } }),
+              won('job2', 'check-then-append', 2, { observed: { '2025-02-14': 0 } }),
+            ],
+            table: table(J + 2 * f14, { distinctTripIds: J + f14, tripsOnDay: { '2025-02-14': 2 * f14 } }),
+          },
+        ],
+      },
+      {
+        id: 'E2',
+        runs: [1, 2].map((index) => ({
+          index,
+          writers: [
+            won('job1', 'overwrite', 2, {
+              attempts: 2,
+              attemptErrors: [{ attempt: 1, errorClass: COMMIT_FAILED, errorMessage: ADDED, readVersion: 0 }],
+              readVersion: 1,
+              commitRetries: 0,
+              filesRemoved: 1,
+              filesAdded: 1,
+            }),
+            won('job2', 'overwrite', 1, { filesRemoved: 0, filesAdded: 1 }),
+          ],
+          table: table(J + f14, { version: 2, tripsOnDay: { '2025-02-14': f14, '2025-02-01': 0 } }),
+        })),
+      },
+      {
+        id: 'F1',
+        runs: [
+          {
+            index: 1,
+            writers: [
+              won('feb01', 'iceberg-append', null, {
+                warnings: ['Commit failed due to a concurrent update, retrying in 0.1 seconds'],
+              }),
+              won('feb02', 'iceberg-append', null),
+            ],
+            table: table(FIG.jan15 + f1 + f2, { tipDeltaByVendor: {} }),
+          },
+        ],
+      },
+      {
+        id: 'F2',
+        runs: [
+          {
+            index: 1,
+            writers: [
+              won('feb02', 'iceberg-append', null),
+              lost(
+                'feb01',
+                'iceberg-append',
+                'CommitFailedException',
+                'Requirement failed: branch main has changed: expected id 123, found 456',
+                { readVersion: null },
+              ),
+            ],
+            table: table(FIG.jan15 + f2, { tipDeltaByVendor: {} }),
+          },
+        ],
+      },
+      {
+        id: 'P1',
+        runs: [
+          {
+            index: 1,
+            writers: [
+              won('A', 'postgres-update', null, { waitedOnLock: false }),
+              won('B', 'postgres-update', null, { waitedOnLock: false }),
+            ],
+            table: table(J, { distinctTripIds: null, tipDeltaByVendor: { '1': n('1'), '2': sum(n('2')) } }),
+          },
+        ],
+      },
+      {
+        id: 'P2',
+        runs: [1, 2].map((index) => ({
+          index,
+          writers: [
+            won('A', 'postgres-update', null, { waitedOnLock: false }),
+            won('B', 'postgres-update', null, { waitedOnLock: true }),
+          ],
+          table: table(J, { distinctTripIds: null, tipDeltaByVendor: { '1': 0, '2': sum(2 * n('2')) } }),
+        })),
+      },
+      {
+        id: 'P3',
+        runs: [
+          {
+            index: 1,
+            writers: [
+              won('A', 'postgres-update', null, { waitedOnLock: false }),
+              lost('B', 'postgres-update', 'SerializationFailure', `ERROR: ${PG_SERIALIZE}`, {
+                waitedOnLock: true,
+                readVersion: null,
+              }),
+            ],
+            table: table(J, { distinctTripIds: null, tipDeltaByVendor: { '2': n('2') } }),
+          },
+        ],
+      },
+    ],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+let dir = '';
+let dataDir = '';
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lab-report-'));
+  dataDir = join(dir, 'data');
+  await mkdir(dataDir);
+  await writeParquet(join(dataDir, 'january.parquet'), JAN);
+  for (const [day, trips] of Object.entries(FEB)) await writeParquet(join(dataDir, `feb-${day}.parquet`), trips);
+});
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const clone = (r: LabResults): LabResults => structuredClone(r);
+
+function run(r: LabResults, id: string, index = 1): RunResult {
+  const found = r.cases.find((k) => k.id === id)?.runs.find((x) => x.index === index);
+  if (!found) throw new Error(`no ${id} run ${index}`);
+  return found;
+}
+
+function writer(r: RunResult, name: string): WriterResult {
+  const found = r.writers.find((w) => w.name === name);
+  if (!found) throw new Error(`no writer ${name}`);
+  return found;
+}
+
+function allMismatches(report: Report): string[] {
+  return [
+    ...report.cases.flatMap((k) => k.mismatches),
+    ...(report.document.status === 'checked' ? report.document.mismatches : []),
+  ];
+}
+
+describe('report checker: recount', () => {
+  it('counts the raw data with its own SQL', async () => {
+    const report = await checkResults(goodResults(dataDir));
+    const f: Figures = report.figures;
+    expect(f.january).toBe(FIG.J);
+    expect(f.byVendor).toEqual(FIG.n);
+    expect([f.negativeFare, f.zeroDistance, f.both, f.jan15]).toEqual([FIG.neg, FIG.zero, FIG.both, FIG.jan15]);
+    expect([f.feb01, f.feb02, f.feb14]).toEqual([FIG.f1, FIG.f2, FIG.f14]);
+    // The data set has the shape the cases need.
+    expect(Object.keys(FIG.n).sort()).toEqual(['1', '2', '6', '7']);
+    expect(FIG.both).toBeGreaterThan(0);
+    expect(FIG.jan15).toBeGreaterThan(0);
+  });
+});
+
+describe('report checker: a correct results file', () => {
+  it('passes every present case and lists the absent ones as skipped', async () => {
+    const report = await checkResults(goodResults(dataDir));
+    expect(allMismatches(report)).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.checked).toEqual([
+      'A1',
+      'A2',
+      'B1',
+      'B2',
+      'B3',
+      'C1',
+      'C2',
+      'C3',
+      'I4',
+      'I5',
+      'D1',
+      'E1',
+      'E2',
+      'F1',
+      'F2',
+      'P1',
+      'P2',
+      'P3',
+    ]);
+    expect(report.skipped).toEqual(['I1', 'I2', 'I3', 'I6']);
+    expect(report.document).toEqual({
+      status: 'skipped',
+      reason: 'results at scale 0.01; the document quotes scale 1',
+    });
+  });
+
+  it('accepts another D1 order whose attempts follow from the reads (6, 7, 2, 1 → 1, 1, 3, 2)', async () => {
+    const r = clone(goodResults(dataDir));
+    const d = run(r, 'D1');
+    const v1 = writer(d, 'vendor1');
+    const v2 = writer(d, 'vendor2');
+    [v1.version, v2.version] = [4, 3];
+    [v1.attempts, v2.attempts] = [3, 2];
+    [v1.attemptErrors, v2.attemptErrors] = [v2.attemptErrors, v1.attemptErrors];
+    [v1.readVersion, v2.readVersion] = [3, 2];
+    d.commitOrder = ['vendor6', 'vendor7', 'vendor2', 'vendor1'];
+    const report = await checkResults(r);
+    expect(allMismatches(report)).toEqual([]);
+  });
+});
+
+describe('report checker: planted wrong numbers', () => {
+  async function mismatches(plant: (r: LabResults) => void): Promise<string[]> {
+    const r = clone(goodResults(dataDir));
+    plant(r);
+    const report = await checkResults(r);
+    expect(report.ok).toBe(false);
+    return allMismatches(report);
+  }
+
+  it('A1 rows off by one', async () => {
+    const m = await mismatches((r) => {
+      run(r, 'A1', 2).table.rows += 1;
+    });
+    expect(m).toContain(
+      `A1 run 2: row count differs: expected ${(FIG.J + FIG.f1 + FIG.f2).toLocaleString('en-US')} (January + Feb 1 + Feb 2), got ${(FIG.J + FIG.f1 + FIG.f2 + 1).toLocaleString('en-US')}`,
+    );
+  });
+
+  it('B1 loser message changed', async () => {
+    const m = await mismatches((r) => {
+      writer(run(r, 'B1', 3), 'vendor2').errorMessage = DELETED_READ;
+    });
+    expect(m).toHaveLength(1);
+    expect(m[0]).toMatch(
+      /^B1 run 3: loser message differs \(vendor2\): expected "Failed to commit transaction: Commit failed: a concurrent transactions added new data\.\\nHelp:/,
+    );
+  });
+
+  it('B1 tips of the loser changed, and the zombie file missing', async () => {
+    const m = await mismatches((r) => {
+      const t = run(r, 'B1', 1).table;
+      t.tipDeltaByVendor['2'] = 1;
+      t.dataFilesOnDisk = 10;
+    });
+    expect(m.some((x) => x.startsWith("B1 run 1: tipDeltaByVendor['2'] differs: expected 0"))).toBe(true);
+    expect(m.some((x) => x.startsWith('B1 run 1: dataFilesOnDisk differs: expected 11'))).toBe(true);
+  });
+
+  it('D1 attempts 1, 1, 2, 2 (the attempts field alone)', async () => {
+    const m = await mismatches((r) => {
+      writer(run(r, 'D1'), 'vendor2').attempts = 2;
+    });
+    expect(m).toContain(
+      "D1 run 1: vendor2's attempt count differs: expected 3 (one more than its attemptErrors), got 2",
+    );
+    expect(m).toContain(
+      "D1 run 1: vendor2's attempt count differs: expected 3 (commit order 6, 7, 1, 2 gives 1, 1, 2, 3), got 2",
+    );
+  });
+
+  it('D1 attempts 1, 1, 2, 2 with a consistent-looking record: the commit order still decides', async () => {
+    const m = await mismatches((r) => {
+      const v2 = writer(run(r, 'D1'), 'vendor2');
+      v2.attempts = 2;
+      v2.attemptErrors = v2.attemptErrors.slice(0, 1);
+    });
+    expect(m.some((x) => x.includes("vendor2's attempt count differs: expected 3"))).toBe(true);
+    expect(m).toContain('D1 run 1: attempts in the run differ: expected 7 (order 6, 7, 1, 2), got 6');
+  });
+
+  it('D1: vendor 6 committing after vendor 7 on its first attempt is impossible', async () => {
+    const m = await mismatches((r) => {
+      const d = run(r, 'D1');
+      writer(d, 'vendor6').version = 2;
+      writer(d, 'vendor6').commitRetries = 1;
+      writer(d, 'vendor7').version = 1;
+      writer(d, 'vendor7').commitRetries = 0;
+      d.commitOrder = ['vendor7', 'vendor6', 'vendor1', 'vendor2'];
+    });
+    expect(m).toContain(
+      "D1 run 1: vendor6 committed version 2 on a read of version 0, but vendor7's commit at version 1 conflicts with it (added new data)",
+    );
+  });
+
+  it('D1: a failed attempt with no conflicting commit in its window', async () => {
+    const m = await mismatches((r) => {
+      const v2 = writer(run(r, 'D1', 2), 'vendor2');
+      const e = v2.attemptErrors[1];
+      if (e) e.readVersion = 3; // read version 3, then failed — but only its own commit (4) follows
+    });
+    expect(m).toContain(
+      'D1 run 2: vendor2 attempt 2 failed, but no commit after its read (version 3) and before its next read (version 3) conflicts with it',
+    );
+  });
+
+  it('E2 second job attempts 1', async () => {
+    const m = await mismatches((r) => {
+      writer(run(r, 'E2', 1), 'job1').attempts = 1;
+    });
+    expect(m).toContain(
+      "E2 run 1: job1's attempt count differs: expected 2 (it failed once, reopened, committed), got 1",
+    );
+  });
+
+  it('E2 day stored twice, P2 B did not wait, A2 wrong class', async () => {
+    const m = await mismatches((r) => {
+      run(r, 'E2', 2).table.tripsOnDay['2025-02-14'] = 2 * FIG.f14;
+      writer(run(r, 'P2', 2), 'B').waitedOnLock = false;
+      writer(run(r, 'A2'), 'feb01').errorClass = 'CommitConflictError';
+    });
+    expect(m).toContain(`E2 run 2: tripsOnDay['2025-02-14'] differs: expected ${FIG.f14}, got ${2 * FIG.f14}`);
+    expect(m).toContain("P2 run 2: B's waitedOnLock differs: expected true, got false");
+    expect(m).toContain(
+      'A2 run 1: loser error class differs (feb01): expected "CommitFailedError", got "CommitConflictError"',
+    );
+  });
+});
+
+describe('report checker: the cases document', () => {
+  const fake: Figures = {
+    january: 3_475_226,
+    byVendor: { '1': 753_671, '2': 2_719_860, '6': 489, '7': 1_206 },
+    negativeFare: 144_118,
+    zeroDistance: 90_893,
+    both: 14_451,
+    negativeFareByVendor: {},
+    zeroDistanceByVendor: {},
+    jan15: 125_359,
+    feb01: 148_649,
+    feb02: 123_646,
+    feb14: 158_575,
+  };
+
+  it('extracts numbers with thousands separators, and nothing else', () => {
+    const found = extractNumbers('3,475,226 trips; 489 and 2025-01-15; attempts 1,1,2,3; (1,206).\nA1: 3,747,521 rows');
+    expect(found.map((x) => [x.line, x.text, x.value])).toEqual([
+      [1, '3,475,226', 3_475_226],
+      [1, '1,206', 1_206],
+      [2, '3,747,521', 3_747_521],
+    ]);
+  });
+
+  it('reports a number the results do not produce', () => {
+    const doc = 'January: 3,475,226 trips.\nA1 ends with 3,747,521 rows.\nE2 ends with 3,633,802 trips.\n';
+    const result = checkDocument(doc, derivedFigures(fake), 'doc.md');
+    expect(result.numbers).toBe(3);
+    expect(result.mismatches).toEqual(['doc.md line 3: 3,633,802 is not a figure the results produce']);
+  });
+
+  it("every figure in the project's docs/lab-cases.md is one the lesson's full-scale data produces", async () => {
+    const text = await readFile(DEFAULT_CASES_DOC, 'utf8');
+    const result = checkDocument(text, derivedFigures(fake), 'docs/lab-cases.md');
+    expect(result.mismatches).toEqual([]);
+    for (const figure of [
+      '3,475,226',
+      '753,671',
+      '2,719,860',
+      '1,206',
+      '144,118',
+      '90,893',
+      '14,451',
+      '125,359',
+      '148,649',
+      '123,646',
+      '158,575',
+      '3,747,521',
+      '3,598,872',
+      '3,331,108',
+      '317,150',
+      '3,633,801',
+      '397,654',
+      '5,439,720',
+    ]) {
+      expect(text).toContain(figure);
+    }
+  });
+
+  it('at scale 1 checks the document against the recount of the data set', async () => {
+    const doc = join(dir, 'cases.md');
+    // The tiny data set has no figure of 4 digits, so any number with a thousands separator is wrong.
+    await writeFile(doc, `January: ${FIG.J} trips.\nA typo: 1,234.\n`);
+    const bigger = await checkResults(goodResults(dataDir, 1), { casesDoc: doc });
+    expect(bigger.document).toEqual({
+      status: 'checked',
+      path: doc,
+      numbers: 1,
+      mismatches: [`${doc} line 2: 1,234 is not a figure the results produce`],
+    });
+    expect(bigger.ok).toBe(false);
+  });
+});
+
+describe('report checker: input', () => {
+  it('names the first bad field', () => {
+    const r = clone(goodResults(dataDir)) as unknown as { cases: { runs: { writers: Record<string, unknown>[] }[] }[] };
+    const w = r.cases[2]?.runs[0]?.writers[1];
+    if (w) w.committed = 'yes';
+    expect(() => validateResults(r, 'results.json')).toThrow(
+      new UnusableInputError('results.json: cases[2].runs[0].writers[1].committed must be a boolean'),
+    );
+    expect(() => validateResults({ ...goodResults(dataDir), cases: undefined }, 'r.json')).toThrow(
+      'r.json: cases must be an array',
+    );
+  });
+
+  it('a missing data file is unusable input', async () => {
+    await expect(checkResults(goodResults(join(dir, 'nowhere')))).rejects.toThrow(UnusableInputError);
+  });
+});
+
+describe('npm run lab:report (the CLI)', () => {
+  function cli(...args: string[]) {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/report.ts', ...args], {
+      cwd: LAB,
+      encoding: 'utf8',
+      env: { ...process.env, INIT_CWD: LAB },
+    });
+    return { code: r.status, out: r.stdout, err: r.stderr };
+  }
+
+  it('exits 0 on the good file, 1 on a planted one, 2 on unusable input', async () => {
+    const good = join(dir, 'good.json');
+    const planted = join(dir, 'planted.json');
+    await writeFile(good, JSON.stringify(goodResults(dataDir), null, 2));
+    const p = clone(goodResults(dataDir));
+    writer(run(p, 'D1', 2), 'vendor2').attempts = 2;
+    await writeFile(planted, JSON.stringify(p));
+
+    const ok = cli(good);
+    expect(ok.err).toBe('');
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain('✓ D1  2 runs; commit order 6, 7, 1, 2 (2 of 2)');
+    expect(ok.out).toContain('skipped (not in the file): I1 I2 I3 I6');
+    expect(ok.out).toContain('cases document not checked: results at scale 0.01');
+    expect(ok.out.trim().split('\n').at(-1)).toMatch(/^OK: 18 cases checked/);
+
+    const bad = cli(planted);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toContain('✗ D1  2 runs');
+    expect(bad.out).toContain("    D1 run 2: vendor2's attempt count differs: expected 3");
+    expect(bad.out.trim().split('\n').at(-1)).toMatch(/^MISMATCH: \d+ mismatches \(1 of 18 cases\)/);
+
+    const notJson = join(dir, 'not.json');
+    await writeFile(notJson, 'lab results, honest');
+    const noCases = join(dir, 'no-cases.json');
+    const { cases: _, ...rest } = goodResults(dataDir);
+    await writeFile(noCases, JSON.stringify(rest));
+    const noData = join(dir, 'no-data.json');
+    await writeFile(noData, JSON.stringify(goodResults(join(dir, 'nowhere'))));
+    for (const [file, message] of [
+      [join(dir, 'missing.json'), /missing\.json: cannot read it \(ENOENT\)$/],
+      [notJson, /not\.json: not JSON \(/],
+      [noCases, /no-cases\.json: cases must be an array$/],
+      [noData, /data set .*nowhere has no january\.parquet$/],
+    ] as const) {
+      const r = cli(file);
+      expect(r.code, file).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+      expect(r.err.trim()).toMatch(message);
+    }
+  });
+});
