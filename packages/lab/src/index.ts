@@ -1,7 +1,15 @@
 /** @racelab/lab: the race lab: data sets, base tables, writer processes behind a barrier, cases, checks. */
-export { CASES, type DeltaCase, type LabCase, type PostgresCase, selectCases, UnknownCaseError, type WriterSpec } from './cases/catalog';
+export {
+  CASES,
+  type DeltaCase,
+  type LabCase,
+  type PostgresCase,
+  selectCases,
+  UnknownCaseError,
+  type WriterSpec,
+} from './cases/catalog';
 export { type Dataset, prepareDataset } from './data/index';
 export { type DemoReport, runDemo } from './demo';
 export { LabInputError, type LabOptions, type LabProgress, MAX_RUNS, runLab, validateLabOptions } from './lab';
-export * from './results/types';
 export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';
+export * from './results/types';

@@ -41,7 +41,8 @@ export function validateLabOptions(o: LabOptions): { cases: LabCase[]; runs: num
     throw new LabInputError(`--runs must be a whole number from 1 to ${MAX_RUNS}, got ${o.runs}`);
   }
   const scale = o.scale ?? 1;
-  if (!Number.isFinite(scale) || scale < 0.01 || scale > 1) throw new LabInputError(`--scale must be from 0.01 to 1, got ${o.scale}`);
+  if (!Number.isFinite(scale) || scale < 0.01 || scale > 1)
+    throw new LabInputError(`--scale must be from 0.01 to 1, got ${o.scale}`);
   return { cases: selectCases(o.cases ?? []), runs, scale };
 }
 
@@ -54,12 +55,20 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
   const progress = o.onProgress ?? (() => {});
   await mkdir(o.workDir, { recursive: true });
   progress({ kind: 'setup', message: `data set at scale ${scale}` });
-  const dataset: Dataset = await prepareDataset({ scale, cacheDir: join(o.workDir, 'data'), ...(o.dataDir && { dataDir: o.dataDir }) });
+  const dataset: Dataset = await prepareDataset({
+    scale,
+    cacheDir: join(o.workDir, 'data'),
+    ...(o.dataDir && { dataDir: o.dataDir }),
+  });
   const needsDelta = cases.some((c) => c.engine === 'delta');
   const needsPostgres = cases.some((c) => c.engine === 'postgres');
   progress({ kind: 'setup', message: needsDelta ? 'base tables' : 'no base tables needed' });
   const bases = needsDelta ? await ensureBaseTables(o.workDir, dataset) : null;
-  const versions: Record<string, string> = { node: process.version, engine: ENGINE_INFO, duckdb: await duckdbVersion() };
+  const versions: Record<string, string> = {
+    node: process.version,
+    engine: ENGINE_INFO,
+    duckdb: await duckdbVersion(),
+  };
 
   const pg = needsPostgres ? await startPostgres(o.workDir, dataset, progress) : null;
   if (pg) versions.postgres = pg.version;
@@ -73,7 +82,12 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
         progress({ kind: 'run', caseId: c.id, run: i, runs, done, total });
         const run: RunResult =
           c.engine === 'delta'
-            ? await runDeltaCase(c, i, { dataset, bases: bases as NonNullable<typeof bases>, workDir: o.workDir, ...(o.keepRuns && { keep: true }) })
+            ? await runDeltaCase(c, i, {
+                dataset,
+                bases: bases as NonNullable<typeof bases>,
+                workDir: o.workDir,
+                ...(o.keepRuns && { keep: true }),
+              })
             : await postgresRun(i, (pg as NonNullable<typeof pg>).url, c);
         caseResult.runs.push(run);
         done++;
@@ -84,7 +98,14 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
   } finally {
     await pg?.stop();
   }
-  return { createdAt: new Date().toISOString(), scale, dataSource: dataset.source, versions, dataDir: dataset.dir, cases: results };
+  return {
+    createdAt: new Date().toISOString(),
+    scale,
+    dataSource: dataset.source,
+    versions,
+    dataDir: dataset.dir,
+    cases: results,
+  };
 }
 
 async function startPostgres(workDir: string, dataset: Dataset, progress: (p: LabProgress) => void) {
@@ -104,7 +125,13 @@ async function startPostgres(workDir: string, dataset: Dataset, progress: (p: La
 
 async function postgresRun(index: number, serverUrl: string, c: PostgresCase): Promise<RunResult> {
   const r = await runPostgresCase(serverUrl, { isolation: c.isolation, vendorA: c.vendorA, vendorB: c.vendorB });
-  return { index, writers: r.writers, table: r.table, commitOrder: r.writers.filter((w) => w.committed).map((w) => w.name), durationMs: r.durationMs };
+  return {
+    index,
+    writers: r.writers,
+    table: r.table,
+    commitOrder: r.writers.filter((w) => w.committed).map((w) => w.name),
+    durationMs: r.durationMs,
+  };
 }
 
 export { CASES };

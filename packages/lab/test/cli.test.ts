@@ -20,7 +20,10 @@ function lab(args: string[], env: Record<string, string> = {}) {
     env: { ...process.env, ...env },
     timeout: 120_000,
   });
-  const lines = r.stderr.trim().split('\n').filter((l) => l.startsWith('lab:'));
+  const lines = r.stderr
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('lab:'));
   return { status: r.status, lines, stderr: r.stderr };
 }
 
@@ -29,7 +32,9 @@ describe('bad input', () => {
     const json = join(work, 'unknown.json');
     const r = lab(['Z9', '--json', json]);
     expect(r.status).toBe(2);
-    expect(r.lines).toEqual(['lab: unknown case Z9; the cases are A1, A2, B1, B2, B3, C1, C2, C3, I1, I2, I3, I4, I5, I6, D1, E1, E2, P1, P2, P3']);
+    expect(r.lines).toEqual([
+      'lab: unknown case Z9; the cases are A1, A2, B1, B2, B3, C1, C2, C3, I1, I2, I3, I4, I5, I6, D1, E1, E2, P1, P2, P3',
+    ]);
     expect(existsSync(json)).toBe(false);
   });
 
@@ -44,7 +49,9 @@ describe('bad input', () => {
     mkdirSync(dir, { recursive: true });
     await withConnection(async (c) => {
       for (const m of ['01', '02']) {
-        await c.run(`COPY (SELECT 1::INTEGER AS VendorID, 2.0::DOUBLE AS tip_amount) TO '${join(dir, `yellow_tripdata_2025-${m}.parquet`)}' (FORMAT parquet)`);
+        await c.run(
+          `COPY (SELECT 1::INTEGER AS VendorID, 2.0::DOUBLE AS tip_amount) TO '${join(dir, `yellow_tripdata_2025-${m}.parquet`)}' (FORMAT parquet)`,
+        );
       }
     });
     const r = lab(['A1', '--runs', '1', '--data-dir', dir]);
@@ -56,7 +63,9 @@ describe('bad input', () => {
 
   it('a Postgres that is not there', () => {
     const json = join(work, 'nopg.json');
-    const r = lab(['P1', '--runs', '1', '--scale', '0.01', '--json', json], { DATABASE_URL: 'postgresql://postgres:x@127.0.0.1:1/postgres' });
+    const r = lab(['P1', '--runs', '1', '--scale', '0.01', '--json', json], {
+      DATABASE_URL: 'postgresql://postgres:x@127.0.0.1:1/postgres',
+    });
     expect(r.status).toBe(1);
     expect(r.lines).toHaveLength(1);
     expect(r.lines[0]).toMatch(/ECONNREFUSED|connect/);

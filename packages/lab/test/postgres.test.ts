@@ -12,15 +12,18 @@ import { fileURLToPath } from 'node:url';
 import { withConnection } from '@racelab/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  connectionFromEnv,
   findFreePort,
   type LabPostgres,
   type PostgresCaseResult,
+  postgresServerVersion,
   postgresTableCheck,
   preparePostgresLab,
   processAlive,
   resetPostgresLab,
   runPostgresCase,
   startLabPostgres,
+  withLabPostgres,
 } from '../src/postgres/index';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -246,6 +249,21 @@ describe('embedded Postgres and the P cases', () => {
       }),
     ).rejects.toThrow(/cannot connect to Postgres at 127\.0\.0\.1:\d+\/racelab_lab .*ECONNREFUSED/);
     expect(performance.now() - t0).toBeLessThan(5_000);
+  });
+
+  it('withLabPostgres uses DATABASE_URL when set and starts nothing', async () => {
+    const url = mainServer().url;
+    const before = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = url;
+    try {
+      expect(connectionFromEnv()).toBe(url);
+      const version = await withLabPostgres(path.join(root, 'never-created'), (u) => postgresServerVersion(u));
+      expect(version).toMatch(/^18\./);
+      expect(fs.existsSync(path.join(root, 'never-created'))).toBe(false);
+    } finally {
+      if (before === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = before;
+    }
   });
 
   it('stop() ends the server by PID', async () => {

@@ -88,9 +88,18 @@ export const CASES: LabCase[] = [
     title: 'two appends, max commit retries 0',
     engine: 'delta',
     table: 'flat',
-    writers: [append('feb01', '2025-02-01', { maxCommitRetries: 0 }), append('feb02', '2025-02-02', { maxCommitRetries: 0 })],
+    writers: [
+      append('feb01', '2025-02-01', { maxCommitRetries: 0 }),
+      append('feb02', '2025-02-02', { maxCommitRetries: 0 }),
+    ],
   },
-  { id: 'B1', title: 'update tip+1 where VendorID=1 ‖ VendorID=2, flat table', engine: 'delta', table: 'flat', writers: [tipUpdate(1), tipUpdate(2)] },
+  {
+    id: 'B1',
+    title: 'update tip+1 where VendorID=1 ‖ VendorID=2, flat table',
+    engine: 'delta',
+    table: 'flat',
+    writers: [tipUpdate(1), tipUpdate(2)],
+  },
   {
     id: 'B2',
     title: 'delete fare_amount<0 ‖ delete trip_distance=0, flat table',
@@ -101,8 +110,20 @@ export const CASES: LabCase[] = [
       { name: 'distance', operation: { kind: 'delete', predicate: 'trip_distance = 0' } },
     ],
   },
-  { id: 'B3', title: "B1's two updates on the copy partitioned by VendorID", engine: 'delta', table: 'partitioned', writers: [tipUpdate(1), tipUpdate(2)] },
-  { id: 'C1', title: 'optimize.compact ‖ update VendorID=2, started together', engine: 'delta', table: 'flat', writers: [compact, tipUpdate(2)] },
+  {
+    id: 'B3',
+    title: "B1's two updates on the copy partitioned by VendorID",
+    engine: 'delta',
+    table: 'partitioned',
+    writers: [tipUpdate(1), tipUpdate(2)],
+  },
+  {
+    id: 'C1',
+    title: 'optimize.compact ‖ update VendorID=2, started together',
+    engine: 'delta',
+    table: 'flat',
+    writers: [compact, tipUpdate(2)],
+  },
   {
     id: 'C2',
     title: 'compaction commits first, then the update',
@@ -142,11 +163,36 @@ export const CASES: LabCase[] = [
     title: "overwrite with predicate 'pickup date = 2025-02-14' and a retry loop, two jobs",
     engine: 'delta',
     table: 'flat',
-    writers: ['job1', 'job2'].map((name) => ({ name, operation: { kind: 'overwrite-day', day: '2025-02-14' }, retryLoop: 10 })),
+    writers: ['job1', 'job2'].map((name) => ({
+      name,
+      operation: { kind: 'overwrite-day', day: '2025-02-14' },
+      retryLoop: 10,
+    })),
   },
-  { id: 'P1', title: 'Postgres: A updates VendorID 1 and holds; B updates VendorID 2', engine: 'postgres', isolation: 'read committed', vendorA: 1, vendorB: 2 },
-  { id: 'P2', title: 'Postgres: both update VendorID 2, READ COMMITTED', engine: 'postgres', isolation: 'read committed', vendorA: 2, vendorB: 2 },
-  { id: 'P3', title: 'Postgres: both update VendorID 2, REPEATABLE READ', engine: 'postgres', isolation: 'repeatable read', vendorA: 2, vendorB: 2 },
+  {
+    id: 'P1',
+    title: 'Postgres: A updates VendorID 1 and holds; B updates VendorID 2',
+    engine: 'postgres',
+    isolation: 'read committed',
+    vendorA: 1,
+    vendorB: 2,
+  },
+  {
+    id: 'P2',
+    title: 'Postgres: both update VendorID 2, READ COMMITTED',
+    engine: 'postgres',
+    isolation: 'read committed',
+    vendorA: 2,
+    vendorB: 2,
+  },
+  {
+    id: 'P3',
+    title: 'Postgres: both update VendorID 2, REPEATABLE READ',
+    engine: 'postgres',
+    isolation: 'repeatable read',
+    vendorA: 2,
+    vendorB: 2,
+  },
 ];
 
 export class UnknownCaseError extends Error {
@@ -158,7 +204,9 @@ export function selectCases(ids: readonly string[]): LabCase[] {
   const wanted = ids.map((i) => i.toUpperCase());
   const unknown = wanted.filter((id) => !CASES.some((c) => c.id === id));
   if (unknown.length > 0) {
-    throw new UnknownCaseError(`unknown case ${unknown.join(', ')}; the cases are ${CASES.map((c) => c.id).join(', ')}`);
+    throw new UnknownCaseError(
+      `unknown case ${unknown.join(', ')}; the cases are ${CASES.map((c) => c.id).join(', ')}`,
+    );
   }
   return wanted.length === 0 ? CASES : CASES.filter((c) => wanted.includes(c.id));
 }

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 /** A small argument parser for the lab's commands: positionals and `--name value` options. */
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -30,4 +32,16 @@ export function numberOption(options: Record<string, string>, name: string): num
   const n = Number(v);
   if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got '${v}'`);
   return n;
+}
+
+const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** npm runs scripts in the package folder; paths the user typed are relative to where they typed them. */
+export function userPath(p: string): string {
+  return resolve(process.env.INIT_CWD ?? process.cwd(), p);
+}
+
+/** The lab's working folder: --work-dir, else LAB_WORK_DIR, else var/lab in the repository. */
+export function workDirOption(options: Record<string, string>): string {
+  return userPath(options['work-dir'] ?? process.env.LAB_WORK_DIR ?? resolve(REPO, 'var/lab'));
 }

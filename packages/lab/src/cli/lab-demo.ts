@@ -3,14 +3,10 @@
  * once; then, on a fresh table, two add 1 to the tips of VendorID 1 and VendorID 2 at once. Prints
  * who committed, the loser's error, and the table afterwards.
  */
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { runLab } from '../lab';
 import { fmt } from '../results/summary';
-import { numberOption, parseArgs } from './args';
+import { numberOption, parseArgs, userPath, workDirOption } from './args';
 import { progressBar } from './progress';
-
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 
 async function main(): Promise<void> {
   const { options } = parseArgs(process.argv.slice(2), { options: ['scale', 'data-dir', 'work-dir'], flags: [] });
@@ -19,9 +15,10 @@ async function main(): Promise<void> {
     cases: ['A1', 'B1'],
     runs: 1,
     ...(numberOption(options, 'scale') !== undefined && { scale: numberOption(options, 'scale') }),
-    workDir: resolve(options['work-dir'] ?? process.env.LAB_WORK_DIR ?? resolve(REPO, 'var/lab')),
-    ...(options['data-dir'] && { dataDir: resolve(options['data-dir']) }),
-    onProgress: (p) => (p.kind === 'setup' ? bar.note(`preparing ${p.message}…`) : bar.update(p.done, p.total, p.caseId)),
+    workDir: workDirOption(options),
+    ...(options['data-dir'] && { dataDir: userPath(options['data-dir']) }),
+    onProgress: (p) =>
+      p.kind === 'setup' ? bar.note(`preparing ${p.message}…`) : bar.update(p.done, p.total, p.caseId),
   });
   bar.end();
   const titles: Record<string, string> = { A1: 'Round 1: two appends at once', B1: 'Round 2: two updates at once' };
@@ -30,10 +27,14 @@ async function main(): Promise<void> {
     if (!run) continue;
     console.log(`\n${titles[c.id] ?? c.id}`);
     for (const w of [...run.writers].sort((a, b) => (a.version ?? 99) - (b.version ?? 99))) {
-      const what = w.committed ? `committed version ${w.version}` : `${w.errorClass}: ${w.errorMessage?.split('\n')[0]}`;
+      const what = w.committed
+        ? `committed version ${w.version}`
+        : `${w.errorClass}: ${w.errorMessage?.split('\n')[0]}`;
       console.log(`  ${w.name.padEnd(8)} ${what}`);
     }
-    console.log(`  table: ${fmt(run.table.rows)} rows; ${run.table.dataFilesOnDisk} data files on disk, ${run.table.dataFilesInLog} in the log`);
+    console.log(
+      `  table: ${fmt(run.table.rows)} rows; ${run.table.dataFilesOnDisk} data files on disk, ${run.table.dataFilesInLog} in the log`,
+    );
   }
 }
 

@@ -2,14 +2,11 @@
  * npm run lab -- [CASE…] [--runs N] [--scale S] [--json FILE] [--data-dir DIR] [--work-dir DIR] [--keep-runs]
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
 import { runLab } from '../lab';
 import { caseOutcome, loserErrors, tableAfter } from '../results/summary';
-import { numberOption, parseArgs } from './args';
+import { numberOption, parseArgs, userPath, workDirOption } from './args';
 import { progressBar } from './progress';
-
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 
 async function main(): Promise<void> {
   const { positionals, options, flags } = parseArgs(process.argv.slice(2), {
@@ -21,8 +18,8 @@ async function main(): Promise<void> {
     cases: positionals,
     ...(numberOption(options, 'runs') !== undefined && { runs: numberOption(options, 'runs') }),
     ...(numberOption(options, 'scale') !== undefined && { scale: numberOption(options, 'scale') }),
-    workDir: resolve(options['work-dir'] ?? process.env.LAB_WORK_DIR ?? resolve(REPO, 'var/lab')),
-    ...(options['data-dir'] && { dataDir: resolve(options['data-dir']) }),
+    workDir: workDirOption(options),
+    ...(options['data-dir'] && { dataDir: userPath(options['data-dir']) }),
     ...(flags.has('keep-runs') && { keepRuns: true }),
     onProgress: (p) => {
       if (p.kind === 'setup') bar.note(`preparing ${p.message}…`);
@@ -32,22 +29,28 @@ async function main(): Promise<void> {
   bar.end();
   if (options.json) {
     // Written aside and renamed: a half-written results file never exists.
-    const out = resolve(options.json);
+    const out = userPath(options.json);
     await mkdir(dirname(out), { recursive: true });
     await writeFile(`${out}.tmp`, `${JSON.stringify(results, null, 2)}\n`);
     await rename(`${out}.tmp`, out);
   }
-  console.log(`racelab: ${results.dataSource} data at scale ${results.scale}; ${Object.entries(results.versions).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(
+    `racelab: ${results.dataSource} data at scale ${results.scale}; ${Object.entries(results.versions)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
   for (const c of results.cases) {
     console.log(`\n${c.id}  ${c.title ?? ''}`);
     console.log(`    outcome: ${caseOutcome(c)}`);
     for (const e of loserErrors(c)) console.log(`    loser:   ${e.replaceAll('\n', '\n             ')}`);
     console.log(`    table:   ${tableAfter(c.runs.at(-1))}`);
   }
-  if (options.json) console.log(`\nresults written to ${resolve(options.json)}`);
+  if (options.json) console.log(`\nresults written to ${userPath(options.json)}`);
 }
 
 main().catch((e: unknown) => {
   process.stderr.write(`\nlab: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(e instanceof Error && ['UsageError', 'LabInputError', 'UnknownCaseError', 'DatasetError'].includes(e.name) ? 2 : 1);
+  process.exit(
+    e instanceof Error && ['UsageError', 'LabInputError', 'UnknownCaseError', 'DatasetError'].includes(e.name) ? 2 : 1,
+  );
 });

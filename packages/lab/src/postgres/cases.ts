@@ -118,7 +118,9 @@ async function withClient<T>(url: string, label: string, fn: (c: Client) => Prom
 
 /** `SHOW server_version` of the server at `url`, for the results' versions. */
 export function postgresServerVersion(url: string): Promise<string> {
-  return withClient(url, 'version', async (c) => String((await c.query('SHOW server_version')).rows[0]?.server_version));
+  return withClient(url, 'version', async (c) =>
+    String((await c.query('SHOW server_version')).rows[0]?.server_version),
+  );
 }
 
 async function ensureLabDatabase(serverUrl: string): Promise<void> {
@@ -152,7 +154,9 @@ function sqlString(s: string): string {
 async function parquetFingerprint(file: string, duck: typeof withConnection): Promise<ParquetFingerprint> {
   return duck(async (c) => {
     const src = `read_parquet(${sqlString(file)})`;
-    const cols = (await c.runAndReadAll(`DESCRIBE SELECT * FROM ${src}`)).getRowObjectsJson().map((r) => String(r.column_name));
+    const cols = (await c.runAndReadAll(`DESCRIBE SELECT * FROM ${src}`))
+      .getRowObjectsJson()
+      .map((r) => String(r.column_name));
     const missing = ['trip_id', 'VendorID', 'tip_amount'].filter((n) => !cols.includes(n));
     if (missing.length > 0) {
       throw new Error(`${file} lacks column(s) ${missing.join(', ')}; it has: ${cols.join(', ')}`);
@@ -166,7 +170,13 @@ async function parquetFingerprint(file: string, duck: typeof withConnection): Pr
     const rows = Number(row?.n);
     const tripIdSum = String(row?.ids);
     const contentHash = String(row?.h);
-    return { rows, tripIdSum, contentHash, text: `rows=${rows};trip_id_sum=${tripIdSum};hash=${contentHash}` };
+    return {
+      rows,
+      tripIdSum,
+      contentHash,
+      // The layout is part of it: a cluster loaded with another table layout is reloaded.
+      text: `layout=${LAYOUT};rows=${rows};trip_id_sum=${tripIdSum};hash=${contentHash}`,
+    };
   });
 }
 
@@ -189,7 +199,9 @@ const META_DDL = `CREATE TABLE IF NOT EXISTS racelab_meta (
   load_ms integer NOT NULL
 )`;
 
-const TRIPS_FILLFACTOR = 50;
+const TRIPS_FILLFACTOR = 30;
+/** Bump when the tables' shape or storage changes. */
+const LAYOUT = `v1-ff${TRIPS_FILLFACTOR}`;
 
 const RESET_SQL = `UPDATE trips t SET tip_amount = o.tip_amount
   FROM trips_original o
@@ -221,7 +233,7 @@ export async function preparePostgresLab(
          FROM racelab_meta WHERE id = 1`,
     );
     const m = meta.rows[0];
-    if (m !== undefined && m.present && m.fingerprint === fp.text) {
+    if (m?.present && m.fingerprint === fp.text) {
       const counts = await c.query<{ t: string; o: string }>(
         'SELECT (SELECT count(*) FROM trips)::text AS t, (SELECT count(*) FROM trips_original)::text AS o',
       );
@@ -248,7 +260,11 @@ export async function preparePostgresLab(
           `CREATE TABLE trips (trip_id bigint NOT NULL, "VendorID" integer, tip_amount double precision)
              WITH (fillfactor = ${TRIPS_FILLFACTOR})`,
         );
-        const copied = await copyFromFile(c, 'COPY trips (trip_id, "VendorID", tip_amount) FROM STDIN WITH (FORMAT csv)', csv);
+        const copied = await copyFromFile(
+          c,
+          'COPY trips (trip_id, "VendorID", tip_amount) FROM STDIN WITH (FORMAT csv)',
+          csv,
+        );
         if (copied !== fp.rows) throw new Error(`COPY loaded ${copied} rows but ${parquet} holds ${fp.rows}`);
         await c.query('ALTER TABLE trips ADD PRIMARY KEY (trip_id)');
         await c.query('CREATE TABLE trips_original AS TABLE trips');

@@ -25,7 +25,9 @@ export function caseOutcome(c: CaseResult): string {
   const attempts = c.runs[0]?.writers.some((w) => w.attempts > 1)
     ? `; attempts ${c.runs.map((r) => r.writers.map((w) => w.attempts).join('+')).join(', ')}`
     : '';
-  return same === outcomes.length ? `${first}, ${same} of ${outcomes.length}${attempts}` : `${outcomes.join(' | ')}${attempts}`;
+  return same === outcomes.length
+    ? `${first}, ${same} of ${outcomes.length}${attempts}`
+    : `${outcomes.join(' | ')}${attempts}`;
 }
 
 /** The losers' distinct final errors (full text), and the first-line form for a table. */
@@ -39,9 +41,11 @@ export function tableAfter(run: RunResult | undefined): string {
   if (!run) return '';
   const t = run.table;
   const parts = [`${fmt(t.rows)} rows`];
-  if (t.distinctTripIds !== null && t.distinctTripIds !== t.rows) parts.push(`${fmt(t.distinctTripIds)} distinct trip_ids`);
+  if (t.distinctTripIds !== null && t.distinctTripIds !== t.rows)
+    parts.push(`${fmt(t.distinctTripIds)} distinct trip_ids`);
   const tips = Object.entries(t.tipDeltaByVendor).filter(([, d]) => Math.abs(d) > 1e-6);
-  if (tips.length > 0) parts.push(`tips +${tips.map(([v, d]) => `${fmt(Math.round(d * 100) / 100)} (VendorID ${v})`).join(', ')}`);
+  if (tips.length > 0)
+    parts.push(`tips +${tips.map(([v, d]) => `${fmt(Math.round(d * 100) / 100)} (VendorID ${v})`).join(', ')}`);
   if (t.tripsOnDay['2025-02-14'] !== undefined) parts.push(`${fmt(t.tripsOnDay['2025-02-14'])} on 2025-02-14`);
   if (t.dataFilesOnDisk !== null && t.dataFilesInLog !== null && t.dataFilesOnDisk !== t.dataFilesInLog) {
     parts.push(`${t.dataFilesOnDisk} data files on disk, ${t.dataFilesInLog} in the log`);

@@ -61,6 +61,8 @@ export interface WriterResult {
   /** Extension: data files the writer wrote (its zombies too, when it lost) and their bytes. */
   filesWritten?: number;
   bytesWritten?: number;
+  /** Extension: the writer process's peak resident memory, MB. */
+  peakRssMb?: number;
   /** Extension: the final commit's removes and adds (E2's retried job: 1 and 1). */
   filesRemoved?: number;
   filesAdded?: number;

@@ -40,10 +40,14 @@ interface Live {
 type Done = { released: number; finished: number; outcome: WriterOutcome } | { crashed: string };
 
 function startWriter(job: WriterJob, onEvent: DeltaRunContext['onEvent']): Live {
-  const child = fork(WRITER, [JSON.stringify(job)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+  const child = fork(WRITER, [JSON.stringify(job)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+  });
   const stderr: string[] = [];
   child.stderr?.on('data', (b: Buffer) => stderr.push(b.toString()));
-  const crashed = () => `writer ${job.writer.name} ended without a result (exit ${child.exitCode ?? child.signalCode}): ${stderr.join('').trim()}`;
+  const crashed = () =>
+    `writer ${job.writer.name} ended without a result (exit ${child.exitCode ?? child.signalCode}): ${stderr.join('').trim()}`;
   // 'close' comes after the IPC channel is drained, so a result the writer sent is never lost to it.
   const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
   const message = <T extends FromWriter['type']>(type: T) =>
@@ -123,7 +127,12 @@ export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunCon
         operation: w.spec.operation.kind === 'overwrite-day' ? 'overwrite' : w.spec.operation.kind,
         ...outcome,
         waitedOnLock: null,
-        timings: { opened: rel(r?.opened ?? started), prepared: rel(r?.prepared ?? started), released: rel(d.released), finished: rel(d.finished) },
+        timings: {
+          opened: rel(r?.opened ?? started),
+          prepared: rel(r?.prepared ?? started),
+          released: rel(d.released),
+          finished: rel(d.finished),
+        },
       };
     });
     return {

@@ -24,6 +24,8 @@ export interface WriterOutcome {
   filesRemoved?: number;
   filesAdded?: number;
   observed?: Record<string, number>;
+  /** The writer process's peak resident memory, MB. */
+  peakRssMb?: number;
 }
 
 /** Times are epoch milliseconds; the run makes them relative to its start. */

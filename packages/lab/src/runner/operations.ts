@@ -38,11 +38,18 @@ export async function prepareChange(
       const meta = op.blind ? { ...options.customMetadata, isBlindAppend: true } : options.customMetadata;
       return {
         operation: 'append',
-        prepared: await prepareWrite(table, day(), { ...options, mode: 'append', ...(meta && { customMetadata: meta }) }),
+        prepared: await prepareWrite(table, day(), {
+          ...options,
+          mode: 'append',
+          ...(meta && { customMetadata: meta }),
+        }),
       };
     }
     case 'update':
-      return { operation: 'update', prepared: await prepareUpdate(table, { predicate: op.predicate, set: op.set }, options) };
+      return {
+        operation: 'update',
+        prepared: await prepareUpdate(table, { predicate: op.predicate, set: op.set }, options),
+      };
     case 'delete':
       return { operation: 'delete', prepared: await prepareDelete(table, op.predicate, options) };
     case 'optimize':

@@ -12,7 +12,8 @@ const FIRST_FEBRUARY_ID = 10_000_000;
 
 async function parquetFilesOnDisk(dir: string): Promise<number> {
   const entries = await readdir(dir, { recursive: true });
-  return entries.filter((e) => e.endsWith('.parquet') && !e.startsWith('_delta_log') && !e.startsWith('_staging')).length;
+  return entries.filter((e) => e.endsWith('.parquet') && !e.startsWith('_delta_log') && !e.startsWith('_staging'))
+    .length;
 }
 
 const byKey = <T>(rows: { k: unknown; v: T }[]) => Object.fromEntries(rows.map((r) => [String(r.k), r.v]));
@@ -20,7 +21,9 @@ const byKey = <T>(rows: { k: unknown; v: T }[]) => Object.fromEntries(rows.map((
 export async function checkTable(dir: string, januaryFile: string): Promise<TableCheck> {
   const t = await DeltaTable.open(dir);
   const jan = `read_parquet('${januaryFile.replaceAll("'", "''")}')`;
-  const [totals] = await t.query<{ n: bigint; ids: bigint }>((rel) => `SELECT count(*) AS n, count(DISTINCT trip_id) AS ids FROM (${rel})`);
+  const [totals] = await t.query<{ n: bigint; ids: bigint }>(
+    (rel) => `SELECT count(*) AS n, count(DISTINCT trip_id) AS ids FROM (${rel})`,
+  );
   const days = await t.query<{ k: string; v: bigint }>(
     (rel) =>
       `SELECT strftime(CAST(tpep_pickup_datetime AS DATE), '%Y-%m-%d') AS k, count(*) AS v FROM (${rel}) WHERE CAST(tpep_pickup_datetime AS DATE) IN (${DAYS.map((d) => `DATE '${d}'`).join(', ')}) GROUP BY 1`,

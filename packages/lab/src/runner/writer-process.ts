@@ -80,6 +80,7 @@ async function main(job: WriterJob): Promise<void> {
       break;
     }
   }
+  outcome.peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   await send({ type: 'done', released, finished: Date.now(), outcome });
   process.disconnect();
 }

@@ -4,11 +4,10 @@
  * in 4 folders). Built in a temporary folder and renamed into place, so a crash never leaves half
  * a base table that later runs would trust.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DeltaTable, writeDeltaTable } from '@racelab/engine';
-import type { Dataset } from '../data/index';
+import { type Dataset, DONE_MARKER } from '../data/index';
 
 export type TableKind = 'flat' | 'partitioned';
 
@@ -21,15 +20,28 @@ export function baseTablesDir(workDir: string, dataset: Dataset): string {
   return join(workDir, 'base', `${dataset.source}-${dataset.scale}`);
 }
 
+/** Built from exactly this data set: its own marker is copied into the base tables' marker. */
+async function builtFrom(dir: string, datasetMarker: string): Promise<boolean> {
+  try {
+    return JSON.parse(await readFile(join(dir, 'done.json'), 'utf8')).datasetMarker === datasetMarker;
+  } catch {
+    return false;
+  }
+}
+
 export async function ensureBaseTables(workDir: string, dataset: Dataset): Promise<BaseTables> {
   const dir = baseTablesDir(workDir, dataset);
   const tables = { flat: join(dir, 'flat'), partitioned: join(dir, 'partitioned') };
-  if (existsSync(join(dir, 'done.json'))) return tables;
+  const datasetMarker = await readFile(join(dataset.dir, DONE_MARKER), 'utf8');
+  if (await builtFrom(dir, datasetMarker)) return tables;
   const tmp = `${dir}.tmp-${process.pid}`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
   const source = { kind: 'parquet' as const, paths: [dataset.january] };
-  await writeDeltaTable(join(tmp, 'flat'), source, { rowsPerFile: dataset.rowsPerFile, customMetadata: { writer: 'lab-base' } });
+  await writeDeltaTable(join(tmp, 'flat'), source, {
+    rowsPerFile: dataset.rowsPerFile,
+    customMetadata: { writer: 'lab-base' },
+  });
   await writeDeltaTable(join(tmp, 'partitioned'), source, {
     rowsPerFile: dataset.rowsPerFile,
     partitionBy: ['VendorID'],
@@ -39,7 +51,7 @@ export async function ensureBaseTables(workDir: string, dataset: Dataset): Promi
     flat: (await DeltaTable.open(join(tmp, 'flat'))).activeFiles().length,
     partitioned: (await DeltaTable.open(join(tmp, 'partitioned'))).activeFiles().length,
   };
-  await writeFile(join(tmp, 'done.json'), JSON.stringify({ dataset: dataset.dir, files }));
+  await writeFile(join(tmp, 'done.json'), JSON.stringify({ dataset: dataset.dir, datasetMarker, files }));
   await rm(dir, { recursive: true, force: true });
   await mkdir(join(dir, '..'), { recursive: true });
   await rename(tmp, dir);

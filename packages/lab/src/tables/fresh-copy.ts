@@ -6,14 +6,7 @@
  */
 import { link, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import {
-  buildCommitInfo,
-  commit,
-  DeltaTable,
-  fromLogPath,
-  LocalObjectStore,
-  newTableMetadata,
-} from '@racelab/engine';
+import { buildCommitInfo, commit, DeltaTable, fromLogPath, LocalObjectStore, newTableMetadata } from '@racelab/engine';
 
 export async function freshCopy(base: string, dest: string, properties: Record<string, string> = {}): Promise<void> {
   const table = await DeltaTable.open(base);

@@ -1,0 +1,96 @@
+/**
+ * bench/lab: the whole lab (every case, 5 runs, --scale 1) on this machine: wall time per case and
+ * in total, peak memory (the lab process and its writer processes), and beside each Delta case the
+ * time raw DuckDB takes for the same data work, measured in the same run: the rewrites, deletes,
+ * appends and compactions its writers do, with no log, no processes and no checks.
+ *
+ *   npm run bench:lab [-- --scale S --runs N]
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DeltaTable, withConnection } from '@racelab/engine';
+import { CASES, type DeltaCase, prepareDataset, runLab, type WriterSpec } from '@racelab/lab';
+import { maxRssKb, median, timed } from './lib';
+
+const OUT = fileURLToPath(new URL('./out/lab', import.meta.url));
+const REPO_LAB = fileURLToPath(new URL('../var/lab', import.meta.url));
+
+/** The data work one writer does, as one DuckDB statement over the base table's files. */
+function rawStatement(w: WriterSpec, files: string[], dayFile: (d: string) => string, out: string): string {
+  const list = `read_parquet([${files.map((f) => `'${f}'`).join(', ')}])`;
+  const op = w.operation;
+  const copy = (select: string) => `COPY (${select}) TO '${out}' (FORMAT parquet, COMPRESSION snappy)`;
+  switch (op.kind) {
+    case 'update': {
+      const [col, value] = Object.entries(op.set)[0] as [string, string];
+      return copy(`SELECT * REPLACE (CASE WHEN ${op.predicate} THEN ${value} ELSE ${col} END AS ${col}) FROM ${list}`);
+    }
+    case 'delete':
+      return copy(`SELECT * FROM ${list} WHERE (${op.predicate}) IS NOT TRUE`);
+    case 'optimize':
+      return copy(`SELECT * FROM ${list}`);
+    case 'append':
+    case 'check-then-append':
+    case 'overwrite-day':
+      return copy(`SELECT * FROM read_parquet('${dayFile(op.day)}')`);
+  }
+}
+
+async function rawWork(c: DeltaCase, base: string, dayFile: (d: string) => string): Promise<number> {
+  const t = await DeltaTable.open(base);
+  const files = t.activeFiles().map((f) => join(base, f.path));
+  const { ms } = await timed(() =>
+    withConnection(async (conn) => {
+      for (const [i, w] of c.writers.entries())
+        await conn.run(rawStatement(w, files, dayFile, join(OUT, `raw-${c.id}-${i}.parquet`)));
+    }),
+  );
+  return ms;
+}
+
+const arg = (name: string, d: number) =>
+  process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : d;
+const scale = arg('--scale', 1);
+const runs = arg('--runs', 5);
+rmSync(OUT, { recursive: true, force: true });
+const runTimes = new Map<string, number[]>();
+const writerRss: number[] = [];
+const total = await timed(() =>
+  runLab({
+    runs,
+    scale,
+    workDir: REPO_LAB,
+    onProgress: (p) => {
+      if (p.kind !== 'run' || !p.result) return;
+      runTimes.set(p.caseId, [...(runTimes.get(p.caseId) ?? []), p.result.durationMs ?? 0]);
+      for (const w of p.result.writers) if (w.peakRssMb) writerRss.push(w.peakRssMb);
+      process.stderr.write(`${p.done}/${p.total} ${p.caseId} run ${p.run}: ${p.result.durationMs} ms\n`);
+    },
+  }),
+);
+const dataset = await prepareDataset({ scale, cacheDir: join(REPO_LAB, 'data') });
+const base = join(REPO_LAB, 'base', `${dataset.source}-${dataset.scale}`);
+console.log(`bench/lab: ${CASES.length} cases x ${runs} runs at scale ${scale} (${dataset.source} data), 2 cores`);
+console.log('case  runs total   median run   raw DuckDB work   ratio');
+let rawTotal = 0;
+for (const c of CASES) {
+  const times = runTimes.get(c.id) ?? [];
+  const sum = times.reduce((a, b) => a + b, 0);
+  let raw = '';
+  if (c.engine === 'delta') {
+    const ms = await rawWork(c, join(base, c.table), (d) => dataset.february(d as '2025-02-01'));
+    rawTotal += ms * runs;
+    raw = `${ms.toFixed(0).padStart(8)} ms   ${(median(times) / ms).toFixed(1).padStart(5)}x`;
+  }
+  console.log(
+    `${c.id.padEnd(5)} ${(sum / 1000).toFixed(1).padStart(8)} s ${median(times).toFixed(0).padStart(9)} ms   ${raw}`,
+  );
+}
+console.log(
+  `total: ${(total.ms / 1000).toFixed(1)} s wall for the whole lab (setup included; goal < 8 min); raw DuckDB work for the Delta runs: ${(rawTotal / 1000).toFixed(1)} s`,
+);
+console.log(
+  `peak RSS: lab process ${Math.round(maxRssKb() / 1024)} MB, largest writer process ${Math.max(0, ...writerRss)} MB`,
+);
+rmSync(OUT, { recursive: true, force: true });
