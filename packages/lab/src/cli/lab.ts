@@ -2,7 +2,7 @@
  * npm run lab -- [CASE…] [--runs N] [--scale S] [--json FILE] [--data-dir DIR] [--work-dir DIR] [--keep-runs]
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { runLab } from '../lab';
 import { caseOutcome, loserErrors, tableAfter } from '../results/summary';
 import { numberOption, parseArgs, userPath, workDirOption } from './args';
@@ -31,7 +31,9 @@ async function main(): Promise<void> {
     // Written aside and renamed: a half-written results file never exists.
     const out = userPath(options.json);
     await mkdir(dirname(out), { recursive: true });
-    await writeFile(`${out}.tmp`, `${JSON.stringify(results, null, 2)}\n`);
+    // The data set's folder relative to the file, so the file can be checked on another clone.
+    const portable = { ...results, dataDir: relative(dirname(out), results.dataDir) };
+    await writeFile(`${out}.tmp`, `${JSON.stringify(portable, null, 2)}\n`);
     await rename(`${out}.tmp`, out);
   }
   console.log(

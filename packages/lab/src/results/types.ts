@@ -11,7 +11,10 @@ export interface LabResults {
   dataSource: DataSourceKind;
   /** node, engine, duckdb, postgres server, … */
   versions: Record<string, string>;
-  /** Extension: the folder holding the data set the runs used (january.parquet, feb-YYYY-MM-DD.parquet). */
+  /**
+   * Extension: the folder holding the data set the runs used (january.parquet, feb-YYYY-MM-DD.parquet);
+   * in a results file, relative to the file's folder.
+   */
   dataDir: string;
   cases: CaseResult[];
 }
