@@ -109,14 +109,15 @@ describe('canMatch: min/max can only prove absence', () => {
     expect(canMatch(p('abs(VendorID) = 100'), vendorFile(1, 2))).toBe(true);
   });
 
-  it('keeps a float max open, since NaN sorts above every number', () => {
+  it('bounds a float column by its max too, as delta-rs prunes', () => {
     const f: FileStatsView = {
       partitionValues: {},
       numRecords: 9,
       minValues: { tip_amount: 1 },
       maxValues: { tip_amount: 5 },
     };
-    expect(canMatch(p('tip_amount > 10'), f)).toBe(true);
+    expect(canMatch(p('tip_amount > 10'), f)).toBe(false);
+    expect(canMatch(p('tip_amount > 4.5'), f)).toBe(true);
     expect(canMatch(p('tip_amount < 1'), f)).toBe(false);
   });
 

@@ -236,10 +236,9 @@ function partitionRange(col: Column, raw: string): Range {
 function statBound(col: Column, v: unknown, which: 'min' | 'max'): Scalar | undefined {
   switch (col.sqlType) {
     case 'number':
-      if (typeof v !== 'number') return undefined;
-      // Parquet leaves NaN out of float statistics, yet DuckDB sorts NaN above every number, so
-      // a float max does not bound the column from above.
-      return which === 'max' && (col.type === 'float' || col.type === 'double') ? undefined : v;
+      // A float max is used as delta-rs's DataFusion pruning uses it, although Parquet leaves NaN
+      // out of float statistics: the conflict checker must judge files exactly as delta-rs does.
+      return typeof v === 'number' ? v : undefined;
     case 'string':
       // A long string statistic may be a truncated prefix: still a lower bound, not an upper one.
       if (typeof v !== 'string') return undefined;
