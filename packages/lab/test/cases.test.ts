@@ -3,10 +3,10 @@
  * writer processes behind the barrier on fresh table copies, and a real Postgres. The expected
  * outcomes and exact messages live here (and in the report checker), never in the runner.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaledFigures, type Vendor } from '../src/data/index';
 import { type CaseResult, type LabResults, type RunResult, runLab, type WriterResult } from '../src/index';
 import { checkResults } from '../src/report/index';
@@ -51,6 +51,7 @@ beforeAll(async () => {
   mkdirSync(work, { recursive: true, mode: 0o755 });
   results = await runLab({ runs: 2, scale: SCALE, workDir: work });
 }, 900_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('A: appends', () => {
   it('A1: both commit, at versions 1 and 2, every trip once', () =>

@@ -4,15 +4,16 @@
  * that is not there.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withConnection } from '@racelab/engine';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const LAB = fileURLToPath(new URL('../src/cli/lab.ts', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'racelab-cli-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function lab(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', LAB, ...args, '--work-dir', work], {
