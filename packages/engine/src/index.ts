@@ -57,3 +57,4 @@ export { LogFormatError, parseCommitText, validateAction, validateCommitActions 
 export { DeltaTable, type OpenOptions, storeFor, type TableLocation } from './delta/table';
 export { LocalObjectStore } from './storage/local-store';
 export { NotFoundError, type ObjectStore, StorageError } from './storage/object-store';
+export * from './iceberg/index';
