@@ -6,7 +6,7 @@
  *
  *   npm run bench:lab [-- --scale S --runs N]
  */
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeltaTable, withConnection } from '@racelab/engine';
@@ -54,6 +54,7 @@ const arg = (name: string, d: number) =>
 const scale = arg('--scale', 1);
 const runs = arg('--runs', 5);
 rmSync(OUT, { recursive: true, force: true });
+mkdirSync(OUT, { recursive: true });
 const runTimes = new Map<string, number[]>();
 const writerRss: number[] = [];
 const total = await timed(() =>

@@ -55,6 +55,6 @@ export * from './delta/protocol/schema';
 export { buildStats, statsColumns } from './delta/protocol/stats';
 export { LogFormatError, parseCommitText, validateAction, validateCommitActions } from './delta/protocol/validate';
 export { DeltaTable, type OpenOptions, storeFor, type TableLocation } from './delta/table';
+export * from './iceberg/index';
 export { LocalObjectStore } from './storage/local-store';
 export { NotFoundError, type ObjectStore, StorageError } from './storage/object-store';
-export * from './iceberg/index';

@@ -10,7 +10,8 @@ import { type Dataset, prepareDataset } from './data/index';
 import { preparePostgresLab, runPostgresCase, startLabPostgres } from './postgres/index';
 import type { CaseResult, LabResults, RunResult } from './results/types';
 import { runDeltaCase } from './runner/delta-run';
-import { ensureBaseTables } from './tables/base-tables';
+import { runIcebergCase } from './runner/iceberg-run';
+import { ensureBaseTables, ensureJan15 } from './tables/base-tables';
 
 export interface LabOptions {
   cases?: string[];
@@ -61,9 +62,11 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
     ...(o.dataDir && { dataDir: o.dataDir }),
   });
   const needsDelta = cases.some((c) => c.engine === 'delta');
+  const needsIceberg = cases.some((c) => c.engine === 'iceberg');
   const needsPostgres = cases.some((c) => c.engine === 'postgres');
   progress({ kind: 'setup', message: needsDelta ? 'base tables' : 'no base tables needed' });
-  const bases = needsDelta ? await ensureBaseTables(o.workDir, dataset) : null;
+  const bases = needsDelta || needsIceberg ? await ensureBaseTables(o.workDir, dataset) : null;
+  const jan15 = needsIceberg ? await ensureJan15(o.workDir, dataset) : null;
   const versions: Record<string, string> = {
     node: process.version,
     engine: ENGINE_INFO,
@@ -80,15 +83,13 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
       const caseResult: CaseResult = { id: c.id, title: c.title, runs: [] };
       for (let i = 1; i <= runs; i++) {
         progress({ kind: 'run', caseId: c.id, run: i, runs, done, total });
+        const ctx = { dataset, workDir: o.workDir, ...(o.keepRuns && { keep: true }) };
         const run: RunResult =
           c.engine === 'delta'
-            ? await runDeltaCase(c, i, {
-                dataset,
-                bases: bases as NonNullable<typeof bases>,
-                workDir: o.workDir,
-                ...(o.keepRuns && { keep: true }),
-              })
-            : await postgresRun(i, (pg as NonNullable<typeof pg>).url, c);
+            ? await runDeltaCase(c, i, { ...ctx, bases: bases as NonNullable<typeof bases> })
+            : c.engine === 'iceberg'
+              ? await runIcebergCase(c, i, { ...ctx, jan15: jan15 as string })
+              : await postgresRun(i, (pg as NonNullable<typeof pg>).url, c);
         caseResult.runs.push(run);
         done++;
         progress({ kind: 'run', caseId: c.id, run: i, runs, done, total, result: run });

@@ -40,7 +40,7 @@ export {
   retryPolicyFrom as icebergRetryPolicy,
   withCommitRetry as withIcebergCommitRetry,
 } from './retry';
-export { type IcebergScan, type ScannedDataFile as IcebergDataFile, scanIcebergTable } from './scan';
+export { type IcebergScan, icebergDataFiles, type ScannedDataFile as IcebergDataFile, scanIcebergTable } from './scan';
 export { schemaFromFields as icebergSchemaFromFields } from './schema';
 export { SqliteCatalog as IcebergSqliteCatalog } from './sqlite-catalog';
 export { type IcebergTable, loadTable as loadIcebergTable, openIcebergTable } from './table';

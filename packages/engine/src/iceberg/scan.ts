@@ -71,7 +71,11 @@ async function selectByFieldId(c: DuckDBConnection, m: TableMetadata, file: stri
   return `SELECT ${exprs.join(', ')} FROM read_parquet(${sqlString(file)})`;
 }
 
-export async function scanIcebergTable(table: IcebergTable, opts: { snapshotId?: string } = {}): Promise<IcebergScan> {
+/** The live data files of a snapshot (the current one by default), without reading them. */
+export function icebergDataFiles(
+  table: IcebergTable,
+  opts: { snapshotId?: string } = {},
+): { snapshotId: string | null; dataFiles: ScannedDataFile[] } {
   const m = table.metadata;
   const snapshot =
     opts.snapshotId === undefined
@@ -79,9 +83,18 @@ export async function scanIcebergTable(table: IcebergTable, opts: { snapshotId?:
       : m.snapshots.find((s) => String(s['snapshot-id']) === opts.snapshotId);
   if (opts.snapshotId !== undefined && !snapshot)
     throw new IcebergReadError(`No snapshot ${opts.snapshotId} in ${table.metadataLocation}`);
+  if (!snapshot) return { snapshotId: null, dataFiles: [] };
+  return {
+    snapshotId: String(snapshot['snapshot-id']),
+    dataFiles: snapshotDataFiles(snapshot, table.catalog.resolvePath),
+  };
+}
+
+export async function scanIcebergTable(table: IcebergTable, opts: { snapshotId?: string } = {}): Promise<IcebergScan> {
+  const m = table.metadata;
   const columns = currentSchema(m).fields.map((f) => f.name);
-  if (!snapshot) return { snapshotId: null, columns, dataFiles: [], rowCount: 0, rows: [] };
-  const dataFiles = snapshotDataFiles(snapshot, table.catalog.resolvePath);
+  const { snapshotId, dataFiles } = icebergDataFiles(table, opts);
+  if (snapshotId === null) return { snapshotId: null, columns, dataFiles: [], rowCount: 0, rows: [] };
   const rows = await withConnection(async (c) => {
     if (dataFiles.length === 0) return [];
     const parts: string[] = [];
@@ -89,5 +102,5 @@ export async function scanIcebergTable(table: IcebergTable, opts: { snapshotId?:
     const r = await c.runAndReadAll(`${parts.join(' UNION ALL ')} ORDER BY ALL`);
     return r.getRowsJson() as (string | null)[][];
   });
-  return { snapshotId: String(snapshot['snapshot-id']), columns, dataFiles, rowCount: rows.length, rows };
+  return { snapshotId, columns, dataFiles, rowCount: rows.length, rows };
 }

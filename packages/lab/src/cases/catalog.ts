@@ -47,7 +47,17 @@ export interface PostgresCase {
   vendorB: number;
 }
 
-export type LabCase = DeltaCase | PostgresCase;
+/** The Iceberg contrast: appends to a table of the 2025-01-15 trips through a SQLite SQL catalog. */
+export interface IcebergCase {
+  id: string;
+  title: string;
+  engine: 'iceberg';
+  /** Table properties, e.g. `commit.retry.num-retries`. */
+  properties?: Record<string, string>;
+  writers: WriterSpec[];
+}
+
+export type LabCase = DeltaCase | PostgresCase | IcebergCase;
 
 const tipUpdate = (vendor: number): WriterSpec => ({
   name: `vendor${vendor}`,
@@ -168,6 +178,19 @@ export const CASES: LabCase[] = [
       operation: { kind: 'overwrite-day', day: '2025-02-14' },
       retryLoop: 10,
     })),
+  },
+  {
+    id: 'F1',
+    title: 'Iceberg: two appends (Feb 1, Feb 2) on the 2025-01-15 table, SQL catalog, default retries',
+    engine: 'iceberg',
+    writers: [append('feb01', '2025-02-01'), append('feb02', '2025-02-02')],
+  },
+  {
+    id: 'F2',
+    title: 'Iceberg: the same with commit.retry.num-retries = 0; the second commits after the first',
+    engine: 'iceberg',
+    properties: { 'commit.retry.num-retries': '0' },
+    writers: [append('feb01', '2025-02-01'), append('feb02', '2025-02-02', { startAfter: 'feb01' })],
   },
   {
     id: 'P1',

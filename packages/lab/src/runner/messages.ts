@@ -2,12 +2,23 @@
 import type { WriterSpec } from '../cases/catalog';
 import type { AttemptError } from '../results/types';
 
-export interface WriterJob {
-  table: string;
-  writer: WriterSpec;
-  /** The February day's Parquet file, for writers that add a day. */
-  dayFile?: string;
-}
+export type WriterJob =
+  | {
+      engine: 'delta';
+      /** The run's table folder. */
+      table: string;
+      writer: WriterSpec;
+      /** The February day's Parquet file, for writers that add a day. */
+      dayFile?: string;
+    }
+  | {
+      engine: 'iceberg';
+      /** The run's SQLite catalog file and the table's identifier in it. */
+      catalog: string;
+      table: string;
+      writer: WriterSpec;
+      dayFile?: string;
+    };
 
 export interface WriterOutcome {
   committed: boolean;
@@ -31,7 +42,7 @@ export interface WriterOutcome {
 /** Times are epoch milliseconds; the run makes them relative to its start. */
 export type FromWriter =
   | { type: 'ready'; opened: number; prepared: number }
-  | { type: 'committed'; version: number }
+  | { type: 'committed'; version: number | null }
   | { type: 'done'; released: number; finished: number; outcome: WriterOutcome };
 
 export type ToWriter = { type: 'go' };

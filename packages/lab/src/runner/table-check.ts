@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { DeltaTable } from '@racelab/engine';
 import type { TableCheck } from '../results/types';
 
-const DAYS = ['2025-01-15', '2025-02-01', '2025-02-02', '2025-02-14'];
+export const LAB_DAYS = ['2025-01-15', '2025-02-01', '2025-02-02', '2025-02-14'];
 const FIRST_FEBRUARY_ID = 10_000_000;
 
 async function parquetFilesOnDisk(dir: string): Promise<number> {
@@ -26,7 +26,7 @@ export async function checkTable(dir: string, januaryFile: string): Promise<Tabl
   );
   const days = await t.query<{ k: string; v: bigint }>(
     (rel) =>
-      `SELECT strftime(CAST(tpep_pickup_datetime AS DATE), '%Y-%m-%d') AS k, count(*) AS v FROM (${rel}) WHERE CAST(tpep_pickup_datetime AS DATE) IN (${DAYS.map((d) => `DATE '${d}'`).join(', ')}) GROUP BY 1`,
+      `SELECT strftime(CAST(tpep_pickup_datetime AS DATE), '%Y-%m-%d') AS k, count(*) AS v FROM (${rel}) WHERE CAST(tpep_pickup_datetime AS DATE) IN (${LAB_DAYS.map((d) => `DATE '${d}'`).join(', ')}) GROUP BY 1`,
   );
   // January trips only: February rows have no original tip to compare with.
   const tips = await t.query<{ k: number; n: bigint; delta: number; changed: bigint }>(

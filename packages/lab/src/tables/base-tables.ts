@@ -4,9 +4,9 @@
  * in 4 folders). Built in a temporary folder and renamed into place, so a crash never leaves half
  * a base table that later runs would trust.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { DeltaTable, writeDeltaTable } from '@racelab/engine';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { DeltaTable, withConnection, writeDeltaTable } from '@racelab/engine';
 import { type Dataset, DONE_MARKER } from '../data/index';
 
 export type TableKind = 'flat' | 'partitioned';
@@ -56,4 +56,30 @@ export async function ensureBaseTables(workDir: string, dataset: Dataset): Promi
   await mkdir(join(dir, '..'), { recursive: true });
   await rename(tmp, dir);
   return tables;
+}
+
+/**
+ * The Iceberg contrast's starting rows: the January trips picked up on 2025-01-15, as one Parquet
+ * file per data set (written aside and renamed, like the Delta bases).
+ */
+export async function ensureJan15(workDir: string, dataset: Dataset): Promise<string> {
+  const file = join(baseTablesDir(workDir, dataset), 'jan15.parquet');
+  if (await builtFrom(dirname(file), await readFile(join(dataset.dir, DONE_MARKER), 'utf8'))) {
+    try {
+      await stat(file);
+      return file;
+    } catch {
+      // Base tables from before this file existed: write it now.
+    }
+  }
+  await mkdir(dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  const q = (p: string) => `'${p.replaceAll("'", "''")}'`;
+  await withConnection((c) =>
+    c.run(
+      `COPY (SELECT * FROM read_parquet(${q(dataset.january)}) WHERE CAST(tpep_pickup_datetime AS DATE) = DATE '2025-01-15' ORDER BY trip_id) TO ${q(tmp)} (FORMAT parquet, COMPRESSION snappy)`,
+    ),
+  );
+  await rename(tmp, file);
+  return file;
 }

@@ -1,0 +1,31 @@
+/**
+ * An Iceberg writer's append after the barrier: write the day's data file, then commit through the
+ * SQL catalog with pyiceberg's retries (the table's `commit.retry.num-retries`); its warnings are
+ * what pyiceberg would have logged.
+ */
+import { type IcebergTable, prepareIcebergAppend } from '@racelab/engine';
+import type { WriterJob, WriterOutcome } from './messages';
+import { asError, emptyOutcome } from './outcome';
+import type { Send } from './writer-process';
+
+export async function icebergAppend(
+  table: IcebergTable,
+  job: Extract<WriterJob, { engine: 'iceberg' }>,
+  send: Send,
+): Promise<WriterOutcome> {
+  const outcome = emptyOutcome();
+  outcome.attempts = 1;
+  if (!job.dayFile) throw new Error(`${job.writer.name}: an Iceberg append needs a day file`);
+  try {
+    const prepared = await prepareIcebergAppend(table, [job.dayFile]);
+    outcome.filesWritten = 1;
+    const r = await prepared.commit({ onWarning: (text) => outcome.warnings.push(text) });
+    await send({ type: 'committed', version: null });
+    Object.assign(outcome, { committed: true, commitRetries: r.attempts - 1 });
+  } catch (e) {
+    const err = asError(e);
+    outcome.errorClass = err.name;
+    outcome.errorMessage = err.message;
+  }
+  return outcome;
+}

@@ -1,0 +1,119 @@
+/**
+ * The race itself, whatever the table format: one OS process per writer, a barrier made of IPC
+ * messages (every writer holds its table and says "ready"; all are released at once), "start after
+ * X has committed" as a message, never a sleep, and each writer's result, or why it has none.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { WriterSpec } from '../cases/catalog';
+import type { WriterResult } from '../results/types';
+import type { FromWriter, WriterJob, WriterOutcome } from './messages';
+
+const WRITER = fileURLToPath(new URL('./writer-process.ts', import.meta.url));
+
+export type WriterEvent = 'ready' | 'released' | 'committed' | 'done';
+
+interface Live {
+  spec: WriterSpec;
+  child: ChildProcess;
+  ready: Promise<{ opened: number; prepared: number }>;
+  committed: Promise<void>;
+  done: Promise<Done>;
+}
+
+type Done = { released: number; finished: number; outcome: WriterOutcome } | { crashed: string };
+
+function startWriter(job: WriterJob, onEvent?: (writer: string, event: WriterEvent) => void): Live {
+  const child = fork(WRITER, [JSON.stringify(job)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+  });
+  const stderr: string[] = [];
+  child.stderr?.on('data', (b: Buffer) => stderr.push(b.toString()));
+  const crashed = () =>
+    `writer ${job.writer.name} ended without a result (exit ${child.exitCode ?? child.signalCode}): ${stderr.join('').trim()}`;
+  // 'close' comes after the IPC channel is drained, so a result the writer sent is never lost to it.
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const message = <T extends FromWriter['type']>(type: T) =>
+    new Promise<Extract<FromWriter, { type: T }>>((resolve, reject) => {
+      child.on('message', (m: FromWriter) => m.type === type && resolve(m as Extract<FromWriter, { type: T }>));
+      void closed.then(() => reject(new Error(crashed())));
+    });
+  child.on('message', (m: FromWriter) => onEvent?.(job.writer.name, m.type));
+  const ready = message('ready');
+  const committed = message('committed').then(() => undefined);
+  const done: Promise<Done> = message('done').catch((e: Error) => ({ crashed: e.message }));
+  // Unobserved rejections of these are expected when a writer never commits.
+  committed.catch(() => {});
+  ready.catch(() => {});
+  return { spec: job.writer, child, ready, committed, done };
+}
+
+/** Runs the writers' race and returns each writer's result, timings relative to `started`. */
+export async function race(
+  jobs: WriterJob[],
+  started: number,
+  onEvent?: (writer: string, event: WriterEvent) => void,
+): Promise<WriterResult[]> {
+  const writers = jobs.map((job) => startWriter(job, onEvent));
+  try {
+    const ready = await Promise.all(writers.map((w) => w.ready));
+    const release = (w: Live) => {
+      w.child.send({ type: 'go' });
+      onEvent?.(w.spec.name, 'released');
+    };
+    for (const w of writers) {
+      const after = w.spec.startAfter;
+      if (!after) continue;
+      const leader = writers.find((x) => x.spec.name === after);
+      if (!leader) throw new Error(`writer ${w.spec.name} starts after unknown writer ${after}`);
+      // After the leader's commit, or after it gave up without one.
+      void Promise.race([leader.committed.catch(() => undefined), leader.done]).then(() => release(w));
+    }
+    // The barrier: every writer holds its table; now release those that wait for no one, together.
+    for (const w of writers) if (!w.spec.startAfter) release(w);
+    const done = await Promise.all(writers.map((w) => w.done));
+    return writers.map((w, i) => result(w.spec, ready[i], done[i], started));
+  } finally {
+    for (const w of writers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
+  }
+}
+
+const OPERATION_NAMES: Partial<Record<string, string>> = { 'overwrite-day': 'overwrite' };
+
+function result(
+  spec: WriterSpec,
+  ready: { opened: number; prepared: number } | undefined,
+  d: Done | undefined,
+  started: number,
+): WriterResult {
+  const operation = OPERATION_NAMES[spec.operation.kind] ?? spec.operation.kind;
+  if (!d || 'crashed' in d) {
+    return {
+      name: spec.name,
+      operation,
+      committed: false,
+      version: null,
+      attempts: 0,
+      commitRetries: null,
+      attemptErrors: [],
+      waitedOnLock: null,
+      warnings: [],
+      errorClass: 'WriterCrashed',
+      errorMessage: d && 'crashed' in d ? d.crashed : 'no result',
+    };
+  }
+  const rel = (t: number) => t - started;
+  return {
+    name: spec.name,
+    operation,
+    ...d.outcome,
+    waitedOnLock: null,
+    timings: {
+      opened: rel(ready?.opened ?? started),
+      prepared: rel(ready?.prepared ?? started),
+      released: rel(d.released),
+      finished: rel(d.finished),
+    },
+  };
+}
