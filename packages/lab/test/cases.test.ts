@@ -179,6 +179,27 @@ describe('E: check-then-append against overwrite with a predicate', () => {
     }));
 });
 
+describe('F: Iceberg appends through a SQL catalog', () => {
+  it('F1: both commit; the later one logs pyiceberg\'s retry warning once', () =>
+    eachRun('F1', (run) => {
+      expect(run.writers.every((w) => w.committed)).toBe(true);
+      const warnings = run.writers.flatMap((w) => w.warnings);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/^Commit failed due to a concurrent update, retrying \(1\/4\) in \d+ ms$/);
+      expect(run.table.rows).toBe(F.jan15 + F.feb01 + F.feb02);
+      expect(run.table.distinctTripIds).toBe(run.table.rows);
+    }));
+
+  it('F2: with no retries the second, committing after the first, fails: branch main has changed', () =>
+    eachRun('F2', (run) => {
+      expect(writer(run, 'feb01').committed).toBe(true);
+      const loser = writer(run, 'feb02');
+      expect(loser).toMatchObject({ committed: false, errorClass: 'CommitFailedException' });
+      expect(loser.errorMessage).toMatch(/^Requirement failed: branch main has changed: expected id \d+, found \d+$/);
+      expect(run.table.rows).toBe(F.jan15 + F.feb01);
+    }));
+});
+
 describe('P: Postgres row locks', () => {
   it('P1: different rows: B never waits, both commit', () =>
     eachRun('P1', (run) => {
@@ -205,11 +226,11 @@ it('the report checker, which shares no code with the runner, finds no mismatch 
   const report = await checkResults(results);
   expect(report.cases.flatMap((c) => c.mismatches)).toEqual([]);
   expect(report.ok).toBe(true);
-  expect(report.checked).toHaveLength(20);
+  expect(report.checked).toHaveLength(22);
 });
 
 it('every commit in every Delta run names its writer in commitInfo, so the log says who won', () => {
-  for (const c of results.cases.filter((x) => !x.id.startsWith('P'))) {
+  for (const c of results.cases.filter((x) => !x.id.startsWith('P') && !x.id.startsWith('F'))) {
     for (const run of c.runs) {
       const committed = run.writers.filter((w) => w.committed).map((w) => w.name);
       expect([...(run.commitOrder ?? [])].sort()).toEqual(committed.sort());

@@ -12,17 +12,18 @@ import type { LabResults } from '../src/index';
 import { checkResults } from '../src/report/index';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const file = join(REPO, 'docs/lab-results.json');
-
-it('docs/lab-results.json: every case and every number of docs/lab-cases.md checks out', async () => {
-  const results = JSON.parse(readFileSync(file, 'utf8')) as LabResults;
+it.each([
+  ['docs/lab-results.json', 20],
+  ['docs/lab-results-iceberg.json', 2],
+])('%s: every case and every number of docs/lab-cases.md checks out', async (name, cases) => {
+  const results = JSON.parse(readFileSync(join(REPO, name), 'utf8')) as LabResults;
   expect(results.scale).toBe(1);
   expect(results.dataSource).toBe('synthetic');
   const dataset = await prepareDataset({ scale: 1, cacheDir: join(REPO, 'var/lab/data'), source: 'synthetic' });
   expect(join(REPO, 'docs', results.dataDir)).toBe(dataset.dir);
   const report = await checkResults(results, { baseDir: join(REPO, 'docs') });
   expect(report.cases.flatMap((c) => c.mismatches)).toEqual([]);
-  expect(report.checked).toHaveLength(20);
+  expect(report.checked).toHaveLength(cases);
   expect(report.cases.every((c) => c.runs === 5)).toBe(true);
   expect(report.document.status).toBe('checked');
   expect(report.ok).toBe(true);
