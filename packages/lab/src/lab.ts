@@ -75,6 +75,8 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
 
   const pg = needsPostgres ? await startPostgres(o.workDir, dataset, progress) : null;
   if (pg) versions.postgres = pg.version;
+  // What decides the Iceberg outcomes: the engine's reimplementation of pyiceberg's commit and retry.
+  if (needsIceberg) versions.iceberg = 'pyiceberg 0.12.0 commit and retry rules, SQLite catalog (better-sqlite3)';
   const total = cases.length * runs;
   let done = 0;
   const results: CaseResult[] = [];
