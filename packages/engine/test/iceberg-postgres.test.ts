@@ -5,6 +5,7 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LabPostgres, processAlive, startLabPostgres } from '../../lab/src/postgres/server';
 import { appendParquetToIcebergTable, createIcebergTable, prepareIcebergAppend } from '../src/iceberg/append';
@@ -13,6 +14,8 @@ import { scanIcebergTable } from '../src/iceberg/scan';
 import { openIcebergTable } from '../src/iceberg/table';
 import { CommitFailedException } from '../src/iceberg/types';
 import { writeTripsParquet } from './helpers/iceberg';
+import { releaseInOrder } from './helpers/iceberg-processes';
+import { raceProcesses } from './helpers/processes';
 
 // The server runs as OS user postgres when we are root: its folder's parents must be 0755.
 const root = mkdtempSync(join(tmpdir(), 'racelab-iceberg-pg-'));
@@ -20,6 +23,7 @@ chmodSync(root, 0o755);
 let server: LabPostgres;
 const catalogs: PostgresCatalog[] = [];
 let source: string;
+let other: string;
 
 async function catalog(): Promise<PostgresCatalog> {
   const c = await PostgresCatalog.open({ connectionString: server.url, name: 'lab', warehouse: join(root, 'wh') });
@@ -30,6 +34,7 @@ async function catalog(): Promise<PostgresCatalog> {
 beforeAll(async () => {
   server = await startLabPostgres({ dataDir: join(root, 'pg') });
   source = await writeTripsParquet(join(root, 'jan15.parquet'), 1, 5);
+  other = await writeTripsParquet(join(root, 'other.parquet'), 100, 7);
 }, 120_000);
 
 afterAll(async () => {
@@ -40,6 +45,43 @@ afterAll(async () => {
   }
   rmSync(root, { recursive: true, force: true });
 }, 60_000);
+
+const WORKER = fileURLToPath(new URL('./helpers/iceberg-append-worker.ts', import.meta.url));
+type Out = { snapshotId: string; attempts?: number; warnings?: string[]; error?: string; name?: string };
+const parse = (r: { code: number | null; out: string[] }): Out => {
+  expect(r.code).toBe(0);
+  return JSON.parse(r.out[0] as string) as Out;
+};
+
+describe('two processes on a Postgres catalog', () => {
+  it('with default retries both commit and exactly one warns', async () => {
+    const c = await catalog();
+    await createIcebergTable(c, 'lab.procs_default', { schemaFrom: source });
+    await appendParquetToIcebergTable(c, 'lab.procs_default', [source]);
+    const outs = (await raceProcesses(WORKER, () => [server.url, 'lab.procs_default', source], 2)).map(parse);
+    expect(outs.map((o) => o.error)).toEqual([undefined, undefined]);
+    expect(outs.flatMap((o) => o.warnings ?? [])).toHaveLength(1);
+    expect((await scanIcebergTable(await openIcebergTable(c, 'lab.procs_default'))).rowCount).toBe(15);
+  });
+
+  it.each([0, 1])('with 0 retries, whichever arrives second fails with "has changed" (order %i)', async (order) => {
+    const c = await catalog();
+    const id = `lab.procs_zero_${order}`;
+    await createIcebergTable(c, id, { schemaFrom: source, properties: { 'commit.retry.num-retries': '0' } });
+    const base = (await appendParquetToIcebergTable(c, id, [source])).snapshotId;
+    // releaseInOrder lets worker i commit only after worker i-1 has: swapping the sources swaps which day arrives first.
+    const days = order === 0 ? [source, other] : [other, source];
+    const outs = (await releaseInOrder(WORKER, (i) => [server.url, id, days[i] as string], 2)).map(parse);
+    const [first, second] = outs as [Out, Out];
+    expect(first.error).toBeUndefined();
+    expect(second).toMatchObject({ name: 'CommitFailedException' });
+    expect(second.error).toBe(
+      `Requirement failed: branch main has changed: expected id ${base}, found ${first.snapshotId}`,
+    );
+    const rows = (await scanIcebergTable(await openIcebergTable(c, id))).rowCount;
+    expect(rows).toBe(5 + (days[0] === source ? 5 : 7));
+  });
+});
 
 describe('Iceberg on a Postgres SQL catalog', () => {
   it('creates pyiceberg tables, appends and reads back', async () => {

@@ -19,10 +19,12 @@ const dir = tempDir('iceberg-race');
 const db = join(dir, 'catalog.db');
 let catalog: SqliteCatalog;
 let source: string;
+let other: string;
 
 beforeAll(async () => {
   catalog = await SqliteCatalog.open({ path: db, warehouse: join(dir, 'wh') });
   source = await writeTripsParquet(join(dir, 'jan15.parquet'), 1, 10);
+  other = await writeTripsParquet(join(dir, 'other.parquet'), 100, 4);
 });
 afterAll(() => catalog.close());
 
@@ -54,20 +56,26 @@ describe('two processes on a SQLite catalog', () => {
     expect((await scanIcebergTable(t)).rowCount).toBe(30);
   });
 
-  it('with commit.retry.num-retries 0 the later committer fails with "branch main has changed"', async () => {
-    const base = await baseTable('lab.race_zero', { 'commit.retry.num-retries': '0' });
-    const [first, second] = (await releaseInOrder(WORKER, () => [db, 'lab.race_zero', source], 2)).map(parse) as [
-      Out,
-      Out,
-    ];
-    expect(first.error).toBeUndefined();
-    expect(first.attempts).toBe(1);
-    expect(second.name).toBe('CommitFailedException');
-    expect(second.error).toBe(
-      `Requirement failed: branch main has changed: expected id ${base}, found ${first.snapshotId}`,
-    );
-    const t = await openIcebergTable(catalog, 'lab.race_zero');
-    expect(String(t.metadata['current-snapshot-id'])).toBe(first.snapshotId);
-    expect((await scanIcebergTable(t)).rowCount).toBe(20);
-  });
+  it.each([0, 1])(
+    'with commit.retry.num-retries 0 the later committer fails with "branch main has changed" (order %i)',
+    async (order) => {
+      const id = `lab.race_zero_${order}`;
+      const base = await baseTable(id, { 'commit.retry.num-retries': '0' });
+      // Worker i commits only after worker i-1 has; swapping the sources swaps which day arrives first.
+      const days = order === 0 ? [source, other] : [other, source];
+      const [first, second] = (await releaseInOrder(WORKER, (i) => [db, id, days[i] as string], 2)).map(parse) as [
+        Out,
+        Out,
+      ];
+      expect(first.error).toBeUndefined();
+      expect(first.attempts).toBe(1);
+      expect(second.name).toBe('CommitFailedException');
+      expect(second.error).toBe(
+        `Requirement failed: branch main has changed: expected id ${base}, found ${first.snapshotId}`,
+      );
+      const t = await openIcebergTable(catalog, id);
+      expect(String(t.metadata['current-snapshot-id'])).toBe(first.snapshotId);
+      expect((await scanIcebergTable(t)).rowCount).toBe(10 + (days[0] === source ? 10 : 4));
+    },
+  );
 });

@@ -1,9 +1,17 @@
 // One writer: loads the table and writes its data file, then waits for "go" and commits (pyiceberg's retries).
 import { createInterface } from 'node:readline';
-import { IcebergSqliteCatalog, openIcebergTable, prepareIcebergAppend } from '../../src/iceberg/index';
+import {
+  IcebergPostgresCatalog,
+  IcebergSqliteCatalog,
+  openIcebergTable,
+  prepareIcebergAppend,
+} from '../../src/iceberg/index';
 
-const [dbPath, id, source] = process.argv.slice(2) as [string, string, string];
-const catalog = await IcebergSqliteCatalog.open({ path: dbPath });
+// The catalog is a SQLite file, or a Postgres URL (then named 'lab', as the Postgres tests create it).
+const [where, id, source] = process.argv.slice(2) as [string, string, string];
+const catalog = where.startsWith('postgres')
+  ? await IcebergPostgresCatalog.open({ connectionString: where, name: 'lab' })
+  : await IcebergSqliteCatalog.open({ path: where });
 const append = await prepareIcebergAppend(await openIcebergTable(catalog, id), [source]);
 console.log('ready');
 await new Promise((r) => createInterface({ input: process.stdin }).once('line', r));
