@@ -180,7 +180,7 @@ describe('E: check-then-append against overwrite with a predicate', () => {
 });
 
 describe('F: Iceberg appends through a SQL catalog', () => {
-  it('F1: both commit; the later one logs pyiceberg\'s retry warning once', () =>
+  it("F1: both commit; the later one logs pyiceberg's retry warning once", () =>
     eachRun('F1', (run) => {
       expect(run.writers.every((w) => w.committed)).toBe(true);
       const warnings = run.writers.flatMap((w) => w.warnings);
