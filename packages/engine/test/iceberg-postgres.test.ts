@@ -14,8 +14,7 @@ import { scanIcebergTable } from '../src/iceberg/scan';
 import { openIcebergTable } from '../src/iceberg/table';
 import { CommitFailedException } from '../src/iceberg/types';
 import { writeTripsParquet } from './helpers/iceberg';
-import { releaseInOrder } from './helpers/iceberg-processes';
-import { raceProcesses } from './helpers/processes';
+import { raceProcesses, releaseInOrder } from './helpers/processes';
 
 // The server runs as OS user postgres when we are root: its folder's parents must be 0755.
 const root = mkdtempSync(join(tmpdir(), 'racelab-iceberg-pg-'));

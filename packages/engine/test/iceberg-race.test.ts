@@ -10,8 +10,7 @@ import { scanIcebergTable } from '../src/iceberg/scan';
 import { SqliteCatalog } from '../src/iceberg/sqlite-catalog';
 import { openIcebergTable } from '../src/iceberg/table';
 import { writeTripsParquet } from './helpers/iceberg';
-import { releaseInOrder } from './helpers/iceberg-processes';
-import { raceProcesses } from './helpers/processes';
+import { raceProcesses, releaseInOrder } from './helpers/processes';
 import { tempDir } from './helpers/tmp';
 
 const WORKER = fileURLToPath(new URL('./helpers/iceberg-append-worker.ts', import.meta.url));
