@@ -3,32 +3,18 @@
  * the table checks and the commit order the log records.
  */
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { DeltaTable, readCommit } from '@racelab/engine';
 import type { DeltaCase } from '../cases/catalog';
-import type { Dataset } from '../data/index';
 import type { RunResult } from '../results/types';
 import type { BaseTables } from '../tables/base-tables';
 import { freshCopy } from '../tables/fresh-copy';
-import { race, type WriterEvent } from './race';
+import { race } from './race';
+import { type RunContext, runDir } from './run-context';
 import { checkTable } from './table-check';
-
-export interface RunContext {
-  dataset: Dataset;
-  workDir: string;
-  /** Keep the run's table folder afterwards (for inspection). */
-  keep?: boolean;
-  /** Called when any writer does something, for progress displays. */
-  onEvent?: (writer: string, event: WriterEvent) => void;
-}
 
 export interface DeltaRunContext extends RunContext {
   bases: BaseTables;
 }
-
-/** A new folder for one run of a case. */
-export const runDir = (ctx: RunContext, caseId: string, index: number) =>
-  join(ctx.workDir, 'runs', `${caseId}-${index}-${process.pid}-${Date.now()}`);
 
 /** Writer names in the order their commits landed, read from the table's own log. */
 async function commitOrder(dir: string): Promise<string[]> {

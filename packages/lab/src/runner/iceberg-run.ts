@@ -15,8 +15,8 @@ import {
 } from '@racelab/engine';
 import type { IcebergCase } from '../cases/catalog';
 import type { RunResult, TableCheck } from '../results/types';
-import { type RunContext, runDir } from './delta-run';
 import { race } from './race';
+import { type RunContext, runDir } from './run-context';
 import { LAB_DAYS } from './table-check';
 
 const TABLE = 'lab.trips';
