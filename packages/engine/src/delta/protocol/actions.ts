@@ -78,16 +78,6 @@ export type Action =
   | { cdc: Record<string, unknown> }
   | { domainMetadata: Record<string, unknown> };
 
-export function isAdd(a: Action): a is { add: Add } {
-  return 'add' in a;
-}
-export function isRemove(a: Action): a is { remove: Remove } {
-  return 'remove' in a;
-}
-export function isCommitInfo(a: Action): a is { commitInfo: CommitInfo } {
-  return 'commitInfo' in a;
-}
-
 /** Copies `obj`'s keys in `order`; `nullKeys` are written as explicit nulls when absent, others are skipped. */
 function ordered<T extends object>(obj: T, order: readonly (keyof T)[], nullKeys: readonly (keyof T)[] = []) {
   const out: Record<string, unknown> = {};

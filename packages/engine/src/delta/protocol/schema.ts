@@ -61,10 +61,6 @@ const PRIMITIVE_TO_DUCK: Record<PrimitiveTypeName, string> = {
 
 const DECIMAL_RE = /^decimal\(\s*(\d+)\s*,\s*(\d+)\s*\)$/;
 
-export function isPrimitive(t: DeltaType): t is PrimitiveTypeName | `decimal(${number},${number})` {
-  return typeof t === 'string';
-}
-
 export function decimalParts(t: DeltaType): { precision: number; scale: number } | null {
   if (typeof t !== 'string') return null;
   const m = DECIMAL_RE.exec(t);
