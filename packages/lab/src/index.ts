@@ -8,8 +8,20 @@ export {
   UnknownCaseError,
   type WriterSpec,
 } from './cases/catalog';
+export {
+  CaseInputError,
+  type CustomCaseInput,
+  type CustomWriterInput,
+  customCase,
+  FEB_DAYS,
+  labTableSchema,
+  MAX_WRITERS,
+  propertyProblems,
+  withProperties,
+} from './cases/custom';
 export { type Dataset, prepareDataset } from './data/index';
 export { type DemoReport, runDemo } from './demo';
 export { LabInputError, type LabOptions, type LabProgress, MAX_RUNS, runLab, validateLabOptions } from './lab';
+export { RaceCancelledError } from './runner/race';
 export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';
 export * from './results/types';

@@ -11,10 +11,12 @@ import { preparePostgresLab, runPostgresCase, startLabPostgres } from './postgre
 import type { CaseResult, LabResults, RunResult } from './results/types';
 import { runDeltaCase } from './runner/delta-run';
 import { runIcebergCase } from './runner/iceberg-run';
+import { RaceCancelledError, type WriterEvent } from './runner/race';
 import { ensureBaseTables, ensureJan15 } from './tables/base-tables';
 
 export interface LabOptions {
-  cases?: string[];
+  /** Case ids from the catalog, or whole cases (a custom race); all catalog cases when omitted. */
+  cases?: (string | LabCase)[];
   runs?: number;
   scale?: number;
   /** Where data sets, base tables, runs and the lab's Postgres live (default var/lab in the repo). */
@@ -24,11 +26,14 @@ export interface LabOptions {
   keepRuns?: boolean;
   /** Progress: called before each run and after it, and with the phase while setting up. */
   onProgress?: (p: LabProgress) => void;
+  /** Cancels: running writer processes are killed, no further run starts, runLab rejects with RaceCancelledError. */
+  signal?: AbortSignal;
 }
 
 export type LabProgress =
   | { kind: 'setup'; message: string }
-  | { kind: 'run'; caseId: string; run: number; runs: number; done: number; total: number; result?: RunResult };
+  | { kind: 'run'; caseId: string; run: number; runs: number; done: number; total: number; result?: RunResult }
+  | { kind: 'writer'; caseId: string; run: number; writer: string; event: WriterEvent };
 
 export class LabInputError extends Error {
   override name = 'LabInputError';
@@ -44,7 +49,12 @@ export function validateLabOptions(o: LabOptions): { cases: LabCase[]; runs: num
   const scale = o.scale ?? 1;
   if (!Number.isFinite(scale) || scale < 0.01 || scale > 1)
     throw new LabInputError(`--scale must be from 0.01 to 1, got ${o.scale}`);
-  return { cases: selectCases(o.cases ?? []), runs, scale };
+  const given = o.cases ?? [];
+  // Ids alone keep the catalog's order (and every unknown id is named at once); mixed lists keep theirs.
+  const cases = given.every((c) => typeof c === 'string')
+    ? selectCases(given)
+    : given.map((c) => (typeof c === 'string' ? (selectCases([c])[0] as LabCase) : c));
+  return { cases, runs, scale };
 }
 
 async function duckdbVersion(): Promise<string> {
@@ -84,8 +94,16 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
     for (const c of cases) {
       const caseResult: CaseResult = { id: c.id, title: c.title, runs: [] };
       for (let i = 1; i <= runs; i++) {
+        if (o.signal?.aborted) throw new RaceCancelledError();
         progress({ kind: 'run', caseId: c.id, run: i, runs, done, total });
-        const ctx = { dataset, workDir: o.workDir, ...(o.keepRuns && { keep: true }) };
+        const ctx = {
+          dataset,
+          workDir: o.workDir,
+          ...(o.keepRuns && { keep: true }),
+          ...(o.signal && { signal: o.signal }),
+          onEvent: (writer: string, event: WriterEvent) =>
+            progress({ kind: 'writer', caseId: c.id, run: i, writer, event }),
+        };
         const run: RunResult =
           c.engine === 'delta'
             ? await runDeltaCase(c, i, { ...ctx, bases: bases as NonNullable<typeof bases> })

@@ -17,8 +17,10 @@ async function main(): Promise<void> {
     ...(numberOption(options, 'scale') !== undefined && { scale: numberOption(options, 'scale') }),
     workDir: workDirOption(options),
     ...(options['data-dir'] && { dataDir: userPath(options['data-dir']) }),
-    onProgress: (p) =>
-      p.kind === 'setup' ? bar.note(`preparing ${p.message}…`) : bar.update(p.done, p.total, p.caseId),
+    onProgress: (p) => {
+      if (p.kind === 'setup') bar.note(`preparing ${p.message}…`);
+      else if (p.kind === 'run') bar.update(p.done, p.total, p.caseId);
+    },
   });
   bar.end();
   const titles: Record<string, string> = { A1: 'Round 1: two appends at once', B1: 'Round 2: two updates at once' };

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     ...(flags.has('keep-runs') && { keepRuns: true }),
     onProgress: (p) => {
       if (p.kind === 'setup') bar.note(`preparing ${p.message}…`);
-      else bar.update(p.done, p.total, `${p.caseId} run ${p.run}/${p.runs}`);
+      else if (p.kind === 'run') bar.update(p.done, p.total, `${p.caseId} run ${p.run}/${p.runs}`);
     },
   });
   bar.end();

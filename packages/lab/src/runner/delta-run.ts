@@ -37,7 +37,7 @@ export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunCon
       const day = 'day' in writer.operation ? writer.operation.day : undefined;
       return { engine: 'delta' as const, table: dir, writer, ...(day && { dayFile: ctx.dataset.february(day) }) };
     });
-    const writers = await race(jobs, started, ctx.onEvent);
+    const writers = await race(jobs, started, ctx);
     return {
       index,
       writers,

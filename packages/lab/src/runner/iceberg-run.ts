@@ -80,7 +80,7 @@ export async function runIcebergCase(
         ...(day && { dayFile: ctx.dataset.february(day) }),
       };
     });
-    const writers = await race(jobs, started, ctx.onEvent);
+    const writers = await race(jobs, started, ctx);
     return { index, writers, table: await checkIcebergTable(catalogPath), durationMs: Date.now() - started };
   } finally {
     if (!ctx.keep) await rm(dir, { recursive: true, force: true });

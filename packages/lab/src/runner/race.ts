@@ -49,15 +49,36 @@ function startWriter(job: WriterJob, onEvent?: (writer: string, event: WriterEve
   return { spec: job.writer, child, ready, committed, done };
 }
 
+export class RaceCancelledError extends Error {
+  override name = 'RaceCancelledError';
+  constructor() {
+    super('the race was cancelled; its writer processes were stopped');
+  }
+}
+
+export interface RaceHooks {
+  onEvent?: (writer: string, event: WriterEvent) => void;
+  /** Aborting kills every writer process at once and rejects with RaceCancelledError. */
+  signal?: AbortSignal;
+}
+
+/** Rejects when `signal` aborts; never settles otherwise. */
+function cancelled(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal?.aborted) reject(new RaceCancelledError());
+    signal?.addEventListener('abort', () => reject(new RaceCancelledError()), { once: true });
+  });
+}
+
 /** Runs the writers' race and returns each writer's result, timings relative to `started`. */
-export async function race(
-  jobs: WriterJob[],
-  started: number,
-  onEvent?: (writer: string, event: WriterEvent) => void,
-): Promise<WriterResult[]> {
+export async function race(jobs: WriterJob[], started: number, hooks: RaceHooks = {}): Promise<WriterResult[]> {
+  const { onEvent, signal } = hooks;
+  if (signal?.aborted) throw new RaceCancelledError();
   const writers = jobs.map((job) => startWriter(job, onEvent));
+  const abort = cancelled(signal);
+  abort.catch(() => {});
   try {
-    const ready = await Promise.all(writers.map((w) => w.ready));
+    const ready = await Promise.race([Promise.all(writers.map((w) => w.ready)), abort]);
     const release = (w: Live) => {
       w.child.send({ type: 'go' });
       onEvent?.(w.spec.name, 'released');
@@ -72,7 +93,7 @@ export async function race(
     }
     // The barrier: every writer holds its table; now release those that wait for no one, together.
     for (const w of writers) if (!w.spec.startAfter) release(w);
-    const done = await Promise.all(writers.map((w) => w.done));
+    const done = await Promise.race([Promise.all(writers.map((w) => w.done)), abort]);
     return writers.map((w, i) => result(w.spec, ready[i], done[i], started));
   } finally {
     for (const w of writers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');

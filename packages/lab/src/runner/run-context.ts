@@ -10,6 +10,8 @@ export interface RunContext {
   keep?: boolean;
   /** Called when any writer does something, for progress displays. */
   onEvent?: (writer: string, event: WriterEvent) => void;
+  /** Cancels the run: its writer processes are killed (see race()). */
+  signal?: AbortSignal;
 }
 
 /** A new folder for one run of a case. */

@@ -44,6 +44,9 @@ async function main(job: WriterJob): Promise<void> {
 }
 
 const job = JSON.parse(process.argv[2] as string) as WriterJob;
+// No writer outlives its race: when the process that started it dies or cancels (the IPC channel
+// closes), it stops where it stands instead of committing to a run nobody watches any more.
+process.once('disconnect', () => process.exit(0));
 main(job).catch(async (e: unknown) => {
   const err = e instanceof Error ? e : new Error(String(e));
   process.stderr.write(`writer ${job.writer.name}: ${err.name}: ${err.message}\n`);
