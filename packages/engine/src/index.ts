@@ -36,6 +36,7 @@ export {
   type OperationSummary,
   PreparedOperation,
 } from './delta/ops/prepared';
+export { type FileMatch, matchingFiles } from './delta/ops/rewrite';
 export { prepareUpdate, type UpdateSpec, update } from './delta/ops/update';
 export { type VacuumOptions, type VacuumResult, VacuumRetentionError, vacuum } from './delta/ops/vacuum';
 export {

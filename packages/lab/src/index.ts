@@ -19,9 +19,20 @@ export {
   propertyProblems,
   withProperties,
 } from './cases/custom';
-export { type Dataset, prepareDataset } from './data/index';
+export { type Dataset, prepareDataset, scaledFigures } from './data/index';
 export { type DemoReport, runDemo } from './demo';
+export { type ConflictForecast, ForecastError, type ForecastInput, forecastConflict } from './forecast';
 export { LabInputError, type LabOptions, type LabProgress, MAX_RUNS, runLab, validateLabOptions } from './lab';
-export { RaceCancelledError } from './runner/race';
+export {
+  type LocationConfig,
+  LocationError,
+  locationConfigFromEnv,
+  MAX_LOCATION_LENGTH,
+  type ResolvedLocation,
+  resolveTableLocation,
+} from './locations';
+export { findFreePort, type LabPostgres, processAlive, startLabPostgres } from './postgres/index';
 export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';
 export * from './results/types';
+export { RaceCancelledError } from './runner/race';
+export { type LayoutFile, type TableLayout, tableLayout, type ValueCount } from './tables/layout';

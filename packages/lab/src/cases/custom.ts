@@ -83,7 +83,7 @@ function checkInt(problems: string[], what: string, v: number | null | undefined
   if (!Number.isInteger(v) || v < min || v > max) problems.push(`${what} must be a whole number from ${min} to ${max}`);
 }
 
-function operationOf(w: CustomWriterInput, problems: string[]): WriterOperation | null {
+function operationOf(w: CustomWriterInput, s: StructType, problems: string[]): WriterOperation | null {
   const who = `writer ${w.name}`;
   const kind = w.operation as (typeof OPERATIONS)[number];
   if (!OPERATIONS.includes(kind)) {
@@ -113,7 +113,6 @@ function operationOf(w: CustomWriterInput, problems: string[]): WriterOperation 
     return null;
   }
   if (w.blindAppend != null && kind !== 'append') problems.push(`${who}: only an append can be marked blind`);
-  const s = labTableSchema();
   if (w.predicate != null) {
     const p = expressionProblem(`${who}: predicate`, () => parsePredicate(w.predicate as string, s));
     if (p) problems.push(p);
@@ -176,7 +175,8 @@ function orderProblems(writers: CustomWriterInput[]): string[] {
   return [];
 }
 
-export function customCase(input: CustomCaseInput, id = 'custom'): DeltaCase {
+/** `schema`: the table the writers will act on (default: the lab's base tables). */
+export function customCase(input: CustomCaseInput, schema: StructType = labTableSchema()): DeltaCase {
   const problems: string[] = [];
   const ws = input.writers;
   if (ws.length < 2 || ws.length > MAX_WRITERS) problems.push(`a race needs 2 to ${MAX_WRITERS} writers`);
@@ -191,7 +191,7 @@ export function customCase(input: CustomCaseInput, id = 'custom'): DeltaCase {
   if (problems.length > 0) throw new CaseInputError(problems);
   const writers: WriterSpec[] = [];
   for (const w of ws) {
-    const operation = operationOf(w, problems);
+    const operation = operationOf(w, schema, problems);
     checkInt(problems, `writer ${w.name}: maxCommitRetries`, w.maxCommitRetries, 0, 100);
     checkInt(problems, `writer ${w.name}: retryLoopAttempts`, w.retryLoopAttempts, 1, 20);
     if (!operation) continue;
@@ -208,7 +208,7 @@ export function customCase(input: CustomCaseInput, id = 'custom'): DeltaCase {
   const table = input.table ?? 'flat';
   const names = writers.map((w) => `${w.name} (${w.operation.kind})`).join(' ‖ ');
   return {
-    id,
+    id: 'custom',
     title: `custom race on the ${table} table: ${names}`,
     engine: 'delta',
     table,

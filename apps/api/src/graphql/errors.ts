@@ -1,0 +1,29 @@
+/**
+ * The errors a client may see. Anything else is masked by yoga as "Unexpected error." (the real
+ * one goes to the server log), so no stack trace, SQL or file path leaves the server.
+ */
+import { GraphQLError } from 'graphql';
+
+export class InputError extends GraphQLError {
+  constructor(message: string, problems?: string[]) {
+    super(message, { extensions: { code: 'BAD_USER_INPUT', ...(problems && { problems }) } });
+  }
+}
+
+export class AuthError extends GraphQLError {
+  constructor(message = 'this needs an API token: send Authorization: Bearer <token>') {
+    super(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+  }
+}
+
+export class NotFoundError extends GraphQLError {
+  constructor(what: string) {
+    super(`${what} not found`, { extensions: { code: 'NOT_FOUND' } });
+  }
+}
+
+export class ConflictError extends GraphQLError {
+  constructor(message: string) {
+    super(message, { extensions: { code: 'CONFLICT' } });
+  }
+}

@@ -1,0 +1,6 @@
+/** The schema, code-first: every module adds its fields to the one builder, then it is built once. */
+import { builder } from './builder';
+import './races';
+import './tables';
+
+export const schema = builder.toSchema();

@@ -1,0 +1,96 @@
+/**
+ * What `startRace` asks for, checked in full before anything is stored: a preset or custom writers
+ * (never both), runs and scale within the lab's bounds, table properties the lab can set, and every
+ * predicate and update expression parsed by the engine against the table's schema (in the lab's
+ * customCase). The result is the spec the worker runs, stored with the race.
+ */
+import {
+  CaseInputError,
+  type CustomWriterInput,
+  customCase,
+  type LabCase,
+  LabInputError,
+  selectCases,
+  UnknownCaseError,
+  validateLabOptions,
+  withProperties,
+} from '@racelab/lab';
+import { InputError } from '../graphql/errors';
+
+export interface KeyValue {
+  key: string;
+  value: string;
+}
+
+export interface WriterInput {
+  name: string;
+  operation: string;
+  predicate?: string | null;
+  set?: KeyValue[] | null;
+  day?: string | null;
+  maxCommitRetries?: number | null;
+  retryLoopAttempts?: number | null;
+  blindAppend?: boolean | null;
+  startAfter?: string | null;
+}
+
+export interface StartRaceInput {
+  caseId?: string | null;
+  writers?: WriterInput[] | null;
+  /** Extension: the base table custom writers race on, flat (default) or partitioned. */
+  table?: string | null;
+  runs?: number | null;
+  scale?: number | null;
+  tableProperties?: KeyValue[] | null;
+}
+
+/** What a worker runs: stored as the race's `spec`. */
+export interface RaceSpec {
+  case: LabCase;
+  runs: number;
+  scale: number;
+}
+
+function toRecord(pairs: KeyValue[] | null | undefined, what: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const { key, value } of pairs ?? []) {
+    if (key in out) throw new InputError(`${what}: ${key} is given twice`);
+    out[key] = value;
+  }
+  return out;
+}
+
+export function toCustomWriter(w: WriterInput): CustomWriterInput {
+  return { ...w, set: w.set == null ? null : toRecord(w.set, `writer ${w.name}: set`) };
+}
+
+export function raceSpec(input: StartRaceInput): RaceSpec {
+  const hasCase = input.caseId != null;
+  const hasWriters = input.writers != null;
+  if (hasCase === hasWriters)
+    throw new InputError('give either caseId (a preset) or writers (a custom race), not both');
+  try {
+    const properties = toRecord(input.tableProperties, 'tableProperties');
+    let c: LabCase;
+    if (hasCase) {
+      if (input.table != null) throw new InputError('table applies to custom writers only; a preset names its own');
+      c = withProperties(selectCases([input.caseId as string])[0] as LabCase, properties);
+    } else {
+      const table = input.table ?? 'flat';
+      if (table !== 'flat' && table !== 'partitioned')
+        throw new InputError(`table must be flat or partitioned, got '${table}'`);
+      c = customCase({ table, properties, writers: (input.writers as WriterInput[]).map(toCustomWriter) });
+    }
+    const { runs, scale } = validateLabOptions({
+      cases: [c],
+      workDir: '',
+      ...(input.runs != null && { runs: input.runs }),
+      ...(input.scale != null && { scale: input.scale }),
+    });
+    return { case: c, runs, scale };
+  } catch (e) {
+    if (e instanceof CaseInputError) throw new InputError(e.message, e.problems);
+    if (e instanceof LabInputError || e instanceof UnknownCaseError) throw new InputError(e.message.replace(/--/g, ''));
+    throw e;
+  }
+}

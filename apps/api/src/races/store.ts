@@ -1,0 +1,158 @@
+/**
+ * Races in the database: created with their queue job in one transaction (a race is never stored
+ * without its job, nor queued without its row), moved through their states by atomic updates, and
+ * every step recorded as an event and announced with NOTIFY for the progress subscription.
+ */
+import type { RunResult } from '@racelab/lab';
+import { fromPrisma, type PgBoss } from 'pg-boss';
+import { type Db, Prisma, type RaceStatus } from '../db/prisma';
+import { RACE_QUEUE, type RaceJob } from '../queue/boss';
+import type { RaceSpec } from './spec';
+
+export const PROGRESS_CHANNEL = 'race_progress';
+export const CANCEL_CHANNEL = 'race_cancel';
+export const TERMINAL: readonly RaceStatus[] = ['DONE', 'FAILED', 'CANCELLED'];
+
+type Tx = Prisma.TransactionClient | Db;
+
+export async function emit(
+  db: Tx,
+  raceId: string,
+  status: RaceStatus,
+  message: string,
+  runIndex: number | null = null,
+): Promise<void> {
+  await db.raceEvent.create({ data: { raceId, status, message, runIndex } });
+  await db.$executeRaw`SELECT pg_notify(${PROGRESS_CHANNEL}, ${raceId})`;
+}
+
+export async function createRace(db: Db, boss: PgBoss, spec: RaceSpec, caseId: string | null) {
+  return db.$transaction(async (tx) => {
+    const race = await tx.race.create({
+      data: {
+        caseId,
+        title: spec.case.title,
+        spec: spec as unknown as Prisma.InputJsonValue,
+        runsRequested: spec.runs,
+        scale: spec.scale,
+      },
+    });
+    const job: RaceJob = { raceId: race.id };
+    await boss.send(RACE_QUEUE, job, { db: fromPrisma(tx) });
+    await emit(
+      tx,
+      race.id,
+      'QUEUED',
+      `queued: ${spec.runs} run(s) of ${caseId ?? 'a custom race'} at scale ${spec.scale}`,
+    );
+    return race;
+  });
+}
+
+/** QUEUED → RUNNING for this worker; false when the race is no longer waiting (cancelled, taken). */
+export async function claimRace(db: Db, raceId: string, worker: string): Promise<boolean> {
+  const { count } = await db.race.updateMany({
+    where: { id: raceId, status: 'QUEUED' },
+    data: { status: 'RUNNING', worker, startedAt: new Date() },
+  });
+  if (count === 1) await emit(db, raceId, 'RUNNING', `running on worker ${worker}`);
+  return count === 1;
+}
+
+export async function startRun(db: Db, raceId: string, index: number): Promise<void> {
+  await db.run.upsert({
+    where: { raceId_index: { raceId, index } },
+    create: { raceId, index },
+    update: { status: 'RUNNING', startedAt: new Date() },
+  });
+}
+
+/** The run's log in brief, in commit order: which writer took which version. */
+function commitLog(r: RunResult) {
+  return (r.commitOrder ?? []).map((name, i) => {
+    const w = r.writers.find((x) => x.name === name);
+    return { position: i + 1, writer: name, version: w?.version ?? null, operation: w?.operation ?? null };
+  });
+}
+
+export async function saveRun(db: Db, raceId: string, r: RunResult): Promise<void> {
+  const { tipChangedByVendor, tipDeltaValues, tripsByVendor } = r.table;
+  await db.$transaction(async (tx) => {
+    const run = await tx.run.update({
+      where: { raceId_index: { raceId, index: r.index } },
+      data: {
+        status: 'DONE',
+        finishedAt: new Date(),
+        durationMs: r.durationMs ?? null,
+        commitOrder: r.commitOrder ?? [],
+        commitLog: commitLog(r),
+      },
+    });
+    await tx.writerOutcome.createMany({
+      data: r.writers.map((w, position) => ({
+        runId: run.id,
+        position,
+        name: w.name,
+        operation: w.operation,
+        committed: w.committed,
+        version: w.version,
+        attempts: w.attempts,
+        commitRetries: w.commitRetries,
+        errorClass: w.errorClass,
+        errorMessage: w.errorMessage,
+        attemptErrors: w.attemptErrors as unknown as Prisma.InputJsonValue,
+        readVersion: w.readVersion ?? null,
+        warnings: w.warnings,
+        timings: w.timings ? (w.timings as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+        filesWritten: w.filesWritten ?? null,
+        bytesWritten: w.bytesWritten === undefined ? null : BigInt(w.bytesWritten),
+        peakRssMb: w.peakRssMb ?? null,
+        filesRemoved: w.filesRemoved ?? null,
+        filesAdded: w.filesAdded ?? null,
+        observed: w.observed ?? Prisma.DbNull,
+      })),
+    });
+    await tx.tableCheck.create({
+      data: {
+        runId: run.id,
+        version: r.table.version,
+        rows: r.table.rows,
+        distinctTripIds: r.table.distinctTripIds,
+        dataFilesOnDisk: r.table.dataFilesOnDisk,
+        dataFilesInLog: r.table.dataFilesInLog,
+        tripsOnDay: r.table.tripsOnDay,
+        tipDeltaByVendor: r.table.tipDeltaByVendor,
+        details: { tipChangedByVendor, tipDeltaValues, tripsByVendor } as Prisma.InputJsonValue,
+      },
+    });
+  });
+}
+
+/** Ends a race that is still RUNNING (or QUEUED), with its unfinished runs; false if it had ended. */
+export async function endRace(
+  db: Db,
+  raceId: string,
+  status: 'DONE' | 'FAILED' | 'CANCELLED',
+  reason: string | null,
+  environment?: Record<string, unknown>,
+): Promise<boolean> {
+  const ended = await db.$transaction(async (tx) => {
+    const { count } = await tx.race.updateMany({
+      where: { id: raceId, status: { in: ['QUEUED', 'RUNNING'] } },
+      data: {
+        status,
+        reason,
+        finishedAt: new Date(),
+        ...(environment && { environment: environment as Prisma.InputJsonValue }),
+      },
+    });
+    if (count === 0) return false;
+    await tx.run.updateMany({
+      where: { raceId, status: 'RUNNING' },
+      data: { status: status === 'DONE' ? 'FAILED' : status, reason, finishedAt: new Date() },
+    });
+    await emit(tx, raceId, status, reason ?? 'done');
+    return true;
+  });
+  return ended;
+}

@@ -1,0 +1,134 @@
+/**
+ * `npm start`: the whole product on one machine, with one command. Postgres (DATABASE_URL's, or
+ * the embedded server under var/db), migrations, API tokens, then the API, the race worker(s) and
+ * the dashboard as separate processes; prints the URLs; Ctrl-C stops every process it started, by PID.
+ * On a fresh database it queues a few presets so the dashboard has outcomes to show.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { firstAdminToken, issueToken, registerToken } from './auth/tokens';
+import { loadConfig, REPO_ROOT } from './config';
+import { type Database, openDatabase } from './db/database';
+import { createPrisma } from './db/prisma';
+import { startQueue } from './queue/boss';
+import { raceSpec } from './races/spec';
+import { createRace } from './races/store';
+
+const API_DIR = join(REPO_ROOT, 'apps/api');
+const WEB_DIR = join(REPO_ROOT, 'apps/web');
+/** Presets queued on a fresh database: the lesson's headline races. */
+const FIRST_RACES = ['A1', 'B1', 'I4', 'I5'];
+
+const cfg = loadConfig();
+const workers = Number(process.env.LAB_WORKERS ?? 1);
+const withWeb = process.env.LAB_NO_WEB !== '1';
+const children = new Map<string, ChildProcess>();
+let stopping = false;
+let database: Database | null = null;
+
+function start(name: string, cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const prefix = (b: Buffer) =>
+    b
+      .toString()
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => `[${name}] ${l}\n`)
+      .join('');
+  child.stdout?.on('data', (b: Buffer) => process.stdout.write(prefix(b)));
+  child.stderr?.on('data', (b: Buffer) => process.stderr.write(prefix(b)));
+  children.set(name, child);
+  child.on('exit', (code, signal) => {
+    children.delete(name);
+    if (stopping) return;
+    console.error(`${name} exited (${signal ?? code}); stopping everything`);
+    void stop(1);
+  });
+  return child;
+}
+
+/** Resolves when `url` answers 2xx; rejects if `child` exits first. */
+async function ready(url: string, child: ChildProcess, what: string): Promise<void> {
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', () => reject(new Error(`${what} exited while starting`))),
+  );
+  exited.catch(() => {});
+  for (;;) {
+    const ok = await Promise.race([
+      fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      ),
+      exited,
+    ]);
+    if (ok) return;
+    await Promise.race([new Promise((r) => setTimeout(r, 250)), exited]);
+  }
+}
+
+async function stop(code: number) {
+  if (stopping) return;
+  stopping = true;
+  const waits = [...children.values()].map(
+    (c) =>
+      new Promise<void>((resolve) =>
+        c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve()),
+      ),
+  );
+  for (const c of children.values()) c.kill('SIGTERM');
+  await Promise.all(waits);
+  await database?.stop();
+  process.exit(code);
+}
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+
+console.log(cfg.databaseUrl ? 'Postgres: DATABASE_URL' : `Postgres: embedded, cluster in ${cfg.embeddedDir}`);
+database = await openDatabase(cfg);
+if (database.applied.length > 0) console.log(`migrations applied: ${database.applied.join(', ')}`);
+const db = createPrisma(database.url, 2);
+const admin = await firstAdminToken(db);
+if (process.env.LAB_API_TOKEN) await registerToken(db, process.env.LAB_API_TOKEN, 'LAB_API_TOKEN');
+// The dashboard's server adds this token to its mutations; browsers never see it.
+const webToken = process.env.LAB_API_TOKEN ?? (await issueToken(db, 'dashboard (npm start)'));
+if ((await db.race.count()) === 0 && process.env.LAB_FIRST_RACES !== '0') {
+  const boss = await startQueue(database.url, 'producer');
+  for (const id of FIRST_RACES) await createRace(db, boss, raceSpec({ caseId: id, runs: 2, scale: 1 }), id);
+  await boss.stop({ graceful: false });
+  console.log(`fresh database: queued ${FIRST_RACES.join(', ')} (2 runs each, full scale)`);
+}
+await db.$disconnect();
+
+const env = { DATABASE_URL: database.url, NODE_ENV: process.env.NODE_ENV ?? 'development' };
+// tsx as a loader in the process itself (not its CLI, which runs the code in a child): the PID we
+// hold is the process that runs the code, so stopping or killing it really stops that code.
+const tsx = ['--import', 'tsx'];
+const api = start('api', process.execPath, [...tsx, 'src/main.ts'], API_DIR, { ...env, API_PORT: String(cfg.apiPort) });
+for (let i = 1; i <= workers; i++) start(`worker${i}`, process.execPath, [...tsx, 'src/worker/main.ts'], API_DIR, env);
+const apiUrl = `http://${cfg.apiHost}:${cfg.apiPort}`;
+await ready(`${apiUrl}/health`, api, 'the API');
+
+if (withWeb) {
+  const next = join(REPO_ROOT, 'node_modules/next/dist/bin/next');
+  if (!existsSync(join(WEB_DIR, '.next/BUILD_ID'))) {
+    console.log('building the dashboard once (next build)…');
+    const build = spawn(process.execPath, [next, 'build'], { cwd: WEB_DIR, stdio: 'inherit' });
+    const code = await new Promise<number | null>((r) => build.on('exit', r));
+    if (code !== 0) throw new Error('next build failed');
+  }
+  const web = start('web', process.execPath, [next, 'start', '-H', '127.0.0.1', '-p', String(cfg.webPort)], WEB_DIR, {
+    API_URL: `${apiUrl}/graphql`,
+    LAB_API_TOKEN: webToken,
+  });
+  await ready(`http://127.0.0.1:${cfg.webPort}/`, web, 'the dashboard');
+}
+
+console.log(`
+racelab is up
+  API       ${apiUrl}/graphql  (GraphiQL in a browser)
+  dashboard ${withWeb ? `http://127.0.0.1:${cfg.webPort}/` : 'not started (LAB_NO_WEB=1)'}
+  workers   ${workers}
+  database  ${cfg.databaseUrl ? 'DATABASE_URL' : `embedded, ${cfg.embeddedDir}`}
+${admin ? `\n  API token (shown once; store it, send it as Authorization: Bearer <token>):\n  ${admin}\n` : ''}
+Ctrl-C stops everything.`);

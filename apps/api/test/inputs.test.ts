@@ -1,0 +1,251 @@
+/**
+ * What the API refuses, and what it answers about tables: tokens, malformed and oversized input,
+ * locations that escape the roots (nothing stored for any of them), then the isolation-string
+ * readings, audits, table layouts, the conflict forecast and the isolation matrix.
+ */
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { field, writeDeltaTable } from '@racelab/engine';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gql, subscribe } from './helpers/client';
+import { type Stack, startStack } from './helpers/stack';
+
+const ADDED =
+  "Failed to commit transaction: Commit failed: a concurrent transactions added new data.\nHelp: This transaction's query must be rerun to include the new data. Also, if you don't care to require this check to pass in the future, the isolation level can be set to Snapshot Isolation.";
+const START = `mutation($input: StartRaceInput!) { startRace(input: $input) { id } }`;
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const count = async (table: string) =>
+  Number((await stack.sql<{ n: string }>(`SELECT count(*)::text AS n FROM "${table}"`))[0]?.n);
+
+describe('refused input stores nothing', () => {
+  it('mutations need a known bearer token', async () => {
+    const input = { caseId: 'A1', runs: 1, scale: 0.01 };
+    const none = await gql(stack.apiUrl, START, { input });
+    expect(none.status).toBe(401);
+    expect(none.errors?.[0]).toMatchObject({
+      message: 'this needs an API token: send Authorization: Bearer <token>',
+      extensions: { code: 'UNAUTHENTICATED' },
+    });
+    const wrong = await gql(stack.apiUrl, START, { input }, 'rl_not_a_token_we_issued');
+    expect(wrong.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    const audit = await gql(stack.apiUrl, 'mutation { auditTables(locations: ["lab:flat@0.01"]) { flagged } }');
+    expect(audit.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(await count('Race')).toBe(0);
+    expect(await count('Audit')).toBe(0);
+  });
+
+  it('malformed races are refused with every problem named', async () => {
+    const refused = async (input: Record<string, unknown>) => {
+      const r = await gql(stack.apiUrl, START, { input }, stack.token);
+      expect(r.data).toBeNull();
+      expect(r.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      return r.errors?.[0];
+    };
+    expect((await refused({ caseId: 'B1', runs: 0 }))?.message).toBe('runs must be a whole number from 1 to 50, got 0');
+    expect((await refused({ caseId: 'B1', runs: 51 }))?.message).toBe(
+      'runs must be a whole number from 1 to 50, got 51',
+    );
+    expect((await refused({ caseId: 'B1', scale: 2 }))?.message).toBe('scale must be from 0.01 to 1, got 2');
+    expect((await refused({ caseId: 'Z9' }))?.message).toMatch(/Z9/);
+    expect((await refused({}))?.message).toBe('give either caseId (a preset) or writers (a custom race), not both');
+    const custom = await refused({
+      writers: [
+        {
+          name: 'a',
+          operation: 'update',
+          predicate: 'VendorID = 1; DROP TABLE x',
+          set: [{ key: 'tip_amount', value: '1' }],
+        },
+        { name: 'b', operation: 'delete', predicate: 'no_such_column > 1' },
+      ],
+    });
+    expect(custom?.extensions?.problems).toHaveLength(2);
+    expect(custom?.extensions?.problems?.[1]).toMatch(/^writer b: predicate: .*no_such_column/);
+    const props = await refused({ caseId: 'B1', tableProperties: [{ key: 'delta.appendOnly', value: 'maybe' }] });
+    expect(props?.message).toBe('table property delta.appendOnly has an unusable value');
+    expect(await count('Race')).toBe(0);
+  });
+
+  it('oversized, too costly and unparsable requests are refused before any resolver runs', async () => {
+    const body = JSON.stringify({ query: `{ cases { id } }`, variables: { pad: 'x'.repeat(70_000) } });
+    const big = await fetch(stack.apiUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as { errors: { message: string }[] }).errors[0]?.message).toBe(
+      `request body of ${Buffer.byteLength(body)} bytes; at most 65536`,
+    );
+    const costly = await gql(
+      stack.apiUrl,
+      `{ races(first: 100) { edges { node { runs { writers { name attemptErrors { attempt errorClass errorMessage } } } } } } }`,
+    );
+    expect(costly.errors?.[0]?.message).toMatch(/^query too costly: about \d+ fields, at most 50000$/);
+    const syntax = await gql(stack.apiUrl, `{ races { `);
+    expect(syntax.errors?.[0]?.message).toMatch(/^Syntax Error/);
+  });
+
+  it('locations outside the roots are refused: .., absolute paths, symlinks, other schemes', async () => {
+    const outside = join(stack.dir, 'outside');
+    mkdirSync(outside);
+    symlinkSync(outside, join(stack.dir, 'tables', 'escape'));
+    const layout = (location: string) =>
+      gql(stack.apiUrl, 'query($l: String!) { tableLayout(location: $l) { version } }', { l: location });
+    for (const location of ['../outside', '/etc', 'escape', 'escape/t', 'file:///etc', 'a\u0000b']) {
+      const r = await layout(location);
+      expect(r.errors?.[0]?.extensions?.code, location).toBe('BAD_USER_INPUT');
+      expect(r.errors?.[0]?.message, location).not.toMatch(/at .*\.ts:\d+/);
+    }
+    const audit = await gql(
+      stack.apiUrl,
+      'mutation($l: [String!]!) { auditTables(locations: $l) { flagged } }',
+      { l: ['lab:flat@0.01', '../../etc'] },
+      stack.token,
+    );
+    expect(audit.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(await count('Audit')).toBe(0);
+    const notATable = await layout('nothing-here');
+    expect(notATable.errors?.[0]?.message).toBe('nothing-here is not a Delta table (no _delta_log)');
+  });
+});
+
+interface Reading {
+  engine: string;
+  outcome: string;
+  effectiveLevel: string | null;
+  flagged: boolean;
+  suggestion: string | null;
+}
+
+describe('tables', () => {
+  it('reads an isolation string the way each engine does', async () => {
+    const q = `query($v: String!) { isolationLevelInterpretation(value: $v) { engine outcome effectiveLevel flagged suggestion } }`;
+    const capital = await gql<{ isolationLevelInterpretation: Reading[] }>(stack.apiUrl, q, { v: 'WriteSerializable' });
+    const byEngine = new Map(capital.data?.isolationLevelInterpretation.map((r) => [r.engine, r]));
+    expect(byEngine.get('delta-rs 1.2-1.6.x')).toMatchObject({
+      outcome: 'SILENTLY_IGNORED',
+      effectiveLevel: 'Serializable',
+      flagged: true,
+      suggestion: 'writeSerializable',
+    });
+    expect(byEngine.get('Delta Spark')).toMatchObject({ outcome: 'REJECTED', effectiveLevel: 'WriteSerializable' });
+    expect(byEngine.get('Databricks')).toMatchObject({ outcome: 'PARSED' });
+    const camel = await gql<{ isolationLevelInterpretation: Reading[] }>(stack.apiUrl, q, { v: 'writeSerializable' });
+    expect(camel.data?.isolationLevelInterpretation.find((r) => r.engine === 'delta-rs 1.2-1.6.x')).toMatchObject({
+      outcome: 'PARSED',
+      effectiveLevel: 'WriteSerializable',
+      flagged: false,
+    });
+  });
+
+  it('audits tables: capital-W is flagged for delta-rs, camelCase only for Spark DDL, serializable for none', async () => {
+    const rows = {
+      kind: 'rows' as const,
+      rows: [{ id: 1 }],
+      schema: { type: 'struct' as const, fields: [field('id', 'long')] },
+    };
+    await writeDeltaTable(join(stack.dir, 'tables', 'jobs', 'capital'), rows, {
+      configuration: { 'delta.isolationLevel': 'WriteSerializable' },
+    });
+    await writeDeltaTable(join(stack.dir, 'tables', 'jobs', 'camel'), rows, {
+      configuration: { 'delta.isolationLevel': 'writeSerializable' },
+    });
+    await writeDeltaTable(join(stack.dir, 'tables', 'jobs', 'plain'), rows, {
+      configuration: { 'delta.isolationLevel': 'serializable' },
+    });
+    const r = await gql<{ auditTables: { isolationLevel: string; flagged: boolean; flaggedBy: string[] }[] }>(
+      stack.apiUrl,
+      'mutation($l: [String!]!) { auditTables(locations: $l) { location isolationLevel flagged flaggedBy } }',
+      { l: ['jobs/capital', join(stack.dir, 'tables', 'jobs', 'camel'), 'jobs/plain'] },
+      stack.token,
+    );
+    expect(r.errors).toBeUndefined();
+    expect(r.data?.auditTables.map((a) => [a.isolationLevel, a.flagged, a.flaggedBy])).toEqual([
+      ['WriteSerializable', true, ['delta-rs 1.2-1.6.x', 'Delta Spark']],
+      ['writeSerializable', true, ['Delta Spark']],
+      ['serializable', false, []],
+    ]);
+    const stored = await gql<{ audits: { isolationLevel: string; flagged: boolean }[] }>(
+      stack.apiUrl,
+      '{ audits { isolationLevel flagged } }',
+    );
+    expect(stored.data?.audits).toHaveLength(3);
+  });
+
+  it('lays out a table: files with stats and rows per VendorID counted from the data', async () => {
+    type Layout = {
+      tableLayout: {
+        version: number;
+        files: { rows: number; minValues: string; countsBy: { value: string; rows: number }[] }[];
+      };
+    };
+    const r = await gql<Layout>(
+      stack.apiUrl,
+      `{ tableLayout(location: "lab:flat@0.01", countBy: "VendorID") { version files { rows minValues countsBy { value rows } } } }`,
+    );
+    expect(r.errors).toBeUndefined();
+    const files = r.data?.tableLayout.files ?? [];
+    expect(files).toHaveLength(9);
+    for (const f of files) {
+      expect(f.countsBy.reduce((n, c) => n + c.rows, 0)).toBe(f.rows);
+      expect(JSON.parse(f.minValues)).toHaveProperty('VendorID');
+    }
+    const bad = await gql(stack.apiUrl, `{ tableLayout(location: "lab:flat@0.01", countBy: "nope") { version } }`);
+    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('forecasts a conflict from the data: B1 fails on the flat table, B3 commits on the partitioned one', async () => {
+    const q = `query($t: String!) { predictConflict(input: { table: $t,
+      first: { name: "vendor1", operation: "update", predicate: "VendorID = 1", set: [{ key: "tip_amount", value: "tip_amount + 1" }] },
+      second: { name: "vendor2", operation: "update", predicate: "VendorID = 2", set: [{ key: "tip_amount", value: "tip_amount + 1" }] }
+    }) { secondCommits failedCheck message isolationLevel } }`;
+    type P = { predictConflict: { secondCommits: boolean; failedCheck: string; message: string } };
+    const flat = await gql<P>(stack.apiUrl, q, { t: 'lab:flat@0.01' });
+    expect(flat.errors).toBeUndefined();
+    expect(flat.data?.predictConflict).toMatchObject({ secondCommits: false, message: ADDED });
+    const part = await gql<P>(stack.apiUrl, q, { t: 'lab:partitioned@0.01' });
+    expect(part.data?.predictConflict).toMatchObject({ secondCommits: true, message: null });
+  });
+
+  it('lists the 22 presets', async () => {
+    const r = await gql<{ cases: { id: string; description: string }[] }>(stack.apiUrl, '{ cases { id description } }');
+    expect(r.data?.cases).toHaveLength(22);
+    expect(r.data?.cases.find((c) => c.id === 'B1')?.description).toMatch(
+      /vendor1: update tip_amount = tip_amount \+ 1 where VendorID = 1/,
+    );
+  });
+
+  it('the isolation matrix groups stored I-case outcomes by value and blind flag', async () => {
+    for (const caseId of ['I4', 'I5']) {
+      const r = await gql<{ startRace: { id: string } }>(
+        stack.apiUrl,
+        START,
+        { input: { caseId, runs: 1, scale: 0.01 } },
+        stack.token,
+      );
+      const id = r.data?.startRace.id as string;
+      let last = '';
+      for await (const e of subscribe<{ raceProgress: { status: string } }>(
+        stack.apiUrl,
+        'subscription($id: ID!) { raceProgress(id: $id) { status } }',
+        { id },
+      )) {
+        last = e.raceProgress.status;
+      }
+      expect(last).toBe('DONE');
+    }
+    const m = await gql<{ isolationMatrix: unknown[] }>(
+      stack.apiUrl,
+      '{ isolationMatrix { value blindAppend runs updateCommitted } }',
+    );
+    expect(m.data?.isolationMatrix).toEqual([
+      { value: 'WriteSerializable', blindAppend: true, runs: 1, updateCommitted: 0 },
+      { value: 'writeSerializable', blindAppend: true, runs: 1, updateCommitted: 1 },
+    ]);
+  });
+});

@@ -1,0 +1,239 @@
+/**
+ * The control plane end to end, over real HTTP against real Postgres, with the API and a worker as
+ * separate processes: a preset race runs and its stored outcomes are the lesson's; progress
+ * streams in order; a race survives an API restart; cancelling kills the writers; a killed
+ * worker leaves a FAILED race with the reason.
+ */
+import { execFileSync } from 'node:child_process';
+import { scaledFigures } from '@racelab/lab';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gql, subscribe } from './helpers/client';
+import { printed, type Stack, startStack, stopProc } from './helpers/stack';
+
+const SCALE = 0.01;
+const F = scaledFigures(SCALE);
+const ADDED =
+  "Failed to commit transaction: Commit failed: a concurrent transactions added new data.\nHelp: This transaction's query must be rerun to include the new data. Also, if you don't care to require this check to pass in the future, the isolation level can be set to Snapshot Isolation.";
+
+const START = `mutation($input: StartRaceInput!) { startRace(input: $input) { id status caseId } }`;
+const PROGRESS = `subscription($id: ID!) { raceProgress(id: $id) { raceId runIndex message status sequence } }`;
+const RACE = `query($id: ID!) { race(id: $id) { id status reason worker runs { index status reason commitOrder
+  commitLog { position writer version operation }
+  writers { name operation committed version attempts errorClass errorMessage readVersion bytesWritten timings { released finished } }
+  table { version rows distinctTripIds dataFilesOnDisk dataFilesInLog tipDeltaByVendor { key value } } } } }`;
+
+interface Event {
+  raceId: string;
+  runIndex: number | null;
+  message: string;
+  status: string;
+  sequence: number;
+}
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+async function startRace(input: Record<string, unknown>): Promise<string> {
+  const r = await gql<{ startRace: { id: string; status: string } }>(stack.apiUrl, START, { input }, stack.token);
+  expect(r.errors).toBeUndefined();
+  expect(r.data?.startRace.status).toBe('QUEUED');
+  return r.data?.startRace.id as string;
+}
+
+/** Follows a race's progress until `until` holds for an event (returned with all before it) or the race ends. */
+async function follow(id: string, until: (e: Event) => boolean = () => false): Promise<Event[]> {
+  const seen: Event[] = [];
+  for await (const d of subscribe<{ raceProgress: Event }>(stack.apiUrl, PROGRESS, { id })) {
+    seen.push(d.raceProgress);
+    if (until(d.raceProgress)) break;
+  }
+  return seen;
+}
+
+const writerProcesses = () => {
+  try {
+    return execFileSync('pgrep', ['-f', 'writer-process.ts'], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+};
+
+describe('startRace: a preset, end to end', () => {
+  let id: string;
+  let events: Event[];
+
+  beforeAll(async () => {
+    id = await startRace({ caseId: 'B1', runs: 2, scale: SCALE });
+    events = await follow(id);
+  });
+
+  it('streams the race progress in order, from QUEUED to DONE', () => {
+    const sequences = events.map((e) => e.sequence);
+    expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
+    expect(new Set(sequences).size).toBe(sequences.length);
+    expect(events[0]?.status).toBe('QUEUED');
+    expect(events.at(-1)?.status).toBe('DONE');
+    const runMessages = events
+      .filter((e) => /^run \d\/2 (started|done)/.test(e.message))
+      .map((e) => e.message.slice(0, 14));
+    expect(runMessages).toEqual(['run 1/2 starte', 'run 1/2 done: ', 'run 2/2 starte', 'run 2/2 done: ']);
+    // Writer steps of a run come between its start and its end.
+    const at = (m: string) => events.findIndex((e) => e.message.startsWith(m));
+    const committed = events.findIndex((e) => e.runIndex === 1 && / committed$/.test(e.message));
+    expect(committed).toBeGreaterThan(at('run 1/2 started'));
+    expect(committed).toBeLessThan(at('run 1/2 done'));
+  });
+
+  it('stores outcomes that match LAB_CASES.md: one update commits, the other gets "added new data"', async () => {
+    const r = await gql<{ race: { status: string; worker: string; runs: RunView[] } }>(stack.apiUrl, RACE, { id });
+    expect(r.errors).toBeUndefined();
+    const race = r.data?.race as { status: string; worker: string; runs: RunView[] };
+    expect(race.status).toBe('DONE');
+    expect(race.worker).toMatch(/:\d+$/);
+    expect(race.runs.map((x) => x.index)).toEqual([1, 2]);
+    for (const run of race.runs) {
+      expect(run.status).toBe('DONE');
+      const winners = run.writers.filter((w) => w.committed);
+      const losers = run.writers.filter((w) => !w.committed);
+      expect(winners).toHaveLength(1);
+      expect(losers).toHaveLength(1);
+      const [winner, loser] = [winners[0] as WriterView, losers[0] as WriterView];
+      expect(winner).toMatchObject({ version: 1, errorClass: null, attempts: 1 });
+      expect(loser).toMatchObject({
+        errorClass: 'CommitFailedError',
+        errorMessage: ADDED,
+        version: null,
+        readVersion: 0,
+      });
+      expect(winner.bytesWritten).toBeGreaterThan(0);
+      expect(winner.timings.finished).toBeGreaterThanOrEqual(winner.timings.released);
+      expect(run.commitOrder).toEqual([winner.name]);
+      expect(run.commitLog).toEqual([{ position: 1, writer: winner.name, version: 1, operation: 'update' }]);
+      const vendor = winner.name.replace('vendor', '') as '1' | '2';
+      const tip = run.table.tipDeltaByVendor.find((kv) => kv.key === vendor);
+      expect(Number(tip?.value)).toBeCloseTo(F.vendors[vendor === '1' ? 1 : 2], 6);
+      expect(run.table).toMatchObject({ version: 1, rows: F.januaryTrips, distinctTripIds: F.januaryTrips });
+      expect(run.table).toMatchObject({ dataFilesOnDisk: 11, dataFilesInLog: 1 });
+    }
+  });
+
+  it('lists it among the races, newest first, with cursor pagination and filters', async () => {
+    const page = `query($after: String, $caseId: String, $status: RaceStatus) {
+      races(first: 1, after: $after, caseId: $caseId, status: $status) {
+        edges { cursor node { id caseId status } } pageInfo { hasNextPage endCursor } } }`;
+    type Page = {
+      races: {
+        edges: { cursor: string; node: { id: string } }[];
+        pageInfo: { hasNextPage: boolean; endCursor: string };
+      };
+    };
+    const second = await startRace({ caseId: 'A1', runs: 1, scale: SCALE });
+    await follow(second);
+    const p1 = await gql<Page>(stack.apiUrl, page, {});
+    expect(p1.data?.races.edges.map((e) => e.node.id)).toEqual([second]);
+    expect(p1.data?.races.pageInfo.hasNextPage).toBe(true);
+    const p2 = await gql<Page>(stack.apiUrl, page, { after: p1.data?.races.pageInfo.endCursor });
+    expect(p2.data?.races.edges.map((e) => e.node.id)).toEqual([id]);
+    const b1 = await gql<Page>(stack.apiUrl, page, { caseId: 'b1', status: 'DONE' });
+    expect(b1.data?.races.edges.map((e) => e.node.id)).toEqual([id]);
+    const bad = await gql(stack.apiUrl, page, { after: 'not-a-cursor' });
+    expect(bad.errors?.[0]?.message).toBe('after: not a cursor this API gave out');
+  });
+});
+
+interface WriterView {
+  name: string;
+  committed: boolean;
+  version: number | null;
+  attempts: number;
+  errorClass: string | null;
+  errorMessage: string | null;
+  readVersion: number | null;
+  bytesWritten: number;
+  timings: { released: number; finished: number };
+}
+interface RunView {
+  index: number;
+  status: string;
+  commitOrder: string[];
+  commitLog: unknown[];
+  writers: WriterView[];
+  table: {
+    version: number;
+    rows: number;
+    tipDeltaByVendor: { key: string; value: string }[];
+    dataFilesOnDisk: number;
+    dataFilesInLog: number;
+  };
+}
+
+describe('races outlive processes', () => {
+  it('a race queued before an API restart completes, and the new API streams all of it', async () => {
+    const id = await startRace({ caseId: 'A1', runs: 2, scale: SCALE });
+    await stopProc(stack.api);
+    await stack.startApi();
+    const events = await follow(id);
+    expect(events[0]?.status).toBe('QUEUED');
+    expect(events.at(-1)?.status).toBe('DONE');
+    const r = await gql<{ race: { runs: RunView[] } }>(stack.apiUrl, RACE, { id });
+    expect(r.data?.race.runs.map((x) => x.writers.every((w) => w.committed))).toEqual([true, true]);
+  });
+
+  it('cancelRace stops the writer processes and ends the race CANCELLED', async () => {
+    const id = await startRace({ caseId: 'B1', runs: 20, scale: SCALE });
+    // Cancel while the first run's writers are alive: both hold the table at the barrier.
+    await follow(id, (e) => e.runIndex === 1 && / ready$/.test(e.message));
+    const c = await gql<{ cancelRace: { status: string } }>(
+      stack.apiUrl,
+      'mutation($id: ID!) { cancelRace(id: $id) { status } }',
+      { id },
+      stack.token,
+    );
+    expect(c.errors).toBeUndefined();
+    const events = await follow(id);
+    expect(events.at(-1)).toMatchObject({ status: 'CANCELLED' });
+    expect(events.at(-1)?.message).toMatch(/^cancelled; the race was cancelled; its writer processes were stopped$/);
+    const [race] = await stack.sql<{ status: string; runs: string }>(
+      `SELECT r.status, (SELECT count(*) FROM "Run" WHERE "raceId" = r.id AND status = 'DONE')::text AS runs
+       FROM "Race" r WHERE r.id = $1`,
+      [id],
+    );
+    expect(race?.status).toBe('CANCELLED');
+    expect(Number(race?.runs)).toBeLessThan(20);
+    expect(writerProcesses()).toEqual([]);
+    const again = await gql(stack.apiUrl, 'mutation($id: ID!) { cancelRace(id: $id) { status } }', { id }, stack.token);
+    expect(again.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+  });
+
+  it('a killed worker leaves its race FAILED with the reason, and no writer behind', async () => {
+    const worker = stack.workers[0];
+    if (!worker) throw new Error('no worker');
+    const id = await startRace({ caseId: 'B1', runs: 20, scale: SCALE });
+    await follow(id, (e) => e.runIndex === 1 && / ready$/.test(e.message));
+    const pid = worker.child.pid;
+    await stopProc(worker, 'SIGKILL');
+    const events = await follow(id);
+    expect(events.at(-1)?.status).toBe('FAILED');
+    const r = await gql<{
+      race: { status: string; reason: string; runs: { index: number; status: string; reason: string }[] };
+    }>(stack.apiUrl, RACE, { id });
+    expect(r.data?.race.status).toBe('FAILED');
+    expect(r.data?.race.reason).toMatch(
+      new RegExp(`^worker .+:${pid} stopped during run 1: its database session ended before the race finished$`),
+    );
+    expect(r.data?.race.runs.find((x) => x.index === 1)).toMatchObject({ status: 'FAILED' });
+    // A fresh worker takes the next race; by its end the killed worker's orphaned writers, which
+    // stop when the channel to their worker closes, are gone too.
+    const next = stack.startWorker();
+    await printed(next, /waiting for races/);
+    const after = await startRace({ caseId: 'A1', runs: 1, scale: SCALE });
+    expect((await follow(after)).at(-1)?.status).toBe('DONE');
+    expect(writerProcesses()).toEqual([]);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * A table's layout at its latest version: every active file with its rows, partition values and
+ * min/max stats, and optionally the rows per value of one column in each file. The per-value counts
+ * come from the data (min/max cannot say whether a file spanning VendorID 1..7 holds a 6), which is
+ * what a person needs to see why one update rewrites a file and another leaves it alone.
+ */
+import {
+  type Add,
+  DeltaTable,
+  ExpressionError,
+  fromLogPath,
+  parseStats,
+  resolveColumn,
+  withConnection,
+} from '@racelab/engine';
+import { type Conn, sqlIdent } from '../data/sql';
+
+export interface ValueCount {
+  /** The value as DuckDB prints it (a partition value as the log holds it); null is SQL NULL. */
+  value: string | null;
+  rows: number;
+}
+
+export interface LayoutFile {
+  /** The add action's path, relative to the table. */
+  path: string;
+  rows: number;
+  partitionValues: Record<string, string | null>;
+  minValues: Record<string, unknown>;
+  maxValues: Record<string, unknown>;
+  /** Rows per value of the countBy column, values in the column's order, NULL last. */
+  countsBy?: ValueCount[];
+}
+
+export interface TableLayout {
+  version: number;
+  files: LayoutFile[];
+}
+
+/** Rows per value of `column` (per file when null) in each of `files`, keyed by add path: one DuckDB query. */
+async function countPerFile(
+  conn: Conn,
+  table: DeltaTable,
+  files: readonly Add[],
+  column: string | null,
+): Promise<Map<string, ValueCount[]>> {
+  const out = new Map<string, ValueCount[]>(files.map((f) => [f.path, []]));
+  if (files.length === 0) return out;
+  const rel = await table.filesRelation(conn, files, { withFile: true });
+  // Grouped and ordered on the typed value, so 10 sorts after 9; printed as text only at the end.
+  const v = column === null ? 'NULL' : sqlIdent(column);
+  const result = await conn.runAndReadAll(
+    `SELECT __file, CAST(v AS VARCHAR), count(*) FROM (SELECT __file, ${v} AS v FROM (${rel})) GROUP BY __file, v ORDER BY __file, v NULLS LAST`,
+  );
+  const pathOf = new Map(files.map((f) => [fromLogPath(f.path), f.path]));
+  for (const [key, value, n] of result.getRows() as [string, string | null, bigint][]) {
+    out.get(pathOf.get(key) ?? '')?.push({ value, rows: Number(n) });
+  }
+  return out;
+}
+
+const sum = (counts: readonly ValueCount[] | undefined) => (counts ?? []).reduce((n, c) => n + c.rows, 0);
+
+/** An empty partition value means null, as the Delta protocol says. */
+const partitionValue = (v: string | null | undefined) => (v === undefined || v === '' ? null : v);
+
+export async function tableLayout(path: string, countBy?: string): Promise<TableLayout> {
+  const table = await DeltaTable.open(path);
+  let column: string | undefined;
+  if (countBy !== undefined) {
+    try {
+      column = resolveColumn(table.schema, countBy).name;
+    } catch (e) {
+      if (e instanceof ExpressionError) throw new ExpressionError(`countBy: ${e.message}`);
+      throw e;
+    }
+  }
+  const files = table.activeFiles().sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const stats = new Map(files.map((f) => [f.path, parseStats(f.stats)]));
+  const statsRows = (f: Add) => {
+    const n = stats.get(f.path)?.numRecords;
+    return typeof n === 'number' ? n : undefined;
+  };
+  const isPartition = column !== undefined && table.partitionColumns.includes(column);
+  const { counts, unstated } = await withConnection(async (conn) => {
+    if (column !== undefined && !isPartition) return { counts: await countPerFile(conn, table, files, column) };
+    // Stats are optional in the protocol: a file without numRecords is counted instead.
+    const lacking = files.filter((f) => statsRows(f) === undefined);
+    return { unstated: await countPerFile(conn, table, lacking, null) };
+  });
+  return {
+    version: table.version,
+    files: files.map((f) => {
+      const s = stats.get(f.path);
+      const rows = statsRows(f) ?? sum(counts?.get(f.path) ?? unstated?.get(f.path));
+      const out: LayoutFile = {
+        path: f.path,
+        rows,
+        partitionValues: f.partitionValues,
+        minValues: s?.minValues ?? {},
+        maxValues: s?.maxValues ?? {},
+      };
+      if (counts) out.countsBy = counts.get(f.path) ?? [];
+      else if (isPartition && column !== undefined) {
+        out.countsBy = rows > 0 ? [{ value: partitionValue(f.partitionValues[column]), rows }] : [];
+      }
+      return out;
+    }),
+  };
+}

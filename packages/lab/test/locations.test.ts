@@ -1,0 +1,149 @@
+/**
+ * The one resolver of table locations, on real folders and symbolic links in a temp directory, and the
+ * lab alias building real base tables at scale 0.01.
+ */
+import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { DeltaTable } from '@racelab/engine';
+import { describe, expect, it } from 'vitest';
+import { prepareDataset } from '../src/data/index';
+import {
+  type LocationConfig,
+  LocationError,
+  locationConfigFromEnv,
+  MAX_LOCATION_LENGTH,
+  resolveTableLocation,
+} from '../src/locations';
+import { ensureBaseTables } from '../src/tables/base-tables';
+import { noTlcDir, SMALL_SCALE, tempDir } from './helpers/small-base';
+
+const tmp = tempDir('locations');
+const root = join(tmp, 'tables');
+const second = join(tmp, 'more-tables');
+const outside = join(tmp, 'outside');
+for (const d of [join(root, 'team', 'trips'), second, outside, join(root, 'real')]) mkdirSync(d, { recursive: true });
+symlinkSync(outside, join(root, 'escape'));
+symlinkSync(join(root, 'real'), join(root, 'shortcut'));
+const workDir = join(tmp, 'work');
+const cfg: LocationConfig = { roots: [root, second], workDir, dataDir: noTlcDir(tmp) };
+const realRoot = realpathSync(root);
+
+/** The LocationError a location is refused with (fails the test if it resolves or throws anything else). */
+async function refusal(text: string): Promise<LocationError> {
+  const e = await resolveTableLocation(text, cfg).then(
+    () => null,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(LocationError);
+  const err = e as LocationError;
+  expect(err.name).toBe('LocationError');
+  expect(err.message).not.toMatch(/\n\s+at /);
+  return err;
+}
+
+describe('paths', () => {
+  it('resolves a relative path against the first root, trimmed and normalised', async () => {
+    expect(await resolveTableLocation('  team//trips/  ', cfg)).toEqual({
+      kind: 'local',
+      path: join(realRoot, 'team', 'trips'),
+      display: 'team/trips',
+    });
+  });
+
+  it('accepts a path that does not exist yet, below the existing part', async () => {
+    expect((await resolveTableLocation('team/new/table', cfg)).path).toBe(join(realRoot, 'team', 'new', 'table'));
+  });
+
+  it('accepts an absolute path inside any root', async () => {
+    expect((await resolveTableLocation(join(root, 'team', 'trips'), cfg)).path).toBe(join(realRoot, 'team', 'trips'));
+    expect((await resolveTableLocation(join(second, 'x'), cfg)).path).toBe(join(realpathSync(second), 'x'));
+  });
+
+  it('refuses an absolute path outside the roots, naming them', async () => {
+    const e = await refusal(join(outside, 'table'));
+    expect(e.message).toContain('is not inside one of the table roots');
+    expect(e.message).toContain(root);
+    await refusal('/etc/passwd');
+  });
+
+  it('refuses a root itself', async () => {
+    expect((await refusal(root)).message).toContain('is a table root itself');
+    await refusal('.');
+  });
+
+  it("refuses any '..' segment, even one that would stay inside a root", async () => {
+    for (const text of ['../outside', 'team/../team/trips', `${root}/team/../x`, '..']) {
+      expect((await refusal(text)).message).toContain("'..' is not allowed");
+    }
+  });
+
+  it('refuses a symbolic link that leads outside a root, and follows one that stays inside', async () => {
+    expect((await refusal('escape/table')).message).toContain('through a symbolic link');
+    await refusal(join(root, 'escape'));
+    expect((await resolveTableLocation('shortcut/t', cfg)).path).toBe(join(realRoot, 'real', 't'));
+  });
+
+  it('refuses NUL and other control characters, empty text and overlong text', async () => {
+    expect((await refusal('team/a\0b')).message).toContain('U+0000 at position 7');
+    expect((await refusal('team/a\nb')).message).toContain('U+000A');
+    expect((await refusal('   ')).message).toContain('a table location is required');
+    expect((await refusal('a'.repeat(MAX_LOCATION_LENGTH + 1))).message).toContain(`at most ${MAX_LOCATION_LENGTH}`);
+  });
+});
+
+describe('other kinds', () => {
+  it('refuses s3:// for now, naming the bucket asked for', async () => {
+    const e = await refusal('s3://team-bucket/tables/trips');
+    expect(e.message).toContain("bucket 'team-bucket' is not configured");
+    expect(e.message).toContain('S3 locations need a configured bucket');
+    expect((await refusal('s3:///x')).message).toContain('names no bucket');
+  });
+
+  it('refuses other URL schemes', async () => {
+    expect((await refusal('gs://b/t')).message).toContain("'gs://' locations are not supported");
+  });
+
+  it('resolves lab:flat@0.01 and lab:partitioned@0.01 to base tables built on demand', async () => {
+    const [flat, again, partitioned] = await Promise.all([
+      resolveTableLocation('lab:flat@0.01', cfg),
+      resolveTableLocation('lab:flat@0.010', cfg),
+      resolveTableLocation('lab:partitioned@0.01', cfg),
+    ]);
+    expect(flat.display).toBe('lab:flat@0.01');
+    expect(again).toEqual(flat);
+    expect(partitioned.display).toBe('lab:partitioned@0.01');
+    const dataset = await prepareDataset({ scale: SMALL_SCALE, cacheDir: join(workDir, 'data'), dataDir: cfg.dataDir });
+    const tables = await ensureBaseTables(workDir, dataset);
+    expect(flat.path).toBe(realpathSync(tables.flat));
+    expect(partitioned.path).toBe(realpathSync(tables.partitioned));
+    expect((await DeltaTable.open(flat.path)).activeFiles()).toHaveLength(dataset.figures.flatFiles);
+    expect((await DeltaTable.open(partitioned.path)).partitionColumns).toEqual(['VendorID']);
+  });
+
+  it('refuses a scale outside 0.01..1 or not a number', async () => {
+    for (const text of ['lab:flat@0', 'lab:flat@2', 'lab:flat@abc', 'lab:flat@', 'lab:flat@1e-2']) {
+      expect((await refusal(text)).message).toContain('must be a number from 0.01 to 1');
+    }
+    expect((await refusal('lab:flat')).message).toContain('is not a lab alias');
+  });
+
+  it('refuses an unknown alias kind', async () => {
+    expect((await refusal('lab:iceberg@1')).message).toContain("unknown lab table 'iceberg'");
+  });
+});
+
+describe('configuration from the environment', () => {
+  it('defaults to var/tables and var/lab in the repository', () => {
+    expect(locationConfigFromEnv('/repo', {})).toEqual({ roots: ['/repo/var/tables'], workDir: '/repo/var/lab' });
+  });
+
+  it('reads LAB_ROOTS (comma-separated, relative to the repository), LAB_WORK_DIR and LAB_DATA_DIR', () => {
+    expect(
+      locationConfigFromEnv('/repo', {
+        LAB_ROOTS: ' /data/a , b,, ',
+        LAB_WORK_DIR: '/w',
+        LAB_DATA_DIR: '/d',
+      }),
+    ).toEqual({ roots: ['/data/a', '/repo/b'], workDir: '/w', dataDir: '/d' });
+  });
+});
