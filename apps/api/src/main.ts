@@ -12,6 +12,7 @@ import { createApiServer } from './http/server';
 import { startQueue } from './queue/boss';
 import { ProgressHub } from './races/progress';
 import { startReaper } from './races/reaper';
+import { onStopSignal } from './signals';
 
 const cfg = loadConfig();
 const database = await openDatabase(cfg);
@@ -41,5 +42,4 @@ async function stop() {
   await database.stop();
   process.exit(0);
 }
-process.on('SIGTERM', () => void stop());
-process.on('SIGINT', () => void stop());
+onStopSignal(() => void stop());

@@ -14,6 +14,7 @@ import { createPrisma } from './db/prisma';
 import { startQueue } from './queue/boss';
 import { raceSpec } from './races/spec';
 import { createRace } from './races/store';
+import { onStopSignal } from './signals';
 
 const API_DIR = join(REPO_ROOT, 'apps/api');
 const WEB_DIR = join(REPO_ROOT, 'apps/web');
@@ -81,8 +82,7 @@ async function stop(code: number) {
   await database?.stop();
   process.exit(code);
 }
-process.on('SIGINT', () => void stop(0));
-process.on('SIGTERM', () => void stop(0));
+onStopSignal(() => void stop(0));
 
 console.log(cfg.databaseUrl ? 'Postgres: DATABASE_URL' : `Postgres: embedded, cluster in ${cfg.embeddedDir}`);
 database = await openDatabase(cfg);
@@ -91,7 +91,7 @@ const db = createPrisma(database.url, 2);
 const admin = await firstAdminToken(db);
 if (process.env.LAB_API_TOKEN) await registerToken(db, process.env.LAB_API_TOKEN, 'LAB_API_TOKEN');
 // The dashboard's server adds this token to its mutations; browsers never see it.
-const webToken = process.env.LAB_API_TOKEN ?? (await issueToken(db, 'dashboard (npm start)'));
+const webToken = process.env.LAB_API_TOKEN || (await issueToken(db, 'dashboard (npm start)'));
 if ((await db.race.count()) === 0 && process.env.LAB_FIRST_RACES !== '0') {
   const boss = await startQueue(database.url, 'producer');
   for (const id of FIRST_RACES) await createRace(db, boss, raceSpec({ caseId: id, runs: 2, scale: 1 }), id);

@@ -198,7 +198,7 @@ describe('races outlive processes', () => {
     expect(c.errors).toBeUndefined();
     const events = await follow(id);
     expect(events.at(-1)).toMatchObject({ status: 'CANCELLED' });
-    expect(events.at(-1)?.message).toMatch(/^cancelled; the race was cancelled; its writer processes were stopped$/);
+    expect(events.at(-1)?.message).toBe("cancelled on request; the race's writer processes were killed");
     const [race] = await stack.sql<{ status: string; runs: string }>(
       `SELECT r.status, (SELECT count(*) FROM "Run" WHERE "raceId" = r.id AND status = 'DONE')::text AS runs
        FROM "Race" r WHERE r.id = $1`,
@@ -209,6 +209,24 @@ describe('races outlive processes', () => {
     expect(writerProcesses()).toEqual([]);
     const again = await gql(stack.apiUrl, 'mutation($id: ID!) { cancelRace(id: $id) { status } }', { id }, stack.token);
     expect(again.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+  });
+
+  it('a worker asked to stop fails its race with that reason before it exits', async () => {
+    const worker = stack.workers[0];
+    if (!worker) throw new Error('no worker');
+    const id = await startRace({ caseId: 'B1', runs: 20, scale: SCALE });
+    await follow(id, (e) => e.runIndex === 1 && / ready$/.test(e.message));
+    await stopProc(worker, 'SIGTERM');
+    expect(worker.child.exitCode).toBe(0);
+    const [race] = await stack.sql<{ status: string; reason: string }>(
+      'SELECT status, reason FROM "Race" WHERE id = $1',
+      [id],
+    );
+    expect(race?.status).toBe('FAILED');
+    expect(race?.reason).toMatch(/^worker .+:\d+ was stopped; the race's writer processes were killed$/);
+    expect(writerProcesses()).toEqual([]);
+    stack.workers.shift();
+    await printed(stack.startWorker(), /waiting for races/);
   });
 
   it('a killed worker leaves its race FAILED with the reason, and no writer behind', async () => {

@@ -9,6 +9,7 @@ import { applyMigrations } from '../db/migrate';
 import { createPrisma } from '../db/prisma';
 import { RACE_QUEUE, type RaceJob, startQueue } from '../queue/boss';
 import { startReaper } from '../races/reaper';
+import { onStopSignal } from '../signals';
 import { runRaceJob } from './run-race';
 
 const cfg = loadConfig();
@@ -40,5 +41,4 @@ async function stop(signal: string) {
   await db.$disconnect();
   process.exit(0);
 }
-process.on('SIGTERM', () => void stop('SIGTERM'));
-process.on('SIGINT', () => void stop('SIGINT'));
+onStopSignal((signal) => void stop(signal));

@@ -95,9 +95,14 @@ export async function runRaceJob(deps: WorkerDeps, raceId: string): Promise<void
     } catch (e) {
       await steps.flush().catch(() => {});
       if (e instanceof RaceCancelledError && deps.shutdown.aborted) {
-        await endRace(db, raceId, 'FAILED', `worker ${deps.worker} was stopped; ${e.message}`);
+        await endRace(
+          db,
+          raceId,
+          'FAILED',
+          `worker ${deps.worker} was stopped; the race's writer processes were killed`,
+        );
       } else if (e instanceof RaceCancelledError) {
-        await endRace(db, raceId, 'CANCELLED', `cancelled; ${e.message}`);
+        await endRace(db, raceId, 'CANCELLED', "cancelled on request; the race's writer processes were killed");
       } else {
         await endRace(db, raceId, 'FAILED', (e as Error).message ?? String(e));
       }
