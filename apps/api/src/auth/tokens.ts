@@ -31,14 +31,29 @@ export async function firstAdminToken(db: Db): Promise<string | null> {
   return issueToken(db, 'admin');
 }
 
-/** The bearer token's record, or null: unknown, malformed or absent. */
-export async function verifyBearer(db: Db, header: string | null): Promise<{ id: string; label: string } | null> {
-  const m = header === null ? null : /^Bearer ([A-Za-z0-9_-]{8,200})$/.exec(header.trim());
-  if (!m) return null;
-  const found = await db.apiToken.findUnique({
-    where: { hash: hashToken(m[1] as string) },
-    select: { id: true, label: true },
-  });
-  if (found) void db.apiToken.update({ where: { id: found.id }, data: { lastUsedAt: new Date() } }).catch(() => {});
-  return found;
+const CACHE_MS = 30_000;
+
+/**
+ * Checks bearer tokens against the database, remembering known hashes for 30 s so a burst of
+ * requests does not cost a query each (a deleted token stops working within that time), and
+ * recording lastUsedAt at most once per cache period.
+ */
+export class TokenVerifier {
+  private readonly known = new Map<string, { label: string; until: number }>();
+
+  constructor(private readonly db: Db) {}
+
+  /** The token's label, or null: unknown, malformed or absent. */
+  async verify(header: string | null): Promise<string | null> {
+    const m = header === null ? null : /^Bearer ([A-Za-z0-9_-]{8,200})$/.exec(header.trim());
+    if (!m) return null;
+    const hash = hashToken(m[1] as string);
+    const cached = this.known.get(hash);
+    if (cached && cached.until > Date.now()) return cached.label;
+    const found = await this.db.apiToken.findUnique({ where: { hash }, select: { id: true, label: true } });
+    if (!found) return null;
+    this.known.set(hash, { label: found.label, until: Date.now() + CACHE_MS });
+    await this.db.apiToken.update({ where: { id: found.id }, data: { lastUsedAt: new Date() } });
+    return found.label;
+  }
 }

@@ -5,6 +5,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Db } from '../db/prisma';
 import type { ProgressHub } from '../races/progress';
 import { AuthError } from './errors';
+import type { Loaders } from './loaders';
 
 export interface ApiContext {
   db: Db;
@@ -15,6 +16,7 @@ export interface ApiContext {
   token: string | null;
   /** Whether the request came from this host. */
   loopback: boolean;
+  loaders: Loaders;
 }
 
 export const builder = new SchemaBuilder<{ Context: ApiContext; DefaultFieldNullability: false }>({

@@ -213,12 +213,7 @@ export const RaceType = builder.objectRef<Race>('Race').implement({
     }),
     runs: t.field({
       type: [RunType],
-      resolve: (r, _args, ctx) =>
-        ctx.db.run.findMany({
-          where: { raceId: r.id },
-          orderBy: { index: 'asc' },
-          include: { writers: { orderBy: { position: 'asc' } }, tableCheck: true },
-        }),
+      resolve: (r, _args, ctx) => ctx.loaders.runsOf(r.id),
     }),
   }),
 });

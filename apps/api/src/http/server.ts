@@ -5,14 +5,15 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createYoga, type Plugin } from 'graphql-yoga';
-import { verifyBearer } from '../auth/tokens';
+import { TokenVerifier } from '../auth/tokens';
 import type { ApiContext } from '../graphql/builder';
 import { limitsRule } from '../graphql/limits';
+import { createLoaders } from '../graphql/loaders';
 import { schema } from '../graphql/schema';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export type ServerDeps = Omit<ApiContext, 'token' | 'loopback'>;
+export type ServerDeps = Omit<ApiContext, 'token' | 'loopback' | 'loaders'>;
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -32,6 +33,7 @@ function refuse(res: import('node:http').ServerResponse, status: number, message
 }
 
 export function createApiServer(deps: ServerDeps): Server {
+  const tokens = new TokenVerifier(deps.db);
   const yoga = createYoga<{ req: IncomingMessage }>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -39,8 +41,13 @@ export function createApiServer(deps: ServerDeps): Server {
     landingPage: false,
     plugins: [limits],
     context: async ({ req, request }): Promise<ApiContext> => {
-      const token = await verifyBearer(deps.db, request.headers.get('authorization'));
-      return { ...deps, token: token?.label ?? null, loopback: LOOPBACK.has(req.socket.remoteAddress ?? '') };
+      const token = await tokens.verify(request.headers.get('authorization'));
+      return {
+        ...deps,
+        token,
+        loopback: LOOPBACK.has(req.socket.remoteAddress ?? ''),
+        loaders: createLoaders(deps.db),
+      };
     },
   });
   return createServer((req, res) => {

@@ -1,0 +1,39 @@
+/**
+ * Per-request batching: a page of 20 races asks for 20 races' runs in one query, not 20. Keys
+ * asked for in the same tick are collected and fetched together (the DataLoader idea, in a few lines).
+ */
+import type { Db } from '../db/prisma';
+import type { RunShape } from './types';
+
+export function batchLoader<K, V>(fetch: (keys: K[]) => Promise<Map<K, V>>, empty: V): (key: K) => Promise<V> {
+  let pending: { keys: K[]; result: Promise<Map<K, V>> } | null = null;
+  return (key) => {
+    if (!pending) {
+      const batch: { keys: K[]; result: Promise<Map<K, V>> } = { keys: [], result: Promise.resolve(new Map()) };
+      batch.result = Promise.resolve().then(() => {
+        pending = null;
+        return fetch(batch.keys);
+      });
+      pending = batch;
+    }
+    pending.keys.push(key);
+    return pending.result.then((m) => m.get(key) ?? empty);
+  };
+}
+
+export function createLoaders(db: Db) {
+  return {
+    runsOf: batchLoader<string, RunShape[]>(async (raceIds) => {
+      const runs = await db.run.findMany({
+        where: { raceId: { in: raceIds } },
+        orderBy: [{ raceId: 'asc' }, { index: 'asc' }],
+        include: { writers: { orderBy: { position: 'asc' } }, tableCheck: true },
+      });
+      const by = new Map<string, RunShape[]>();
+      for (const r of runs) by.set(r.raceId, [...(by.get(r.raceId) ?? []), r]);
+      return by;
+    }, []),
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;
