@@ -173,6 +173,23 @@ interface RunView {
   };
 }
 
+describe('every engine of the lesson through the API', () => {
+  it('F2 (Iceberg, SQL catalog) and P3 (Postgres row locks, on the product database server) run and store', async () => {
+    const f2 = await startRace({ caseId: 'F2', runs: 1, scale: SCALE });
+    const p3 = await startRace({ caseId: 'P3', runs: 1, scale: SCALE });
+    expect((await follow(f2)).at(-1)?.status).toBe('DONE');
+    expect((await follow(p3)).at(-1)?.status).toBe('DONE');
+    const iceberg = await gql<{ race: { runs: RunView[] } }>(stack.apiUrl, RACE, { id: f2 });
+    const [feb01, feb02] = iceberg.data?.race.runs[0]?.writers ?? [];
+    expect(feb01?.committed).toBe(true);
+    expect(feb02).toMatchObject({ committed: false, errorClass: 'CommitFailedException' });
+    expect(feb02?.errorMessage).toMatch(/^Requirement failed: branch main has changed: expected id \d+, found \d+$/);
+    const postgres = await gql<{ race: { runs: RunView[] } }>(stack.apiUrl, RACE, { id: p3 });
+    const loser = postgres.data?.race.runs[0]?.writers.find((w) => !w.committed);
+    expect(loser?.errorMessage).toContain('could not serialize access due to concurrent update');
+  });
+});
+
 describe('races outlive processes', () => {
   it('a race queued before an API restart completes, and the new API streams all of it', async () => {
     const id = await startRace({ caseId: 'A1', runs: 2, scale: SCALE });
