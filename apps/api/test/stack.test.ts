@@ -4,31 +4,20 @@
  * prints the URLs; SIGTERM stops every process it started, Postgres included. The dashboard is left
  * out here (LAB_NO_WEB=1): its own tests build and drive it.
  */
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { findFreePort, processAlive } from '@racelab/lab';
 import { afterAll, expect, it } from 'vitest';
 import { gql } from './helpers/client';
-import { type Proc, printed } from './helpers/stack';
+import { printed, spawnTs } from './helpers/stack';
 
 const API_DIR = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'racelab-stack-'));
 chmodSync(dir, 0o755);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function startSupervisor(env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/stack.ts'], {
-    cwd: API_DIR,
-    env: { ...process.env, ...env },
-    stdio: 'pipe',
-  });
-  const output: string[] = [];
-  child.stdout?.on('data', (b: Buffer) => output.push(b.toString()));
-  child.stderr?.on('data', (b: Buffer) => output.push(b.toString()));
-  return { child, output, exited: new Promise((r) => child.once('exit', () => r())) };
-}
+const startSupervisor = (env: Record<string, string>) => spawnTs('src/stack.ts', env);
 
 /** PIDs of the workers, as they print them when ready. */
 function pidsOf(text: string): number[] {

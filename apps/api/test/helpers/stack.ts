@@ -32,7 +32,8 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-function spawnTs(entry: string, env: Record<string, string>): Proc {
+/** `entry` (relative to apps/api) in its own node process, tsx as a loader: its PID is the code's. */
+export function spawnTs(entry: string, env: Record<string, string>): Proc {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: API_DIR,
     env: { ...process.env, ...env },
