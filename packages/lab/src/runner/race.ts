@@ -19,6 +19,8 @@ interface Live {
   ready: Promise<{ opened: number; prepared: number }>;
   committed: Promise<void>;
   done: Promise<Done>;
+  /** Settles when the process has exited and its pipes are drained. */
+  closed: Promise<void>;
 }
 
 type Done = { released: number; finished: number; outcome: WriterOutcome } | { crashed: string };
@@ -46,7 +48,7 @@ function startWriter(job: WriterJob, onEvent?: (writer: string, event: WriterEve
   // Unobserved rejections of these are expected when a writer never commits.
   committed.catch(() => {});
   ready.catch(() => {});
-  return { spec: job.writer, child, ready, committed, done };
+  return { spec: job.writer, child, ready, committed, done, closed };
 }
 
 export class RaceCancelledError extends Error {
@@ -96,7 +98,10 @@ export async function race(jobs: WriterJob[], started: number, hooks: RaceHooks 
     const done = await Promise.race([Promise.all(writers.map((w) => w.done)), abort]);
     return writers.map((w, i) => result(w.spec, ready[i], done[i], started));
   } finally {
-    for (const w of writers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
+    // A cancelled (or failed) race returns only once its writers are really gone.
+    const alive = writers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+    for (const w of alive) w.child.kill('SIGKILL');
+    await Promise.all(alive.map((w) => w.closed));
   }
 }
 
