@@ -6,12 +6,14 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { field, writeDeltaTable } from '@racelab/engine';
+import { scaledFigures } from '@racelab/lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gql, subscribe } from './helpers/client';
 import { type Stack, startStack } from './helpers/stack';
 
 const ADDED =
   "Failed to commit transaction: Commit failed: a concurrent transactions added new data.\nHelp: This transaction's query must be rerun to include the new data. Also, if you don't care to require this check to pass in the future, the isolation level can be set to Snapshot Isolation.";
+const F = scaledFigures(0.01);
 const START = `mutation($input: StartRaceInput!) { startRace(input: $input) { id } }`;
 
 let stack: Stack;
@@ -195,6 +197,24 @@ describe('tables', () => {
       expect(f.countsBy.reduce((n, c) => n + c.rows, 0)).toBe(f.rows);
       expect(JSON.parse(f.minValues)).toHaveProperty('VendorID');
     }
+    // Rows matching a predicate per file, and what appending a day would add per partition.
+    const more = await gql<{
+      tableLayout: {
+        files: { matches: number[] }[];
+        appends: { day: string; files: { partitionValues: { value: string }[]; stats: string }[] }[];
+      };
+    }>(
+      stack.apiUrl,
+      `{ tableLayout(location: "lab:partitioned@0.01", predicates: ["VendorID = 6", "fare_amount < 0"], appendDays: ["2025-02-01"]) {
+        files { matches } appends { day files { partitionValues { value } stats } } } }`,
+    );
+    expect(more.errors).toBeUndefined();
+    const sums = [0, 1].map((i) => more.data?.tableLayout.files.reduce((n, f) => n + (f.matches[i] ?? 0), 0));
+    expect(sums).toEqual([F.vendors[6], F.negativeFares]);
+    const feb01 = more.data?.tableLayout.appends[0];
+    expect(feb01?.day).toBe('2025-02-01');
+    expect(feb01?.files.reduce((n, f) => n + JSON.parse(f.stats).numRecords, 0)).toBe(F.feb01);
+    expect(feb01?.files.map((f) => f.partitionValues[0]?.value).sort()).not.toContain('6');
     const bad = await gql(stack.apiUrl, `{ tableLayout(location: "lab:flat@0.01", countBy: "nope") { version } }`);
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });

@@ -123,6 +123,32 @@ describe('startRace: a preset, end to end', () => {
     }
   });
 
+  it('answers what the lab measured for that pair of writers, in either order', async () => {
+    const update = (v: number) => ({
+      name: `v${v}`,
+      operation: 'update',
+      predicate: `VendorID = ${v}`,
+      set: [{ key: 'tip_amount', value: 'tip_amount + 1' }],
+    });
+    const q = `query($t: String!, $a: WriterInput!, $b: WriterInput!) { measuredOutcome(table: $t, first: $a, second: $b) {
+      races runs firstCommitted secondCommitted messages caseIds } }`;
+    const m = await gql<{ measuredOutcome: Record<string, unknown> }>(stack.apiUrl, q, {
+      t: 'flat',
+      a: update(2),
+      b: update(1),
+    });
+    expect(m.errors).toBeUndefined();
+    expect(m.data?.measuredOutcome).toMatchObject({ races: 1, runs: 2, messages: [ADDED], caseIds: ['B1'] });
+    const counts = m.data?.measuredOutcome as { firstCommitted: number; secondCommitted: number } | undefined;
+    expect((counts?.firstCommitted ?? 0) + (counts?.secondCommitted ?? 0)).toBe(2);
+    const none = await gql<{ measuredOutcome: { races: number } }>(stack.apiUrl, q, {
+      t: 'partitioned',
+      a: update(2),
+      b: update(1),
+    });
+    expect(none.data?.measuredOutcome.races).toBe(0);
+  });
+
   it('lists it among the races, newest first, with cursor pagination and filters', async () => {
     const page = `query($after: String, $caseId: String, $status: RaceStatus) {
       races(first: 1, after: $after, caseId: $caseId, status: $status) {

@@ -2,10 +2,12 @@
 export {
   CASES,
   type DeltaCase,
+  type FebDay,
   type LabCase,
   type PostgresCase,
   selectCases,
   UnknownCaseError,
+  type WriterOperation,
   type WriterSpec,
 } from './cases/catalog';
 export {
@@ -35,4 +37,5 @@ export { findFreePort, type LabPostgres, processAlive, startLabPostgres } from '
 export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';
 export * from './results/types';
 export { RaceCancelledError } from './runner/race';
-export { type LayoutFile, type TableLayout, tableLayout, type ValueCount } from './tables/layout';
+export { type AppendedFile, previewAppend } from './tables/append-stats';
+export { type LayoutFile, type LayoutOptions, type TableLayout, tableLayout, type ValueCount } from './tables/layout';

@@ -24,6 +24,8 @@ export interface ResolvedLocation {
   path: string;
   /** The location as a person should see it: the canonical alias, or the normalised path as given. */
   display: string;
+  /** For a lab alias, the data set its base tables were built from (its February day files feed appends). */
+  dataset?: Dataset;
 }
 
 export class LocationError extends Error {
@@ -137,9 +139,9 @@ async function resolvePath(location: string, cfg: LocationConfig): Promise<Resol
 }
 
 /** Base tables being built in this process, so two resolutions of one alias never build into one temp folder. */
-const building = new Map<string, Promise<BaseTables>>();
+const building = new Map<string, Promise<BaseTables & { dataset: Dataset }>>();
 
-async function baseTables(cfg: LocationConfig, scale: number): Promise<BaseTables> {
+async function baseTables(cfg: LocationConfig, scale: number): Promise<BaseTables & { dataset: Dataset }> {
   const workDir = resolve(cfg.workDir);
   const key = `${workDir}\0${scale}`;
   let job = building.get(key);
@@ -150,7 +152,7 @@ async function baseTables(cfg: LocationConfig, scale: number): Promise<BaseTable
         cacheDir: join(workDir, 'data'),
         ...(cfg.dataDir !== undefined && { dataDir: cfg.dataDir }),
       });
-      return ensureBaseTables(workDir, dataset);
+      return { ...(await ensureBaseTables(workDir, dataset)), dataset };
     })();
     building.set(key, job);
     job.finally(() => building.delete(key)).catch(() => undefined);
@@ -176,7 +178,7 @@ async function resolveAlias(location: string, cfg: LocationConfig): Promise<Reso
   const display = `lab:${kind}@${scale}`;
   try {
     const tables = await baseTables(cfg, scale);
-    return { kind: 'local', path: await realpath(tables[kind]), display };
+    return { kind: 'local', path: await realpath(tables[kind]), display, dataset: tables.dataset };
   } catch (e) {
     // A data set that cannot exist at this scale (TLC files present and S < 1) is the user's to fix.
     if (e instanceof DatasetError) throw new LocationError(`${display}: ${e.message}`);

@@ -2,17 +2,24 @@
  * Types and fields about tables: the per-engine reading of an isolation string, the audit of
  * tables' `delta.isolationLevel`, the layout of a table's files, and the conflict forecast.
  */
-import { DeltaTable, ISOLATION_LEVEL_KEY, NotATableError } from '@racelab/engine';
+import { DeltaTable, ISOLATION_LEVEL_KEY, NotATableError, type StructType } from '@racelab/engine';
 import {
   CaseInputError,
   customCase,
+  type Dataset,
+  FEB_DAYS,
+  type FebDay,
   ForecastError,
   forecastConflict,
   LocationError,
+  labTableSchema,
+  previewAppend,
   resolveTableLocation,
   tableLayout,
+  type WriterSpec,
 } from '@racelab/lab';
 import type { Audit } from '../db/prisma';
+import { type Measured, measuredOutcomes } from '../races/measured';
 import { toCustomWriter, type WriterInput } from '../races/spec';
 import { type Interpretation, interpret } from '../tables/interpret';
 import { type ApiContext, builder, requireReader, requireToken } from './builder';
@@ -20,6 +27,21 @@ import { InputError } from './errors';
 import { KeyValue, type KeyValueShape, ValueCount, WriterInputType } from './types';
 
 export const MAX_AUDIT_LOCATIONS = 50;
+const MAX_LAYOUT_PREDICATES = 20;
+
+const pairsOf = (o: Record<string, string | null>): KeyValueShape[] =>
+  Object.entries(o).map(([key, value]) => ({ key, value }));
+
+/** Two writers, validated as a two-writer race on `schema` (names, operations, expressions). */
+function writerPair(first: WriterInput, second: WriterInput, schema: StructType): [WriterSpec, WriterSpec] {
+  try {
+    const c = customCase({ writers: [first, second].map(toCustomWriter) }, schema);
+    return [c.writers[0] as WriterSpec, c.writers[1] as WriterSpec];
+  } catch (e) {
+    if (e instanceof CaseInputError) throw new InputError(e.message, e.problems);
+    throw e;
+  }
+}
 
 export const EngineInterpretation = builder.objectRef<Interpretation>('EngineInterpretation').implement({
   fields: (t) => ({
@@ -70,6 +92,9 @@ interface LayoutFileShape {
   minValues: string;
   maxValues: string;
   countsBy: { value: string; rows: number }[] | null;
+  size: number;
+  stats: string | null;
+  matches: number[] | null;
 }
 const LayoutFile = builder.objectRef<LayoutFileShape>('LayoutFile').implement({
   fields: (t) => ({
@@ -79,18 +104,67 @@ const LayoutFile = builder.objectRef<LayoutFileShape>('LayoutFile').implement({
     minValues: t.exposeString('minValues'),
     maxValues: t.exposeString('maxValues'),
     countsBy: t.field({ type: [ValueCount], nullable: true, resolve: (f) => f.countsBy }),
+    size: t.exposeFloat('size', { description: "the add action's size, bytes" }),
+    stats: t.exposeString('stats', { nullable: true, description: "the add action's stats JSON, as in the log" }),
+    matches: t.exposeIntList('matches', {
+      nullable: true,
+      description: 'rows matching each of the predicates asked for, in their order, counted from the data',
+    }),
   }),
 });
 
-const TableLayoutType = builder
-  .objectRef<{ location: string; version: number; files: LayoutFileShape[] }>('TableLayout')
-  .implement({
-    fields: (t) => ({
-      location: t.exposeString('location'),
-      version: t.exposeInt('version'),
-      files: t.field({ type: [LayoutFile], resolve: (l) => l.files }),
-    }),
-  });
+interface AppendShape {
+  day: string;
+  files: { partitionValues: KeyValueShape[]; stats: string }[];
+}
+const AppendedFile = builder.objectRef<AppendShape['files'][number]>('AppendedFile').implement({
+  fields: (t) => ({
+    partitionValues: t.field({ type: [KeyValue], resolve: (f) => f.partitionValues }),
+    stats: t.exposeString('stats'),
+  }),
+});
+const AppendPreview = builder.objectRef<AppendShape>('AppendPreview').implement({
+  description: 'What appending one of the lab days would add to this table: per partition, the rows and their stats',
+  fields: (t) => ({
+    day: t.exposeString('day'),
+    files: t.field({ type: [AppendedFile], resolve: (a) => a.files }),
+  }),
+});
+
+interface LayoutShape {
+  location: string;
+  version: number;
+  files: LayoutFileShape[];
+  schema: string;
+  partitionColumns: string[];
+  protocol: string;
+  configuration: KeyValueShape[];
+  appends: AppendShape[];
+}
+const TableLayoutType = builder.objectRef<LayoutShape>('TableLayout').implement({
+  fields: (t) => ({
+    location: t.exposeString('location'),
+    version: t.exposeInt('version'),
+    files: t.field({ type: [LayoutFile], resolve: (l) => l.files }),
+    schema: t.exposeString('schema', { description: 'the Delta schema, JSON' }),
+    partitionColumns: t.exposeStringList('partitionColumns'),
+    protocol: t.exposeString('protocol', { description: 'the protocol action, JSON' }),
+    configuration: t.field({ type: [KeyValue], resolve: (l) => l.configuration }),
+    appends: t.field({ type: [AppendPreview], resolve: (l) => l.appends }),
+  }),
+});
+
+const MeasuredType = builder.objectRef<Measured>('MeasuredOutcome').implement({
+  description: 'Stored runs of lab races whose two writers do exactly these changes on this base table',
+  fields: (t) => ({
+    races: t.exposeInt('races'),
+    runs: t.exposeInt('runs'),
+    firstCommitted: t.exposeInt('firstCommitted'),
+    secondCommitted: t.exposeInt('secondCommitted'),
+    messages: t.exposeStringList('messages'),
+    caseIds: t.exposeStringList('caseIds'),
+  }),
+});
 
 interface PredictionShape {
   secondCommits: boolean;
@@ -133,22 +207,51 @@ builder.queryFields((t) => ({
   }),
   tableLayout: t.field({
     type: TableLayoutType,
-    args: { location: t.arg.string({ required: true }), countBy: t.arg.string() },
-    resolve: async (_r, { location, countBy }, ctx) => {
+    args: {
+      location: t.arg.string({ required: true }),
+      countBy: t.arg.string(),
+      predicates: t.arg.stringList({ description: 'count the rows matching each, per file (at most 20)' }),
+      appendDays: t.arg.stringList({ description: 'lab tables: preview appending these February days' }),
+    },
+    resolve: async (_r, { location, countBy, predicates, appendDays }, ctx) => {
       requireReader(ctx);
+      if ((predicates?.length ?? 0) > MAX_LAYOUT_PREDICATES)
+        throw new InputError(`predicates: at most ${MAX_LAYOUT_PREDICATES}`);
       const { resolved } = await openTable(ctx, location);
+      const days = appendDays ?? [];
+      const unknownDay = days.find((d) => !FEB_DAYS.includes(d as (typeof FEB_DAYS)[number]));
+      if (unknownDay !== undefined)
+        throw new InputError(`appendDays: ${unknownDay} is not one of ${FEB_DAYS.join(', ')}`);
+      if (days.length > 0 && !resolved.dataset)
+        throw new InputError('appendDays: only the lab tables (lab:…) have days to append');
       try {
-        const layout = await tableLayout(resolved.path, countBy ?? undefined);
+        const layout = await tableLayout(resolved.path, countBy ?? undefined, { predicates: predicates ?? [] });
+        const appends = [];
+        for (const day of days) {
+          const files = await previewAppend(resolved.path, (resolved.dataset as Dataset).february(day as FebDay));
+          appends.push({
+            day,
+            files: files.map((f) => ({ partitionValues: pairsOf(f.partitionValues), stats: JSON.stringify(f.stats) })),
+          });
+        }
         return {
           location: resolved.display,
           version: layout.version,
+          schema: JSON.stringify(layout.schema),
+          partitionColumns: layout.partitionColumns,
+          protocol: JSON.stringify(layout.protocol),
+          configuration: pairsOf(layout.configuration),
+          appends,
           files: layout.files.map((f) => ({
             path: f.path,
             rows: f.rows,
-            partitionValues: Object.entries(f.partitionValues).map(([key, value]) => ({ key, value })),
+            partitionValues: pairsOf(f.partitionValues),
             minValues: JSON.stringify(f.minValues),
             maxValues: JSON.stringify(f.maxValues),
             countsBy: f.countsBy?.map((c) => ({ value: c.value ?? 'NULL', rows: c.rows })) ?? null,
+            size: f.size,
+            stats: f.stats,
+            matches: f.matches ?? null,
           })),
         };
       } catch (e) {
@@ -178,6 +281,20 @@ builder.queryFields((t) => ({
         if (e instanceof ForecastError) throw new InputError(e.message);
         throw e;
       }
+    },
+  }),
+  measuredOutcome: t.field({
+    type: MeasuredType,
+    args: {
+      table: t.arg.string({ required: true, description: 'flat or partitioned' }),
+      first: t.arg({ type: WriterInputType, required: true }),
+      second: t.arg({ type: WriterInputType, required: true }),
+    },
+    resolve: (_r, { table, first, second }, ctx) => {
+      requireReader(ctx);
+      if (table !== 'flat' && table !== 'partitioned') throw new InputError('table must be flat or partitioned');
+      const [a, b] = writerPair(first as WriterInput, second as WriterInput, labTableSchema());
+      return measuredOutcomes(ctx.db, table, a, b);
     },
   }),
   audits: t.field({

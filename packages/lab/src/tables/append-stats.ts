@@ -6,11 +6,12 @@
  */
 import {
   buildStats,
-  type DeltaTable,
+  DeltaTable,
   deltaToDuckType,
   type FileStats,
   resolveColumn,
   statsColumns,
+  withConnection,
 } from '@racelab/engine';
 import { type Conn, sqlIdent, sqlString } from '../data/sql';
 
@@ -53,4 +54,10 @@ export async function appendedFiles(conn: Conn, table: DeltaTable, file: string)
       });
       return { partitionValues, stats: buildStats(columns, Number(row[parts.length]), raw) };
     });
+}
+
+/** What appending `file` to the table at `path` would add, per partition (see appendedFiles). */
+export async function previewAppend(path: string, file: string): Promise<AppendedFile[]> {
+  const table = await DeltaTable.open(path);
+  return withConnection((conn) => appendedFiles(conn, table, file));
 }

@@ -9,8 +9,12 @@ import {
   DeltaTable,
   ExpressionError,
   fromLogPath,
+  matchingFiles,
+  type Protocol,
+  parsePredicate,
   parseStats,
   resolveColumn,
+  type StructType,
   withConnection,
 } from '@racelab/engine';
 import { type Conn, sqlIdent } from '../data/sql';
@@ -30,11 +34,26 @@ export interface LayoutFile {
   maxValues: Record<string, unknown>;
   /** Rows per value of the countBy column, values in the column's order, NULL last. */
   countsBy?: ValueCount[];
+  /** The add action's size in bytes and its stats JSON as the log holds it (for simulating commits). */
+  size: number;
+  stats: string | null;
+  /** Rows matching each of the layout's predicates, in their order, counted from the data. */
+  matches?: number[];
 }
 
 export interface TableLayout {
   version: number;
   files: LayoutFile[];
+  /** What a simulation of commits on this table needs besides the files. */
+  schema: StructType;
+  partitionColumns: string[];
+  protocol: Protocol;
+  configuration: Record<string, string | null>;
+}
+
+export interface LayoutOptions {
+  /** Predicates (parsed against the table's schema) whose matching rows are counted per file. */
+  predicates?: string[];
 }
 
 /** Rows per value of `column` (per file when null) in each of `files`, keyed by add path: one DuckDB query. */
@@ -64,8 +83,16 @@ const sum = (counts: readonly ValueCount[] | undefined) => (counts ?? []).reduce
 /** An empty partition value means null, as the Delta protocol says. */
 const partitionValue = (v: string | null | undefined) => (v === undefined || v === '' ? null : v);
 
-export async function tableLayout(path: string, countBy?: string): Promise<TableLayout> {
+export async function tableLayout(path: string, countBy?: string, options: LayoutOptions = {}): Promise<TableLayout> {
   const table = await DeltaTable.open(path);
+  const predicates = (options.predicates ?? []).map((text, i) => {
+    try {
+      return parsePredicate(text, table.schema);
+    } catch (e) {
+      if (e instanceof ExpressionError) throw new ExpressionError(`predicates[${i}]: ${e.message}`);
+      throw e;
+    }
+  });
   let column: string | undefined;
   if (countBy !== undefined) {
     try {
@@ -82,14 +109,24 @@ export async function tableLayout(path: string, countBy?: string): Promise<Table
     return typeof n === 'number' ? n : undefined;
   };
   const isPartition = column !== undefined && table.partitionColumns.includes(column);
-  const { counts, unstated } = await withConnection(async (conn) => {
-    if (column !== undefined && !isPartition) return { counts: await countPerFile(conn, table, files, column) };
+  const { counts, unstated, matched } = await withConnection(async (conn) => {
+    const matched = [];
+    for (const p of predicates) {
+      matched.push(new Map((await matchingFiles(conn, table, p)).map((m) => [m.add.path, m.matched])));
+    }
+    if (column !== undefined && !isPartition) {
+      return { counts: await countPerFile(conn, table, files, column), matched };
+    }
     // Stats are optional in the protocol: a file without numRecords is counted instead.
     const lacking = files.filter((f) => statsRows(f) === undefined);
-    return { unstated: await countPerFile(conn, table, lacking, null) };
+    return { unstated: await countPerFile(conn, table, lacking, null), matched };
   });
   return {
     version: table.version,
+    schema: table.schema,
+    partitionColumns: table.partitionColumns,
+    protocol: table.protocol,
+    configuration: table.configuration,
     files: files.map((f) => {
       const s = stats.get(f.path);
       const rows = statsRows(f) ?? sum(counts?.get(f.path) ?? unstated?.get(f.path));
@@ -99,6 +136,9 @@ export async function tableLayout(path: string, countBy?: string): Promise<Table
         partitionValues: f.partitionValues,
         minValues: s?.minValues ?? {},
         maxValues: s?.maxValues ?? {},
+        size: f.size,
+        stats: f.stats ?? null,
+        ...(matched.length > 0 && { matches: matched.map((m) => m.get(f.path) ?? 0) }),
       };
       if (counts) out.countsBy = counts.get(f.path) ?? [];
       else if (isPartition && column !== undefined) {
