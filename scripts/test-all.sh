@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Every test of the repository, from a fresh clone after `npm ci`: lint and format, type checks,
 # unit and integration tests of every package, and the apps' builds. It installs what the tests
-# need from Debian's apt when it is missing (later issues add Chromium and radosgw here).
+# need from Debian's apt when it is missing (Chromium for the dashboard; radosgw comes with S3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
+
+# The dashboard's end-to-end tests drive Debian's Chromium (never a downloaded browser).
+bash scripts/ensure-apt.sh chromium=chromium
 
 rm -rf var/test-reports
 npx biome check --error-on-warnings .

@@ -36,6 +36,14 @@ describe('query limits', () => {
     ]);
   });
 
+  it("lets the playground's layout query through: files with counts, matches and append previews", () => {
+    const q = `{ tableLayout(location: "lab:partitioned@1", countBy: "VendorID", predicates: ["VendorID = 1"], appendDays: ["2025-02-01"]) {
+      location version schema partitionColumns protocol configuration { key value }
+      files { path rows size stats minValues maxValues partitionValues { key value } countsBy { value rows } matches }
+      appends { day files { partitionValues { key value } stats } } } }`;
+    expect(errors(q, apiSchema)).toEqual([]);
+  });
+
   it("lets the dashboard's heaviest real query through: a race with every run, writer and check", () => {
     const q = `query($id: ID!) { race(id: $id) { id status runs { index commitLog { version writer }
       writers { name committed errorMessage attemptErrors { attempt errorMessage } timings { opened finished } }

@@ -141,6 +141,13 @@ describe('startRace: a preset, end to end', () => {
     expect(m.data?.measuredOutcome).toMatchObject({ races: 1, runs: 2, messages: [ADDED], caseIds: ['B1'] });
     const counts = m.data?.measuredOutcome as { firstCommitted: number; secondCommitted: number } | undefined;
     expect((counts?.firstCommitted ?? 0) + (counts?.secondCommitted ?? 0)).toBe(2);
+    const otherSet = { ...update(1), set: [{ key: 'tip_amount', value: 'tip_amount + 2' }] };
+    const different = await gql<{ measuredOutcome: { races: number } }>(stack.apiUrl, q, {
+      t: 'flat',
+      a: update(2),
+      b: otherSet,
+    });
+    expect(different.data?.measuredOutcome.races).toBe(0);
     const none = await gql<{ measuredOutcome: { races: number } }>(stack.apiUrl, q, {
       t: 'partitioned',
       a: update(2),

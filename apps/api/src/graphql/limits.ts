@@ -22,7 +22,16 @@ import {
 export const MAX_DEPTH = 8;
 export const MAX_COST = 50_000;
 /** How many items a list without `first` is taken to hold: runs ≤ 50, writers ≤ 8, a table's files. */
-const LIST_SIZES: Record<string, number> = { runs: 50, writers: 8, files: 200, edges: 1 };
+const LIST_SIZES: Record<string, number> = {
+  runs: 50,
+  writers: 8,
+  files: 200,
+  edges: 1,
+  partitionValues: 2,
+  tripsOnDay: 4,
+  tipDeltaByVendor: 4,
+  appends: 3,
+};
 const LIST_SIZE = 10;
 /** The largest page a client may ask for (`first`), assumed when it comes in a variable. */
 const MAX_PAGE = 100;

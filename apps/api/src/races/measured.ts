@@ -18,9 +18,19 @@ export interface Measured {
   caseIds: string[];
 }
 
-/** An operation's identity: what it does, not what the writer is called. */
-const sameOperation = (a: WriterOperation, b: WriterOperation) =>
-  JSON.stringify(a, Object.keys(a).sort()) === JSON.stringify(b, Object.keys(b).sort());
+/** JSON with every object's keys sorted, nested ones too: equal operations print equal. */
+const canonical = (v: unknown): string =>
+  v !== null && typeof v === 'object'
+    ? Array.isArray(v)
+      ? `[${v.map(canonical).join(',')}]`
+      : `{${Object.keys(v)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+          .join(',')}}`
+    : JSON.stringify(v);
+
+/** An operation's identity: what it does (its set included), not what the writer is called. */
+const sameOperation = (a: WriterOperation, b: WriterOperation) => canonical(a) === canonical(b);
 
 export async function measuredOutcomes(
   db: Db,

@@ -1,0 +1,25 @@
+'use client';
+import { AuditForm } from '../../components/audit/audit-form';
+import { AuditHistory } from '../../components/audit/audit-history';
+
+export default function AuditPage() {
+  return (
+    <>
+      <h1>Audit</h1>
+      <p className="lead">
+        Checks the <code>delta.isolationLevel</code> property of tables that already exist. For each table you list, it
+        reads the value from the table&apos;s log and shows whether any engine (delta-rs, Delta Spark, Databricks) would
+        ignore it, reject it or read it differently than its author most likely meant. Every audit is kept, so the list
+        below is also a history of what was checked and when.
+      </p>
+      <section className="panel" aria-labelledby="audit-form-heading">
+        <h2 id="audit-form-heading">Check tables</h2>
+        <AuditForm />
+      </section>
+      <section className="panel" aria-labelledby="audit-history-heading">
+        <h2 id="audit-history-heading">Results and history</h2>
+        <AuditHistory />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,126 @@
+'use client';
+/**
+ * Starting a race: a preset of the lesson, or writers of one's own. Everything is checked by the
+ * API (expressions parsed against the table's schema); its problems are listed here as they come.
+ */
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { type FormEvent, useState } from 'react';
+import { gql } from '../../lib/gql';
+import { CASES, START_RACE } from '../../lib/races';
+import { Failed } from '../states';
+import { type DraftWriter, newWriter, toWriterInput, WriterEditor } from './writer-editor';
+
+interface LabCase {
+  id: string;
+  title: string;
+  description: string;
+  engine: string;
+}
+
+const SCALES = [0.01, 0.05, 0.1, 0.25, 0.5, 1];
+
+export function StartRaceForm() {
+  const router = useRouter();
+  const cases = useQuery({ queryKey: ['cases'], queryFn: () => gql<{ cases: LabCase[] }>(CASES) });
+  const [mode, setMode] = useState<'preset' | 'custom'>('preset');
+  const [caseId, setCaseId] = useState('B1');
+  const [runs, setRuns] = useState(3);
+  const [scale, setScale] = useState(0.1);
+  const [isolation, setIsolation] = useState('');
+  const [table, setTable] = useState('flat');
+  const [writers, setWriters] = useState<DraftWriter[]>([
+    newWriter('first', 'update-1'),
+    newWriter('second', 'update-2'),
+  ]);
+  const start = useMutation({
+    mutationFn: (input: Record<string, unknown>) => gql<{ startRace: { id: string } }>(START_RACE, { input }),
+    onSuccess: (d) => router.push(`/races/${d.startRace.id}`),
+  });
+  const chosen = cases.data?.cases.find((c) => c.id === caseId);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const tableProperties = isolation.trim() === '' ? [] : [{ key: 'delta.isolationLevel', value: isolation.trim() }];
+    const common = { runs, scale, ...(tableProperties.length > 0 && { tableProperties }) };
+    start.mutate(mode === 'preset' ? { caseId, ...common } : { ...common, table, writers: writers.map(toWriterInput) });
+  };
+
+  return (
+    <form className="stack" onSubmit={submit} aria-label="Start a race">
+      <div className="row" role="radiogroup" aria-label="Kind of race">
+        <label className="row">
+          <input type="radio" name="mode" checked={mode === 'preset'} onChange={() => setMode('preset')} /> A preset of
+          the lesson
+        </label>
+        <label className="row">
+          <input type="radio" name="mode" checked={mode === 'custom'} onChange={() => setMode('custom')} /> My own
+          writers
+        </label>
+      </div>
+      {mode === 'preset' ? (
+        <label>
+          Case
+          <select id="case" value={caseId} onChange={(e) => setCaseId(e.target.value)} disabled={!cases.data}>
+            {(cases.data?.cases ?? [{ id: 'B1', title: 'loading…' }]).map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.id} — {c.title}
+              </option>
+            ))}
+          </select>
+          {chosen && <span className="muted">{chosen.description}</span>}
+        </label>
+      ) : (
+        <>
+          <label>
+            Table
+            <select id="custom-table" value={table} onChange={(e) => setTable(e.target.value)}>
+              <option value="flat">flat (9 files, as the lesson had it)</option>
+              <option value="partitioned">partitioned by VendorID</option>
+            </select>
+          </label>
+          <WriterEditor writers={writers} onChange={setWriters} />
+        </>
+      )}
+      <div className="row">
+        <label>
+          Runs
+          <input
+            id="runs"
+            type="number"
+            min={1}
+            max={50}
+            value={runs}
+            onChange={(e) => setRuns(Number(e.target.value))}
+          />
+        </label>
+        <label>
+          Scale of the month
+          <select id="scale" value={scale} onChange={(e) => setScale(Number(e.target.value))}>
+            {SCALES.map((s) => (
+              <option key={s} value={s}>
+                {s === 1 ? '1 (3.5 million trips)' : s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          delta.isolationLevel (optional)
+          <input
+            id="isolation"
+            value={isolation}
+            placeholder="e.g. writeSerializable"
+            onChange={(e) => setIsolation(e.target.value)}
+            disabled={mode === 'preset' && chosen !== undefined && chosen.engine !== 'delta'}
+          />
+        </label>
+      </div>
+      <div className="row">
+        <button type="submit" disabled={start.isPending}>
+          {start.isPending ? 'Starting…' : 'Start race'}
+        </button>
+      </div>
+      {start.error && <Failed error={start.error} />}
+    </form>
+  );
+}

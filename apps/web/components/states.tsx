@@ -1,0 +1,44 @@
+/** The three states every data view has besides its content: loading, empty, failed. */
+import type { ReactNode } from 'react';
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="state loading" role="status">
+      Loading {what}…
+    </p>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <div className="state empty">{children}</div>;
+}
+
+export function Failed({ error }: { error: unknown }) {
+  const e = error as { message?: string; problems?: string[] };
+  // A refusal listing several problems says so once, then lists them (its message joins them all).
+  const problems = e.problems ?? [];
+  return (
+    <div className="state failed" role="alert">
+      <strong>{problems.length > 0 ? 'Not accepted:' : (e.message ?? String(error))}</strong>
+      {problems.length > 0 && (
+        <ul>
+          {problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+const STATUS_LABEL: Record<string, string> = {
+  QUEUED: 'queued',
+  RUNNING: 'running',
+  DONE: 'done',
+  FAILED: 'failed',
+  CANCELLED: 'cancelled',
+};
+
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge status-${status.toLowerCase()}`}>{STATUS_LABEL[status] ?? status}</span>;
+}

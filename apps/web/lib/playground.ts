@@ -1,0 +1,612 @@
+/**
+ * The conflict playground's logic, pure (no React, no fetch): the writer menu, the layout query, the
+ * browser-side prediction with the engine's own checker (`@racelab/engine/conflict`), the lab's
+ * measured outcome, and the heatmap's model.
+ *
+ * A prediction never decides from min/max alone (DESIGN.md): the FIRST writer's commit is simulated
+ * from the data, as packages/lab/src/forecast.ts does on the server. The files an update or delete
+ * rewrites are those the layout's per-file match counts say hold a matching row; its new file's stats
+ * span the rewritten files; an append adds one file per partition with the stats of the rows it
+ * writes; a compaction rewrites each bin. Then the engine's pure checker judges the SECOND writer.
+ */
+import {
+  type Action,
+  type Add,
+  type ConflictCheck,
+  type ConflictKind,
+  checkWinner,
+  conflictError,
+  type Expr,
+  effectiveIsolationLevel,
+  type FileStats,
+  type IsolationLevel,
+  type Protocol,
+  parsePredicate,
+  parseStats,
+  parseUpdateExpression,
+  resolveColumn,
+  type SimulatedCommit,
+  type SimulatedOperation,
+  type StructType,
+  simulateCommit,
+} from '@racelab/engine/conflict';
+
+// ---------------------------------------------------------------------------------------------
+// The tables and the writer menu
+
+export type TableKind = 'flat' | 'partitioned';
+export const TABLE_KINDS: readonly TableKind[] = ['flat', 'partitioned'];
+export const SCALES: readonly number[] = [0.01, 0.1, 1];
+/** The lesson's full-size table. */
+export const DEFAULT_SCALE = 1;
+
+/** The lab's base table as the API names it, e.g. `lab:flat@1`. */
+export const labLocation = (kind: TableKind, scale: number): string => `lab:${kind}@${scale}`;
+
+export type WriterKey =
+  | 'update-1'
+  | 'update-2'
+  | 'update-6'
+  | 'update-7'
+  | 'delete-fare'
+  | 'delete-distance'
+  | 'append-2025-02-01'
+  | 'append-2025-02-02'
+  | 'optimize';
+
+export type MenuWriter =
+  | { key: WriterKey; label: string; operation: 'update'; predicate: string; set: Record<string, string> }
+  | { key: WriterKey; label: string; operation: 'delete'; predicate: string }
+  | { key: WriterKey; label: string; operation: 'append'; day: string }
+  | { key: WriterKey; label: string; operation: 'optimize' };
+
+/** The lesson's writer: update `VendorID = v` set tip_amount = tip_amount + 1 (catalog.ts's tipUpdate). */
+const tipUpdate = (vendor: 1 | 2 | 6 | 7): MenuWriter => ({
+  key: `update-${vendor}`,
+  label: `update: tip + 1 where VendorID = ${vendor}`,
+  operation: 'update',
+  predicate: `VendorID = ${vendor}`,
+  set: { tip_amount: 'tip_amount + 1' },
+});
+
+export const WRITER_MENU: readonly MenuWriter[] = [
+  tipUpdate(1),
+  tipUpdate(2),
+  tipUpdate(6),
+  tipUpdate(7),
+  { key: 'delete-fare', label: 'delete where fare_amount < 0', operation: 'delete', predicate: 'fare_amount < 0' },
+  {
+    key: 'delete-distance',
+    label: 'delete where trip_distance = 0',
+    operation: 'delete',
+    predicate: 'trip_distance = 0',
+  },
+  { key: 'append-2025-02-01', label: 'append the trips of Feb 1', operation: 'append', day: '2025-02-01' },
+  { key: 'append-2025-02-02', label: 'append the trips of Feb 2', operation: 'append', day: '2025-02-02' },
+  { key: 'optimize', label: 'compaction (optimize)', operation: 'optimize' },
+];
+
+export class PlaygroundError extends Error {
+  override name = 'PlaygroundError';
+}
+
+export function menuWriter(key: string): MenuWriter {
+  const w = WRITER_MENU.find((m) => m.key === key);
+  if (!w) throw new PlaygroundError(`unknown writer '${key}'`);
+  return w;
+}
+
+/** Every distinct predicate of the menu: the layout counts the rows matching each, per file. */
+export const LAYOUT_PREDICATES: readonly string[] = [
+  ...new Set(WRITER_MENU.flatMap((w) => ('predicate' in w ? [w.predicate] : []))),
+];
+/** Every day the menu appends: the layout previews what appending each would add. */
+export const APPEND_DAYS: readonly string[] = [
+  ...new Set(WRITER_MENU.flatMap((w) => (w.operation === 'append' ? [w.day] : []))),
+];
+export const COUNT_BY = 'VendorID';
+
+// ---------------------------------------------------------------------------------------------
+// The layout, as the API's tableLayout returns it
+
+export interface KeyValue {
+  key: string;
+  value: string | null;
+}
+
+export interface LayoutFile {
+  path: string;
+  rows: number;
+  size: number;
+  /** The add action's stats JSON, as in the log. */
+  stats: string | null;
+  partitionValues: KeyValue[];
+  /** JSON objects. */
+  minValues: string;
+  maxValues: string;
+  countsBy: { value: string; rows: number }[] | null;
+  /** Rows matching each predicate asked for, in their order, counted from the data. */
+  matches: number[] | null;
+}
+
+export interface AppendPreview {
+  day: string;
+  files: { partitionValues: KeyValue[]; stats: string }[];
+}
+
+export interface TableLayout {
+  version: number;
+  files: LayoutFile[];
+  /** The Delta schema, JSON. */
+  schema: string;
+  partitionColumns: string[];
+  /** The protocol action, JSON. */
+  protocol: string;
+  configuration: KeyValue[];
+  appends: AppendPreview[];
+}
+
+/** A layout together with the predicates its `matches` count, in the same order. */
+export interface PlaygroundLayout extends TableLayout {
+  predicates: readonly string[];
+}
+
+export const TABLE_LAYOUT_QUERY = `query PlaygroundLayout($location: String!, $countBy: String, $predicates: [String!], $appendDays: [String!]) {
+  tableLayout(location: $location, countBy: $countBy, predicates: $predicates, appendDays: $appendDays) {
+    version
+    files { path rows size stats partitionValues { key value } minValues maxValues countsBy { value rows } matches }
+    schema
+    partitionColumns
+    protocol
+    configuration { key value }
+    appends { day files { partitionValues { key value } stats } }
+  }
+}`;
+
+export function layoutVariables(kind: TableKind, scale: number) {
+  return {
+    location: labLocation(kind, scale),
+    countBy: COUNT_BY,
+    predicates: [...LAYOUT_PREDICATES],
+    appendDays: [...APPEND_DAYS],
+  };
+}
+
+const recordOf = (pairs: readonly KeyValue[]): Record<string, string | null> =>
+  Object.fromEntries(pairs.map((p) => [p.key, p.value]));
+
+/** The read snapshot's add actions, as the log holds them. */
+export function addsOf(layout: TableLayout): Add[] {
+  return layout.files.map((f) => ({
+    path: f.path,
+    partitionValues: recordOf(f.partitionValues),
+    size: f.size,
+    modificationTime: 0,
+    dataChange: true,
+    ...(f.stats != null && { stats: f.stats }),
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mirrored from the engine: `@racelab/engine/conflict` does not export these (they live with the
+// optimize operation and the table properties, in the engine's Node half).
+
+/** delta-rs's default target file size, 100 MiB (engine/src/delta/protocol/config.ts). */
+export const DEFAULT_TARGET_FILE_SIZE = 104_857_600;
+
+/** `delta.targetFileSize`, else the default (engine/src/delta/protocol/config.ts's targetFileSize). */
+export function targetFileSize(configuration: Record<string, string | null>): number {
+  const v = configuration['delta.targetFileSize'];
+  const n = Number(v);
+  return v != null && Number.isInteger(n) && n > 0 ? n : DEFAULT_TARGET_FILE_SIZE;
+}
+
+/** optimize.compact's bins per partition, largest file first; single-file bins are left alone (ops/optimize.ts). */
+export function compactionBins(files: readonly Add[], target: number): Add[][] {
+  const byPartition = new Map<string, Add[]>();
+  for (const f of files) {
+    if (f.size >= target) continue;
+    const key = JSON.stringify(Object.entries(f.partitionValues).sort());
+    byPartition.set(key, [...(byPartition.get(key) ?? []), f]);
+  }
+  const bins: Add[][] = [];
+  for (const key of [...byPartition.keys()].sort()) {
+    const sorted = [...(byPartition.get(key) ?? [])].sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : 1));
+    let bin: Add[] = [];
+    let size = 0;
+    for (const f of sorted) {
+      if (bin.length > 0 && size + f.size > target) {
+        bins.push(bin);
+        bin = [];
+        size = 0;
+      }
+      bin.push(f);
+      size += f.size;
+    }
+    if (bin.length > 0) bins.push(bin);
+  }
+  return bins.filter((b) => b.length >= 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The prediction (mirrors packages/lab/src/forecast.ts)
+
+/** One part of a commit: the operation on the files it applies to. */
+interface Piece {
+  files: readonly Add[];
+  op: SimulatedOperation;
+}
+
+function byPartition(files: readonly Add[]): Add[][] {
+  const groups = new Map<string, Add[]>();
+  for (const f of files) {
+    const key = JSON.stringify(Object.entries(f.partitionValues).sort());
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  return [...groups.values()];
+}
+
+/** The whole commit: `main` over every file gives commitInfo and the reads; the pieces give the file actions. */
+function assemble(
+  files: readonly Add[],
+  protocol: Protocol,
+  main: SimulatedOperation,
+  pieces: readonly Piece[],
+  tag: string,
+): SimulatedCommit {
+  const whole = simulateCommit(files, protocol, main, tag);
+  const fileActions: Action[] = pieces.flatMap((p, i) =>
+    simulateCommit(p.files, protocol, p.op, `${tag}-${i}`).actions.filter((a) => !('commitInfo' in a)),
+  );
+  return {
+    actions: [...whole.actions.filter((a) => 'commitInfo' in a), ...fileActions],
+    reads: { ...whole.reads, actions: fileActions },
+  };
+}
+
+/** Rows matching `predicate` per file path (files with none left out), from the layout's counts. */
+export function matchesFor(layout: PlaygroundLayout, predicate: string): Map<string, number> {
+  const at = layout.predicates.indexOf(predicate);
+  if (at < 0) {
+    throw new PlaygroundError(
+      `the layout has no per-file counts for '${predicate}'; a prediction never guesses them from min/max`,
+    );
+  }
+  const out = new Map<string, number>();
+  for (const f of layout.files) {
+    const n = f.matches?.[at];
+    if (n === undefined) {
+      throw new PlaygroundError(`file ${f.path} has no count for '${predicate}'; a prediction never guesses it`);
+    }
+    if (n > 0) out.set(f.path, n);
+  }
+  return out;
+}
+
+interface Snapshot {
+  layout: PlaygroundLayout;
+  files: Add[];
+  protocol: Protocol;
+  schema: StructType;
+  configuration: Record<string, string | null>;
+}
+
+/** The commit `writer` would make on the snapshot, or null when it would find nothing to commit. */
+function simulateWriter(s: Snapshot, writer: MenuWriter, tag: string): SimulatedCommit | null {
+  switch (writer.operation) {
+    case 'append': {
+      const preview = s.layout.appends.find((a) => a.day === writer.day);
+      if (!preview) throw new PlaygroundError(`the layout has no preview of appending ${writer.day}`);
+      const pieces: Piece[] = preview.files.map((f) => {
+        const stats = parseStats(f.stats);
+        return {
+          files: [],
+          op: {
+            kind: 'append',
+            partitionValues: recordOf(f.partitionValues),
+            ...(typeof stats?.numRecords === 'number' && { stats: stats as FileStats }),
+          },
+        };
+      });
+      const main = pieces[0];
+      return main ? assemble(s.files, s.protocol, main.op, pieces, tag) : null;
+    }
+    case 'update':
+    case 'delete': {
+      const predicate: Expr = parsePredicate(writer.predicate, s.schema);
+      const updatedColumns =
+        writer.operation === 'update'
+          ? Object.entries(writer.set).map(([col, text]) => {
+              const name = resolveColumn(s.schema, col).name;
+              parseUpdateExpression(text, s.schema, name);
+              return name;
+            })
+          : [];
+      const matches = matchesFor(s.layout, writer.predicate);
+      // The engine commits nothing when no row matches.
+      if (matches.size === 0) return null;
+      const op: SimulatedOperation = { kind: writer.operation, predicate, matches, updatedColumns };
+      // One rewrite per partition, as the engine writes the surviving rows.
+      const pieces = byPartition(s.files).map((files) => ({ files, op }));
+      return assemble(s.files, s.protocol, op, pieces, tag);
+    }
+    case 'optimize': {
+      const targetSize = targetFileSize(s.configuration);
+      const bins = compactionBins(s.files, targetSize);
+      if (bins.length === 0) return null;
+      const op: SimulatedOperation = { kind: 'optimize', targetSize };
+      return assemble(
+        s.files,
+        s.protocol,
+        op,
+        bins.map((files) => ({ files, op })),
+        tag,
+      );
+    }
+  }
+}
+
+export interface PlaygroundPrediction {
+  /** False only when SECOND's commit is refused; a writer with nothing to commit does not fail. */
+  secondCommits: boolean;
+  /** The checker's step that refused SECOND, e.g. 'concurrentAppend'. */
+  check: ConflictCheck | null;
+  kind: ConflictKind | null;
+  /** The CommitFailedError text SECOND would get, byte for byte. */
+  message: string | null;
+  isolationLevel: IsolationLevel;
+  /** Files FIRST's commit removes (rewrites or compacts). */
+  firstTouches: number;
+  /** Files FIRST's commit adds. */
+  firstAdds: number;
+  /** Files of the read snapshot SECOND's predicate could see (every file when it has none). */
+  secondReads: number;
+  /** Which writers would find nothing to do. */
+  nothingToCommit: ('first' | 'second')[];
+}
+
+function snapshotOf(layout: PlaygroundLayout): Snapshot {
+  return {
+    layout,
+    files: addsOf(layout),
+    protocol: JSON.parse(layout.protocol) as Protocol,
+    schema: JSON.parse(layout.schema) as StructType,
+    configuration: recordOf(layout.configuration),
+  };
+}
+
+/** Both writers read the same snapshot; FIRST commits; does SECOND commit, and if not, why? */
+export function predict(layout: PlaygroundLayout, firstKey: string, secondKey: string): PlaygroundPrediction {
+  const s = snapshotOf(layout);
+  const level = effectiveIsolationLevel(s.configuration);
+  const first = simulateWriter(s, menuWriter(firstKey), 'first');
+  const second = simulateWriter(s, menuWriter(secondKey), 'second');
+  const conflict =
+    first && second ? checkWinner(second.reads, { version: layout.version + 1, actions: first.actions }, level) : null;
+  return {
+    secondCommits: conflict === null,
+    check: conflict?.check ?? null,
+    kind: conflict?.kind ?? null,
+    message: conflict ? conflictError(conflict).message : null,
+    isolationLevel: level,
+    firstTouches: first?.actions.filter((a) => 'remove' in a).length ?? 0,
+    firstAdds: first?.actions.filter((a) => 'add' in a).length ?? 0,
+    secondReads: second?.reads.readFiles.size ?? 0,
+    nothingToCommit: [...(first ? [] : ['first' as const]), ...(second ? [] : ['second' as const])],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measured in the lab
+
+export interface WriterInput {
+  name: string;
+  operation: 'update' | 'delete' | 'append' | 'optimize';
+  predicate?: string;
+  set?: { key: string; value: string }[];
+  day?: string;
+}
+
+/** The API's WriterInput for a menu writer. */
+export function writerInput(key: string, name: string): WriterInput {
+  const w = menuWriter(key);
+  switch (w.operation) {
+    case 'update':
+      return {
+        name,
+        operation: 'update',
+        predicate: w.predicate,
+        set: Object.entries(w.set).map(([k, value]) => ({ key: k, value })),
+      };
+    case 'delete':
+      return { name, operation: 'delete', predicate: w.predicate };
+    case 'append':
+      return { name, operation: 'append', day: w.day };
+    case 'optimize':
+      return { name, operation: 'optimize' };
+  }
+}
+
+export const MEASURED_QUERY = `query PlaygroundMeasured($table: String!, $first: WriterInput!, $second: WriterInput!) {
+  measuredOutcome(table: $table, first: $first, second: $second) { races runs firstCommitted secondCommitted messages caseIds }
+}`;
+
+export function measuredVariables(kind: TableKind, firstKey: string, secondKey: string) {
+  return { table: kind, first: writerInput(firstKey, 'first'), second: writerInput(secondKey, 'second') };
+}
+
+export interface Measured {
+  races: number;
+  runs: number;
+  firstCommitted: number;
+  secondCommitted: number;
+  messages: string[];
+  caseIds: string[];
+}
+
+/** "B1: 5 runs; FIRST committed 3, SECOND committed 2", or null when the lab has not run the pair. */
+export function measuredSummary(m: Measured): string | null {
+  if (m.runs === 0) return null;
+  const cases = m.caseIds.length > 0 ? m.caseIds.join(', ') : 'custom races';
+  const runs = `${m.runs} run${m.runs === 1 ? '' : 's'}`;
+  return `${cases}: ${runs}; FIRST committed ${m.firstCommitted}, SECOND committed ${m.secondCommitted}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The heatmap
+
+export interface HeatmapColumn {
+  /** 1-based, in the layout's order (by path). */
+  number: number;
+  path: string;
+  /** `VendorID=2` for a partitioned file, '' otherwise. */
+  partition: string;
+  rows: number;
+  /** Trips per row value (a VendorID as text). */
+  counts: Map<string, number>;
+  minValues: Record<string, unknown>;
+  maxValues: Record<string, unknown>;
+}
+
+export interface HeatmapGroup {
+  partition: string;
+  /** 0-based index of its first column, and how many. */
+  start: number;
+  count: number;
+}
+
+export interface HeatmapModel {
+  /** The VendorID values, in numeric order. */
+  values: string[];
+  columns: HeatmapColumn[];
+  groups: HeatmapGroup[];
+  /** The largest cell. */
+  max: number;
+  /** False when the layout has no per-value counts. */
+  counted: boolean;
+}
+
+const byNumber = (a: string, b: string) => {
+  const x = Number(a);
+  const y = Number(b);
+  return Number.isNaN(x) || Number.isNaN(y) ? (a < b ? -1 : a > b ? 1 : 0) : x - y;
+};
+
+const partitionLabel = (pairs: readonly KeyValue[]) =>
+  pairs.map((p) => `${p.key}=${p.value === null || p.value === '' ? 'null' : p.value}`).join('/');
+
+const jsonObject = (text: string): Record<string, unknown> => {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+export function heatmapModel(layout: TableLayout): HeatmapModel {
+  const values = new Set<string>();
+  let max = 0;
+  const columns = layout.files.map((f, i): HeatmapColumn => {
+    const counts = new Map<string, number>();
+    for (const c of f.countsBy ?? []) {
+      counts.set(c.value, (counts.get(c.value) ?? 0) + c.rows);
+      values.add(c.value);
+      max = Math.max(max, c.rows);
+    }
+    return {
+      number: i + 1,
+      path: f.path,
+      partition: partitionLabel(f.partitionValues),
+      rows: f.rows,
+      counts,
+      minValues: jsonObject(f.minValues),
+      maxValues: jsonObject(f.maxValues),
+    };
+  });
+  const groups: HeatmapGroup[] = [];
+  columns.forEach((c, i) => {
+    const last = groups[groups.length - 1];
+    if (last && last.partition === c.partition) last.count++;
+    else groups.push({ partition: c.partition, start: i, count: 1 });
+  });
+  return {
+    values: [...values].sort(byNumber),
+    columns,
+    groups,
+    max,
+    counted: layout.files.every((f) => f.countsBy !== null),
+  };
+}
+
+/** 0 for an empty cell, else from 0.12 (one trip) to 1 (the largest cell), on a log scale. */
+export function cellIntensity(rows: number, max: number): number {
+  if (rows <= 0 || max <= 0) return 0;
+  if (max === 1) return 1;
+  return 0.12 + 0.88 * (Math.log(rows) / Math.log(max));
+}
+
+const EMPTY_RGB = [255, 255, 255] as const;
+const FULL_RGB = [20, 54, 140] as const;
+
+/** The cell colour: white when empty, deeper blue with more trips. */
+export function cellColor(rows: number, max: number): string {
+  const t = cellIntensity(rows, max);
+  const mix = EMPTY_RGB.map((e, i) => Math.round(e + ((FULL_RGB[i] ?? e) - e) * t));
+  return `rgb(${mix.join(', ')})`;
+}
+
+/** Two significant digits: 13,235 → 13,000. */
+const roughly = (n: number) => {
+  const unit = 10 ** Math.max(0, Math.floor(Math.log10(n)) - 1);
+  return Math.round(n / unit) * unit;
+};
+
+/** The legend's steps: 0, 1, then trip counts spread on the same log scale, ending at the largest cell. */
+export function legendSteps(max: number, steps = 4): number[] {
+  if (max <= 0) return [0];
+  const out = [0, 1];
+  for (let k = 1; k <= steps; k++) {
+    const n = k === steps ? max : roughly(max ** (k / steps));
+    if (n > (out[out.length - 1] ?? 0)) out.push(n);
+  }
+  return out;
+}
+
+export const formatCount = (n: number): string => n.toLocaleString('en-US');
+
+/** "1–7", "1, 3–5, 9": file numbers as ranges. */
+export function numberRanges(numbers: readonly number[]): string {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const parts: string[] = [];
+  let i = 0;
+  while (i < sorted.length) {
+    const start = sorted[i] as number;
+    let end = start;
+    while (i + 1 < sorted.length && sorted[i + 1] === end + 1) end = sorted[++i] as number;
+    parts.push(start === end ? `${start}` : `${start}–${end}`);
+    i++;
+  }
+  return parts.join(', ');
+}
+
+/** One tooltip: "file 3, VendorID 2: 301,234 trips". */
+export const cellTitle = (column: HeatmapColumn, value: string): string =>
+  `file ${column.number}, ${COUNT_BY} ${value}: ${formatCount(column.counts.get(value) ?? 0)} trips`;
+
+/** The heatmap in one sentence, for its aria-label. */
+export function heatmapSummary(kind: TableKind, model: HeatmapModel): string {
+  const n = model.columns.length;
+  const parted = model.groups.filter((g) => g.partition !== '').length;
+  const head =
+    kind === 'partitioned' && parted > 0
+      ? `Partitioned table, ${n} file${n === 1 ? '' : 's'} in ${parted} partition${parted === 1 ? '' : 's'}`
+      : `Flat table, ${n} file${n === 1 ? '' : 's'}`;
+  const where = model.values.map((v) => {
+    const files = model.columns.filter((c) => (c.counts.get(v) ?? 0) > 0).map((c) => c.number);
+    const total = model.columns.reduce((t, c) => t + (c.counts.get(v) ?? 0), 0);
+    const one = files.length === 1;
+    return `${COUNT_BY} ${v} (${formatCount(total)} trips) in file${one ? '' : 's'} ${numberRanges(files)}`;
+  });
+  return where.length > 0 ? `${head}: ${where.join('; ')}.` : `${head}.`;
+}

@@ -1,0 +1,135 @@
+/** The races' GraphQL documents, their shapes, and the words that sum up a race's outcome. */
+
+export interface WriterRow {
+  name: string;
+  operation: string;
+  committed: boolean;
+  version: number | null;
+  attempts: number;
+  commitRetries: number | null;
+  errorClass: string | null;
+  errorMessage: string | null;
+  readVersion: number | null;
+  filesWritten: number | null;
+  bytesWritten: number | null;
+  timings: { opened: number; prepared: number; released: number; finished: number } | null;
+}
+
+export interface RunRow {
+  index: number;
+  status: string;
+  durationMs: number | null;
+  reason: string | null;
+  commitLog: { position: number; writer: string; version: number | null; operation: string | null }[];
+  writers: WriterRow[];
+  table: {
+    version: number | null;
+    rows: number;
+    distinctTripIds: number | null;
+    dataFilesOnDisk: number | null;
+    dataFilesInLog: number | null;
+    tripsOnDay: { key: string; value: string | null }[];
+    tipDeltaByVendor: { key: string; value: string | null }[];
+  } | null;
+}
+
+export interface RaceSummary {
+  id: string;
+  caseId: string | null;
+  title: string;
+  status: string;
+  createdAt: string;
+  finishedAt: string | null;
+  runsRequested: number;
+  scale: number;
+  reason: string | null;
+  runs: { index: number; status: string; writers: { name: string; committed: boolean }[] }[];
+}
+
+export interface RaceDetail extends Omit<RaceSummary, 'runs'> {
+  worker: string | null;
+  startedAt: string | null;
+  tableProperties: { key: string; value: string | null }[];
+  runs: RunRow[];
+}
+
+export const RACES = `query Races($after: String, $caseId: String, $status: RaceStatus) {
+  races(first: 20, after: $after, caseId: $caseId, status: $status) {
+    edges { node { id caseId title status createdAt finishedAt runsRequested scale reason
+      runs { index status writers { name committed } } } }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+export const RACE = `query Race($id: ID!) {
+  race(id: $id) {
+    id caseId title status createdAt startedAt finishedAt runsRequested scale reason worker
+    tableProperties { key value }
+    runs {
+      index status durationMs reason
+      commitLog { position writer version operation }
+      writers { name operation committed version attempts commitRetries errorClass errorMessage readVersion
+        filesWritten bytesWritten timings { opened prepared released finished } }
+      table { version rows distinctTripIds dataFilesOnDisk dataFilesInLog tripsOnDay { key value } tipDeltaByVendor { key value } }
+    }
+  }
+}`;
+
+export const CASES = `query Cases { cases { id title description engine writers } }`;
+
+export const START_RACE = `mutation StartRace($input: StartRaceInput!) { startRace(input: $input) { id } }`;
+export const CANCEL_RACE = `mutation CancelRace($id: ID!) { cancelRace(id: $id) { id status } }`;
+export const PROGRESS = `subscription Progress($id: ID!) { raceProgress(id: $id) { sequence runIndex status message at } }`;
+
+export interface ProgressEvent {
+  sequence: number;
+  runIndex: number | null;
+  status: string;
+  message: string;
+  at: string;
+}
+
+export const isLive = (status: string) => status === 'QUEUED' || status === 'RUNNING';
+
+const NUMBER_WORDS = ['none', 'one', 'both'];
+
+/** "one commits, one fails" for a run's writers. */
+export function runPattern(writers: { committed: boolean }[]): string {
+  const won = writers.filter((w) => w.committed).length;
+  const lost = writers.length - won;
+  if (writers.length === 2) {
+    if (won === 2) return 'both commit';
+    if (won === 0) return 'both fail';
+    return 'one commits, one fails';
+  }
+  if (lost === 0) return `all ${won} commit`;
+  if (won === 0) return `all ${lost} fail`;
+  return `${NUMBER_WORDS[won] ?? won} commit${won === 1 ? 's' : ''}, ${lost} fail${lost === 1 ? 's' : ''}`;
+}
+
+/** "one commits, one fails · 5 of 5" — each pattern with the runs that showed it, most frequent first. */
+export function outcomeSummary(race: Pick<RaceSummary, 'runs' | 'runsRequested'>): string {
+  const done = race.runs.filter((r) => r.status === 'DONE');
+  if (done.length === 0) return '';
+  const counts = new Map<string, number>();
+  for (const r of done) counts.set(runPattern(r.writers), (counts.get(runPattern(r.writers)) ?? 0) + 1);
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([pattern, n]) => `${pattern} · ${n} of ${race.runsRequested}`)
+    .join('; ');
+}
+
+export function runsDone(race: Pick<RaceSummary, 'runs'>): number {
+  return race.runs.filter((r) => r.status === 'DONE').length;
+}
+
+export function ago(iso: string, now = Date.now()): string {
+  const s = Math.round((now - new Date(iso).getTime()) / 1000);
+  if (s < 60) return `${Math.max(0, s)} s ago`;
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
+  return new Date(iso).toLocaleDateString();
+}
+
+export const formatBytes = (n: number | null) =>
+  n === null ? '–' : n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} B`;

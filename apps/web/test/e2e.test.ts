@@ -1,0 +1,187 @@
+/**
+ * The dashboard in a real Chromium against the real API, worker and Postgres: start a race and
+ * watch it end with the lesson's outcome; the isolation page flags capital-W WriteSerializable;
+ * the playground's predictions; the audit of a WriteSerializable table. Every page is
+ * screenshotted into var/screenshots, and no page may log a console error.
+ */
+import { join } from 'node:path';
+import { field, writeDeltaTable } from '@racelab/engine';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, openPage, type TestPage } from './helpers/browser';
+import { type E2eStack, startE2eStack } from './helpers/stack';
+
+const ADDED =
+  "Failed to commit transaction: Commit failed: a concurrent transactions added new data.\nHelp: This transaction's query must be rerun to include the new data. Also, if you don't care to require this check to pass in the future, the isolation level can be set to Snapshot Isolation.";
+
+let stack: E2eStack;
+let browser: Browser;
+let tab: TestPage;
+
+beforeAll(async () => {
+  stack = await startE2eStack();
+  browser = await launch();
+  tab = await openPage(browser, stack.webUrl);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+describe('races', () => {
+  it('starts B1 from the form and watches it end: one commits, one fails, with the exact error', async () => {
+    const { page } = tab;
+    await page.goto('/');
+    await page.waitForURL('**/races');
+    await page.getByRole('heading', { name: 'Races', level: 1 }).waitFor();
+    await page.locator('#case').selectOption('B1');
+    await page.locator('#runs').fill('2');
+    await page.locator('#scale').selectOption('0.01');
+    await page.getByRole('button', { name: 'Start race' }).click();
+    await page.waitForURL(/\/races\/[0-9a-f-]{36}$/);
+    await page.locator('[data-testid=race-status][data-status=DONE]').waitFor({ timeout: 120_000 });
+    await expect.poll(() => page.getByTestId('outcome-summary').textContent()).toBe('one commits, one fails · 2 of 2');
+    const runs = page.getByTestId('run');
+    await expect.poll(() => runs.count()).toBe(2);
+    for (let i = 0; i < 2; i++) {
+      const run = runs.nth(i);
+      expect(await run.locator('[data-testid=writer][data-committed=false]').count()).toBe(1);
+      expect(await run.getByTestId('error-message').textContent()).toBe(ADDED);
+      expect(await run.getByTestId('zombies').textContent()).toBe('1 zombie file');
+      // Three segments a writer: open and prepare, the barrier, the change.
+      expect(await run.locator(`[data-testid=timeline-${i + 1}] g > rect`).count()).toBe(6);
+    }
+    await tab.shot('race-detail');
+    await page.getByRole('link', { name: '← All races' }).click();
+    const row = page.getByTestId('race-row').first();
+    await expect.poll(() => row.getByTestId('outcome').textContent()).toBe('one commits, one fails · 2 of 2');
+    await tab.shot('races');
+  });
+
+  it('shows the problems of a malformed custom race and stores nothing', async () => {
+    const { page } = tab;
+    await page.goto('/races');
+    await page.getByLabel('My own writers').check();
+    await page.getByLabel('Predicate').first().fill('VendorID = = 1');
+    await page.getByRole('button', { name: 'Start race' }).click();
+    const refusal = page.locator('.state.failed');
+    await refusal.waitFor();
+    expect(await refusal.locator('li').allTextContents()).toEqual([
+      "writer first: predicate: unexpected '=' at position 12 in predicate",
+    ]);
+    expect(page.url()).toMatch(/\/races$/);
+    expect(await page.getByTestId('race-row').count()).toBe(1);
+  });
+});
+
+/** Starts a preset through the API itself and follows its progress stream until the race ends. */
+async function raceThroughApi(caseId: string): Promise<string> {
+  const post = (query: string, variables: Record<string, unknown>, accept = 'application/json') =>
+    fetch(stack.apiUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${stack.token}` },
+      body: JSON.stringify({ query, variables }),
+    });
+  const started = (await (
+    await post('mutation($i: StartRaceInput!) { startRace(input: $i) { id } }', { i: { caseId, runs: 1, scale: 0.01 } })
+  ).json()) as { data: { startRace: { id: string } } };
+  const id = started.data.startRace.id;
+  const stream = await post('subscription($id: ID!) { raceProgress(id: $id) { status } }', { id }, 'text/event-stream');
+  // The server completes the stream when the race ends.
+  for await (const _ of stream.body as unknown as AsyncIterable<Uint8Array>);
+  const after = (await (await post('query($id: ID!) { race(id: $id) { status } }', { id })).json()) as {
+    data: { race: { status: string } };
+  };
+  expect(after.data.race.status).toBe('DONE');
+  return id;
+}
+
+describe('isolation settings', () => {
+  it('shows the measured matrix and flags capital-W WriteSerializable for delta-rs, with the spelling to use', async () => {
+    await raceThroughApi('I4');
+    await raceThroughApi('I5');
+    const { page } = tab;
+    await page.goto('/isolation');
+    const callout = page.getByTestId('isolation-callout');
+    await callout.waitFor();
+    expect(await callout.textContent()).toContain(
+      "'WriteSerializable' (capital W) is silently ignored by delta-rs 1.2-1.6.x: commits use Serializable. Write 'writeSerializable'.",
+    );
+    const cell = (value: string) =>
+      page.locator(`[data-testid=isolation-matrix] [data-matrix-value="${value}"] [data-blind-append=true]`);
+    await cell('WriteSerializable').waitFor();
+    expect(await cell('WriteSerializable').getAttribute('data-committed')).toBe('0');
+    expect(await cell('writeSerializable').getAttribute('data-committed')).toBe('1');
+    await page.getByRole('textbox', { name: 'Try a value' }).fill('WriteSerializable');
+    const reading = page.locator(
+      '[data-testid=interpretation][data-value=WriteSerializable] tr[data-engine="delta-rs 1.2-1.6.x"]',
+    );
+    await reading.waitFor();
+    expect(await reading.getAttribute('data-outcome')).toBe('SILENTLY_IGNORED');
+    expect(await reading.getAttribute('data-flagged')).toBe('true');
+    await tab.shot('isolation');
+  });
+});
+
+describe('playground', () => {
+  it('draws both layouts and predicts in the browser, with what the lab measured beside', async () => {
+    const { page } = tab;
+    await page.goto('/playground?scale=0.01');
+    await page
+      .getByTestId('heatmap-flat')
+      .waitFor({ timeout: 20_000 })
+      .catch(async (e) => {
+        await tab.shot('playground-debug');
+        throw e;
+      });
+    await page.getByTestId('heatmap-partitioned').waitFor({ timeout: 120_000 });
+    expect(await page.getByTestId('heatmap-flat').getAttribute('aria-label')).toMatch(/VendorID 7 .* in files 1–7/);
+    const predict = async (table: string, first: string, second: string) => {
+      await page.locator('#table-kind').selectOption(table);
+      await page.locator('#first-writer').selectOption(first);
+      await page.locator('#second-writer').selectOption(second);
+      const p = page.getByTestId('prediction');
+      await p.waitFor();
+      return p.getAttribute('data-second-commits');
+    };
+    expect(await predict('flat', 'update-6', 'update-7')).toBe('true');
+    expect(await predict('flat', 'update-7', 'update-6')).toBe('false');
+    expect(await page.getByTestId('prediction').locator('.error-text').textContent()).toBe(ADDED);
+    expect(await predict('partitioned', 'update-1', 'update-2')).toBe('true');
+    expect(await predict('flat', 'delete-fare', 'delete-distance')).toBe('false');
+    await tab.shot('playground');
+    // B1 ran in the races test above: the measured outcome of that pair sits beside the prediction.
+    expect(await predict('flat', 'update-1', 'update-2')).toBe('false');
+    await expect.poll(() => page.getByTestId('measured').textContent()).toMatch(/^.*B1: 2 runs/);
+  });
+});
+
+describe('audit', () => {
+  it('audits a table whose property is WriteSerializable: flagged, and stored with when it was checked', async () => {
+    const rows = {
+      kind: 'rows' as const,
+      rows: [{ id: 1 }],
+      schema: { type: 'struct' as const, fields: [field('id', 'long')] },
+    };
+    await writeDeltaTable(join(stack.roots, 'jobs', 'nightly'), rows, {
+      configuration: { 'delta.isolationLevel': 'WriteSerializable' },
+    });
+    const { page } = tab;
+    await page.goto('/audit');
+    await page.getByLabel('Table locations, one per line').fill('jobs/nightly\nlab:flat@0.01');
+    await page.getByRole('button', { name: 'Audit tables' }).click();
+    const audits = page.getByTestId('audit-row');
+    await expect.poll(() => audits.count()).toBe(2);
+    const nightly = audits.filter({ hasText: 'jobs/nightly' });
+    expect(await nightly.getAttribute('data-flagged')).toBe('true');
+    expect(await nightly.textContent()).toContain('WriteSerializable');
+    expect(await audits.filter({ hasText: 'lab:flat@0.01' }).getAttribute('data-flagged')).toBe('false');
+    await tab.shot('audit');
+  });
+});
+
+describe('no page logs an error', () => {
+  it('has seen no console error or uncaught exception', () => {
+    expect(tab.errors).toEqual([]);
+  });
+});

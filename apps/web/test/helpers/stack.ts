@@ -1,0 +1,108 @@
+/**
+ * The product as `npm start` runs it, for the dashboard's end-to-end tests: the supervisor
+ * (embedded Postgres, migrations, API, one worker) in a temporary folder, then `next start` on the
+ * built dashboard with the API's URL and token, as the supervisor would pass them. Every process is
+ * stopped by its PID.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const WEB_DIR = resolve(import.meta.dirname, '../..');
+const REPO = resolve(WEB_DIR, '../..');
+const TOKEN = 'rl_e2e_token_0123456789abcdefghij';
+
+interface Proc {
+  child: ChildProcess;
+  output: string[];
+  exited: Promise<void>;
+}
+
+function start(cmd: string, args: string[], cwd: string, env: Record<string, string>): Proc {
+  const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: 'pipe' });
+  const output: string[] = [];
+  child.stdout?.on('data', (b: Buffer) => output.push(b.toString()));
+  child.stderr?.on('data', (b: Buffer) => output.push(b.toString()));
+  return { child, output, exited: new Promise((r) => child.once('exit', () => r())) };
+}
+
+function printed(p: Proc, line: RegExp): Promise<void> {
+  return new Promise((res, rej) => {
+    const check = () => {
+      if (!line.test(p.output.join(''))) return;
+      p.child.stdout?.off('data', check);
+      res();
+    };
+    p.child.stdout?.on('data', check);
+    p.child.once('exit', () => rej(new Error(`exited before printing ${line}:\n${p.output.join('')}`)));
+    check();
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => res(typeof addr === 'object' && addr ? addr.port : 0));
+    });
+  });
+}
+
+export interface E2eStack {
+  dir: string;
+  roots: string;
+  apiUrl: string;
+  webUrl: string;
+  token: string;
+  stop(): Promise<void>;
+}
+
+export async function startE2eStack(): Promise<E2eStack> {
+  if (!existsSync(join(WEB_DIR, '.next/BUILD_ID'))) {
+    throw new Error('the dashboard is not built: run `npm run build -w @racelab/web` (turbo does it before test)');
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'racelab-e2e-'));
+  chmodSync(dir, 0o755);
+  const roots = join(dir, 'tables');
+  mkdirSync(roots);
+  const [apiPort, webPort] = [await freePort(), await freePort()];
+  const procs: Proc[] = [];
+  const stop = async () => {
+    for (const p of [...procs].reverse()) {
+      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
+      await p.exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const supervisor = start(process.execPath, ['--import', 'tsx', 'src/stack.ts'], join(REPO, 'apps/api'), {
+      DATABASE_URL: '',
+      LAB_DB_DIR: join(dir, 'db'),
+      API_PORT: String(apiPort),
+      LAB_API_TOKEN: TOKEN,
+      LAB_NO_WEB: '1',
+      LAB_FIRST_RACES: '0',
+      LAB_ROOTS: roots,
+      LAB_WORK_DIR: join(REPO, 'var/lab'),
+    });
+    procs.push(supervisor);
+    await printed(supervisor, /Ctrl-C stops everything/);
+    const apiUrl = `http://127.0.0.1:${apiPort}/graphql`;
+    const next = join(REPO, 'node_modules/next/dist/bin/next');
+    const web = start(process.execPath, [next, 'start', '-H', '127.0.0.1', '-p', String(webPort)], WEB_DIR, {
+      API_URL: apiUrl,
+      LAB_API_TOKEN: TOKEN,
+      NEXT_TELEMETRY_DISABLED: '1',
+    });
+    procs.push(web);
+    await printed(web, /Ready in/);
+    return { dir, roots, apiUrl, webUrl: `http://127.0.0.1:${webPort}`, token: TOKEN, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
