@@ -10,11 +10,12 @@
  * writes; a compaction rewrites each bin. Then the engine's pure checker judges the SECOND writer.
  */
 import {
-  type Action,
   type Add,
+  type CommitPiece,
   type ConflictCheck,
   type ConflictKind,
   checkWinner,
+  compactionBins,
   conflictError,
   type Expr,
   effectiveIsolationLevel,
@@ -28,7 +29,9 @@ import {
   type SimulatedCommit,
   type SimulatedOperation,
   type StructType,
-  simulateCommit,
+  simulatePieces,
+  simulateRewrite,
+  targetFileSize,
 } from '@racelab/engine/conflict';
 
 // ---------------------------------------------------------------------------------------------
@@ -188,81 +191,7 @@ export function addsOf(layout: TableLayout): Add[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Mirrored from the engine: `@racelab/engine/conflict` does not export these (they live with the
-// optimize operation and the table properties, in the engine's Node half).
-
-/** delta-rs's default target file size, 100 MiB (engine/src/delta/protocol/config.ts). */
-export const DEFAULT_TARGET_FILE_SIZE = 104_857_600;
-
-/** `delta.targetFileSize`, else the default (engine/src/delta/protocol/config.ts's targetFileSize). */
-export function targetFileSize(configuration: Record<string, string | null>): number {
-  const v = configuration['delta.targetFileSize'];
-  const n = Number(v);
-  return v != null && Number.isInteger(n) && n > 0 ? n : DEFAULT_TARGET_FILE_SIZE;
-}
-
-/** optimize.compact's bins per partition, largest file first; single-file bins are left alone (ops/optimize.ts). */
-export function compactionBins(files: readonly Add[], target: number): Add[][] {
-  const byPartition = new Map<string, Add[]>();
-  for (const f of files) {
-    if (f.size >= target) continue;
-    const key = JSON.stringify(Object.entries(f.partitionValues).sort());
-    byPartition.set(key, [...(byPartition.get(key) ?? []), f]);
-  }
-  const bins: Add[][] = [];
-  for (const key of [...byPartition.keys()].sort()) {
-    const sorted = [...(byPartition.get(key) ?? [])].sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : 1));
-    let bin: Add[] = [];
-    let size = 0;
-    for (const f of sorted) {
-      if (bin.length > 0 && size + f.size > target) {
-        bins.push(bin);
-        bin = [];
-        size = 0;
-      }
-      bin.push(f);
-      size += f.size;
-    }
-    if (bin.length > 0) bins.push(bin);
-  }
-  return bins.filter((b) => b.length >= 2);
-}
-
-// ---------------------------------------------------------------------------------------------
-// The prediction (mirrors packages/lab/src/forecast.ts)
-
-/** One part of a commit: the operation on the files it applies to. */
-interface Piece {
-  files: readonly Add[];
-  op: SimulatedOperation;
-}
-
-function byPartition(files: readonly Add[]): Add[][] {
-  const groups = new Map<string, Add[]>();
-  for (const f of files) {
-    const key = JSON.stringify(Object.entries(f.partitionValues).sort());
-    groups.set(key, [...(groups.get(key) ?? []), f]);
-  }
-  return [...groups.values()];
-}
-
-/** The whole commit: `main` over every file gives commitInfo and the reads; the pieces give the file actions. */
-function assemble(
-  files: readonly Add[],
-  protocol: Protocol,
-  main: SimulatedOperation,
-  pieces: readonly Piece[],
-  tag: string,
-): SimulatedCommit {
-  const whole = simulateCommit(files, protocol, main, tag);
-  const fileActions: Action[] = pieces.flatMap((p, i) =>
-    simulateCommit(p.files, protocol, p.op, `${tag}-${i}`).actions.filter((a) => !('commitInfo' in a)),
-  );
-  return {
-    actions: [...whole.actions.filter((a) => 'commitInfo' in a), ...fileActions],
-    reads: { ...whole.reads, actions: fileActions },
-  };
-}
+// The prediction (the engine's simulation, as packages/lab/src/forecast.ts uses it on the server)
 
 /** Rows matching `predicate` per file path (files with none left out), from the layout's counts. */
 export function matchesFor(layout: PlaygroundLayout, predicate: string): Map<string, number> {
@@ -297,7 +226,7 @@ function simulateWriter(s: Snapshot, writer: MenuWriter, tag: string): Simulated
     case 'append': {
       const preview = s.layout.appends.find((a) => a.day === writer.day);
       if (!preview) throw new PlaygroundError(`the layout has no preview of appending ${writer.day}`);
-      const pieces: Piece[] = preview.files.map((f) => {
+      const pieces: CommitPiece[] = preview.files.map((f) => {
         const stats = parseStats(f.stats);
         return {
           files: [],
@@ -309,7 +238,7 @@ function simulateWriter(s: Snapshot, writer: MenuWriter, tag: string): Simulated
         };
       });
       const main = pieces[0];
-      return main ? assemble(s.files, s.protocol, main.op, pieces, tag) : null;
+      return main ? simulatePieces(s.files, s.protocol, main.op, pieces, tag) : null;
     }
     case 'update':
     case 'delete': {
@@ -327,15 +256,14 @@ function simulateWriter(s: Snapshot, writer: MenuWriter, tag: string): Simulated
       if (matches.size === 0) return null;
       const op: SimulatedOperation = { kind: writer.operation, predicate, matches, updatedColumns };
       // One rewrite per partition, as the engine writes the surviving rows.
-      const pieces = byPartition(s.files).map((files) => ({ files, op }));
-      return assemble(s.files, s.protocol, op, pieces, tag);
+      return simulateRewrite(s.files, s.protocol, op, tag);
     }
     case 'optimize': {
       const targetSize = targetFileSize(s.configuration);
       const bins = compactionBins(s.files, targetSize);
       if (bins.length === 0) return null;
       const op: SimulatedOperation = { kind: 'optimize', targetSize };
-      return assemble(
+      return simulatePieces(
         s.files,
         s.protocol,
         op,

@@ -11,8 +11,6 @@ import {
   cellColor,
   cellIntensity,
   cellTitle,
-  compactionBins,
-  DEFAULT_TARGET_FILE_SIZE,
   heatmapModel,
   heatmapSummary,
   LAYOUT_PREDICATES,
@@ -23,7 +21,6 @@ import {
   numberRanges,
   type PlaygroundLayout,
   predict,
-  targetFileSize,
   WRITER_MENU,
 } from '../lib/playground';
 
@@ -313,25 +310,6 @@ describe('predict never decides from min/max alone', () => {
 
   it('refuses unknown writers', () => {
     expect(() => predict(FLAT, 'update-3', 'update-6')).toThrow(/unknown writer/);
-  });
-});
-
-describe('mirrored engine constants', () => {
-  it("targetFileSize reads delta.targetFileSize, else delta-rs's 100 MiB", () => {
-    expect(DEFAULT_TARGET_FILE_SIZE).toBe(100 * 1024 * 1024);
-    expect(targetFileSize({})).toBe(DEFAULT_TARGET_FILE_SIZE);
-    expect(targetFileSize({ 'delta.targetFileSize': '1000' })).toBe(1000);
-    expect(targetFileSize({ 'delta.targetFileSize': 'big' })).toBe(DEFAULT_TARGET_FILE_SIZE);
-  });
-
-  it('compactionBins packs the largest first and starts a new bin when the next would overflow', () => {
-    const adds = addsOf(FLAT);
-    expect(compactionBins(adds, DEFAULT_TARGET_FILE_SIZE)).toHaveLength(1);
-    const bins = compactionBins(adds, 25 * MB);
-    // Eight 10 MB files pair up; the 7 MB file is left alone in a bin of its own.
-    expect(bins.map((b) => b.length)).toEqual([2, 2, 2, 2]);
-    expect(bins.flat().map((f) => f.path)).not.toContain('part-00008-flat.parquet');
-    expect(compactionBins(adds, 5 * MB)).toEqual([]);
   });
 });
 

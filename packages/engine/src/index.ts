@@ -28,7 +28,7 @@ export { commitKey, LOG_DIR, listLog, NotATableError } from './delta/log/listing
 export { type LoadedState, loadState, readCommit, VersionNotFoundError } from './delta/log/snapshot';
 export { deleteRows, prepareDelete } from './delta/ops/delete';
 export { MergeError, type MergeSpec, merge, prepareMerge } from './delta/ops/merge';
-export { compactionBins, type OptimizeOptions, optimize, prepareOptimize } from './delta/ops/optimize';
+export { type OptimizeOptions, optimize, prepareOptimize } from './delta/ops/optimize';
 export {
   type CommitHooks,
   commitPrepared,
@@ -50,7 +50,7 @@ export {
   writeDeltaTable,
 } from './delta/ops/write';
 export * from './delta/protocol/actions';
-export { checkpointInterval, DEFAULT_TARGET_FILE_SIZE, targetFileSize } from './delta/protocol/config';
+export { checkpointInterval } from './delta/protocol/config';
 export { protocolForSchema, UnsupportedFeatureError } from './delta/protocol/features';
 export * from './delta/protocol/schema';
 export { buildStats, statsColumns } from './delta/protocol/stats';

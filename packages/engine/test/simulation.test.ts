@@ -5,13 +5,18 @@
 import { describe, expect, it } from 'vitest';
 import {
   type Add,
+  checkWinner,
+  compactionBins,
   type Expr,
   type FileStats,
   field,
   parsePredicate,
+  partitionGroups,
   predictConflict,
   type SimulatedOperation,
   type StructType,
+  simulatePieces,
+  simulateRewrite,
 } from '../src/index';
 
 const schema: StructType = {
@@ -128,5 +133,83 @@ describe('other pairs', () => {
       'Serializable',
     );
     expect(p.conflict?.kind).toBe('ConcurrentDeleteRead');
+  });
+});
+
+describe('commits in pieces, as the engine writes them', () => {
+  const partitioned: Add[] = [1, 1, 2, 2, 2].map((v, i) => ({
+    path: `VendorID=${v}/p${i}.parquet`,
+    partitionValues: { VendorID: String(v) },
+    size: 10_000_000,
+    modificationTime: 0,
+    dataChange: true,
+    stats: JSON.stringify({
+      numRecords: 100,
+      minValues: { fare_amount: 1 },
+      maxValues: { fare_amount: 9 },
+      nullCount: {},
+    }),
+  }));
+  const matchesIn = (vendor: number) =>
+    new Map(partitioned.map((f) => [f.path, f.partitionValues.VendorID === String(vendor) ? 100 : 0]));
+
+  it('groups files by partition and rewrites each partition into its own new file', () => {
+    expect(partitionGroups(partitioned).map((g) => g.length)).toEqual([2, 3]);
+    const predicate = parsePredicate('fare_amount > 0', schema);
+    const op: SimulatedOperation = {
+      kind: 'delete',
+      predicate,
+      matches: new Map(partitioned.map((f) => [f.path, 10])),
+    };
+    const commit = simulateRewrite(partitioned, protocol, op);
+    const adds = commit.actions.filter((a) => 'add' in a);
+    expect(adds).toHaveLength(2);
+    expect(commit.actions.filter((a) => 'remove' in a)).toHaveLength(5);
+    expect(commit.actions.filter((a) => 'commitInfo' in a)).toHaveLength(1);
+  });
+
+  it('B3 on a partitioned table: an update of VendorID 2 after one of VendorID 1 commits', () => {
+    const update = (v: number): SimulatedOperation => ({
+      kind: 'update',
+      predicate: parsePredicate(`VendorID = ${v}`, schema),
+      matches: matchesIn(v),
+      updatedColumns: ['tip_amount'],
+    });
+    const winner = simulateRewrite(partitioned, protocol, update(1), 'first');
+    const loser = simulateRewrite(partitioned, protocol, update(2), 'second');
+    expect(checkWinner(loser.reads, { version: 1, actions: winner.actions }, 'Serializable')).toBeNull();
+  });
+
+  it('compactionBins packs per partition, largest first, and leaves single-file bins alone', () => {
+    const sized = (path: string, mb: number, vendor = '1'): Add => ({
+      path,
+      partitionValues: { VendorID: vendor },
+      size: mb * 1_000_000,
+      modificationTime: 0,
+      dataChange: true,
+    });
+    const files = [
+      sized('a', 10),
+      sized('b', 12),
+      sized('c', 9),
+      sized('d', 30),
+      sized('e', 5, '2'),
+      sized('f', 5, '2'),
+    ];
+    expect(compactionBins(files, 25_000_000).map((b) => b.map((f) => f.path))).toEqual([
+      ['b', 'a'],
+      ['e', 'f'],
+    ]);
+    expect(compactionBins(files, 8_000_000)).toEqual([]);
+    const compact: SimulatedOperation = { kind: 'optimize', targetSize: 25_000_000 };
+    const bins = compactionBins(files, 25_000_000);
+    const commit = simulatePieces(
+      files,
+      protocol,
+      compact,
+      bins.map((b) => ({ files: b, op: compact })),
+    );
+    expect(commit.actions.filter((a) => 'add' in a)).toHaveLength(2);
+    expect(commit.actions.filter((a) => 'remove' in a)).toHaveLength(4);
   });
 });

@@ -7,8 +7,7 @@
  * forecast on a partitioned table sees the files a real commit would add.
  */
 import {
-  type Action,
-  type Add,
+  type CommitPiece,
   type ConflictCheck,
   checkWinner,
   compactionBins,
@@ -21,10 +20,11 @@ import {
   matchingFiles,
   parsePredicate,
   parseUpdateExpression,
+  partitionGroups,
   resolveColumn,
   type SimulatedCommit,
   type SimulatedOperation,
-  simulateCommit,
+  simulatePieces,
   targetFileSize,
   withConnection,
 } from '@racelab/engine';
@@ -63,35 +63,9 @@ export class ForecastError extends Error {
   override name = 'ForecastError';
 }
 
-/** One part of a commit: the operation on the files it applies to. */
-interface Piece {
-  files: readonly Add[];
-  op: SimulatedOperation;
-}
-
-function byPartition(files: readonly Add[]): Add[][] {
-  const groups = new Map<string, Add[]>();
-  for (const f of files) {
-    const key = JSON.stringify(Object.entries(f.partitionValues).sort());
-    groups.set(key, [...(groups.get(key) ?? []), f]);
-  }
-  return [...groups.values()];
-}
-
-/**
- * The whole commit: `main` over every file gives the commitInfo and what the writer reads; the
- * pieces give the file actions (the engine writes one new file per partition and per bin).
- */
-function assemble(table: DeltaTable, main: SimulatedOperation, pieces: readonly Piece[], tag: string): SimulatedCommit {
-  const whole = simulateCommit(table.activeFiles(), table.protocol, main, tag);
-  const fileActions: Action[] = pieces.flatMap((p, i) =>
-    simulateCommit(p.files, table.protocol, p.op, `${tag}-${i}`).actions.filter((a) => !('commitInfo' in a)),
-  );
-  return {
-    actions: [...whole.actions.filter((a) => 'commitInfo' in a), ...fileActions],
-    reads: { ...whole.reads, actions: fileActions },
-  };
-}
+/** The whole commit from its parts, on the table's snapshot (see the engine's simulatePieces). */
+const assemble = (table: DeltaTable, main: SimulatedOperation, pieces: readonly CommitPiece[], tag: string) =>
+  simulatePieces(table.activeFiles(), table.protocol, main, pieces, tag);
 
 function checkedDay(writer: WriterSpec, day: unknown): FebDay {
   if (!FEBRUARY_DAYS.includes(day as FebDay)) {
@@ -124,15 +98,15 @@ async function appendPieces(
   day: FebDay,
   blind: boolean,
   dataset: Dataset | undefined,
-): Promise<Piece[]> {
+): Promise<CommitPiece[]> {
   if (!dataset) return [{ files: [], op: { kind: 'append', blind } }];
   const written = await appendedFiles(conn, table, dataset.february(day));
   return written.map((w) => ({ files: [], op: { kind: 'append', blind, ...w } }));
 }
 
 /** `predicate` rewrites: one piece per partition, as the engine writes the surviving rows. */
-function rewritePieces(table: DeltaTable, op: SimulatedOperation): Piece[] {
-  return byPartition(table.activeFiles()).map((files) => ({ files, op }));
+function rewritePieces(table: DeltaTable, op: SimulatedOperation): CommitPiece[] {
+  return partitionGroups(table.activeFiles()).map((files) => ({ files, op }));
 }
 
 /** The commit `writer` would make on `table`, or null when it would find nothing to commit. */

@@ -162,3 +162,52 @@ export function predictConflict(
     winnerActions: winner.actions,
   };
 }
+
+/** One part of a commit: an operation on the files it applies to (a partition, a compaction bin). */
+export interface CommitPiece {
+  files: readonly Add[];
+  op: SimulatedOperation;
+}
+
+/** The files grouped by partition values (one group for an unpartitioned table). */
+export function partitionGroups(files: readonly Add[]): Add[][] {
+  const groups = new Map<string, Add[]>();
+  for (const f of files) {
+    const key = JSON.stringify(Object.entries(f.partitionValues).sort());
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * A commit the engine writes in parts: `main` over the whole snapshot gives the commitInfo and
+ * what the writer reads; each piece gives its file actions (the engine writes one new file per
+ * partition it rewrites or appends to, and one per compaction bin).
+ */
+export function simulatePieces(
+  files: readonly Add[],
+  protocol: Protocol,
+  main: SimulatedOperation,
+  pieces: readonly CommitPiece[],
+  tag = 'w',
+): SimulatedCommit {
+  const whole = simulateCommit(files, protocol, main, tag);
+  const fileActions: Action[] = pieces.flatMap((p, i) =>
+    simulateCommit(p.files, protocol, p.op, `${tag}-${i}`).actions.filter((a) => !('commitInfo' in a)),
+  );
+  return {
+    actions: [...whole.actions.filter((a) => 'commitInfo' in a), ...fileActions],
+    reads: { ...whole.reads, actions: fileActions },
+  };
+}
+
+/** An update, delete or predicate overwrite: one rewrite per partition of the snapshot. */
+export function simulateRewrite(files: readonly Add[], protocol: Protocol, op: SimulatedOperation, tag = 'w') {
+  return simulatePieces(
+    files,
+    protocol,
+    op,
+    partitionGroups(files).map((group) => ({ files: group, op })),
+    tag,
+  );
+}

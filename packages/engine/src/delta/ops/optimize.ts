@@ -10,6 +10,7 @@ import { type CommitOptions, removeFor, Transaction } from '../commit/transactio
 import type { Action, Add } from '../protocol/actions';
 import { targetFileSize } from '../protocol/config';
 import type { DeltaTable } from '../table';
+import { compactionBins } from './compaction-bins';
 import { type CommitHooks, commitPrepared, type OperationResult, PreparedOperation } from './prepared';
 import { summarize, writeTableRows } from './rewrite';
 
@@ -28,33 +29,6 @@ function fileStats(files: readonly Add[]) {
     totalFiles: files.length,
     totalSize: total,
   });
-}
-
-/** The bins to rewrite, per partition; single-file bins are left alone. */
-export function compactionBins(files: readonly Add[], target: number): Add[][] {
-  const byPartition = new Map<string, Add[]>();
-  for (const f of files) {
-    if (f.size >= target) continue;
-    const key = JSON.stringify(Object.entries(f.partitionValues).sort());
-    byPartition.set(key, [...(byPartition.get(key) ?? []), f]);
-  }
-  const bins: Add[][] = [];
-  for (const key of [...byPartition.keys()].sort()) {
-    const sorted = [...(byPartition.get(key) ?? [])].sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : 1));
-    let bin: Add[] = [];
-    let size = 0;
-    for (const f of sorted) {
-      if (bin.length > 0 && size + f.size > target) {
-        bins.push(bin);
-        bin = [];
-        size = 0;
-      }
-      bin.push(f);
-      size += f.size;
-    }
-    if (bin.length > 0) bins.push(bin);
-  }
-  return bins.filter((b) => b.length >= 2);
 }
 
 export async function prepareOptimize(
