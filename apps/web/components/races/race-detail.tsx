@@ -16,6 +16,7 @@ import {
 } from '../../lib/races';
 import { Empty, Failed, Loading, StatusBadge } from '../states';
 import { RunCard } from './run-card';
+import { RunsProgress } from './runs-progress';
 
 /** The race's progress events while it is live; the race is re-read whenever a run ends. */
 function useProgress(id: string, live: boolean) {
@@ -90,19 +91,7 @@ export function RaceDetail({ id }: { id: string }) {
       <section className="panel" aria-labelledby="summary-heading">
         <h2 id="summary-heading">Outcome</h2>
         <p data-testid="outcome-summary">{outcomeSummary(race) || 'No run has finished yet.'}</p>
-        <div
-          className="progress"
-          role="progressbar"
-          aria-label="runs done"
-          aria-valuemin={0}
-          aria-valuemax={race.runsRequested}
-          aria-valuenow={done}
-        >
-          <span style={{ width: `${(100 * done) / race.runsRequested}%` }} />
-        </div>
-        <p className="muted">
-          {done} of {race.runsRequested} runs done
-        </p>
+        <RunsProgress done={done} total={race.runsRequested} label="runs done" />
         {live && (
           <div className="events" aria-live="polite" data-testid="events">
             <ol>

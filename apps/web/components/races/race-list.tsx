@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { gql } from '../../lib/gql';
 import { ago, isLive, outcomeSummary, RACES, type RaceSummary, runsDone } from '../../lib/races';
 import { Empty, Failed, Loading, StatusBadge } from '../states';
+import { RunsProgress } from './runs-progress';
 
 interface Page {
   races: { edges: { node: RaceSummary }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
@@ -90,19 +91,7 @@ export function RaceList() {
                     {outcomeSummary(r) || (r.reason ? <span className="muted">{r.reason}</span> : '–')}
                   </td>
                   <td>
-                    <div
-                      className="progress"
-                      role="progressbar"
-                      aria-label={`runs done of ${r.title}`}
-                      aria-valuemin={0}
-                      aria-valuemax={r.runsRequested}
-                      aria-valuenow={done}
-                    >
-                      <span style={{ width: `${(100 * done) / r.runsRequested}%` }} />
-                    </div>
-                    <span className="muted">
-                      {done} of {r.runsRequested} runs
-                    </span>
+                    <RunsProgress done={done} total={r.runsRequested} label={`runs done of ${r.title}`} />
                   </td>
                   <td className="muted">{ago(r.createdAt)}</td>
                 </tr>
