@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test of the repository, from a fresh clone after `npm ci`: lint and format, type checks,
 # unit and integration tests of every package, and the apps' builds. It installs what the tests
-# need from Debian's apt when it is missing (Chromium for the dashboard; radosgw comes with S3).
+# need from Debian's apt when it is missing: Chromium for the dashboard, radosgw's packages (unpacked
+# under var/radosgw, not installed) for the S3 tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
@@ -12,4 +13,6 @@ bash scripts/ensure-apt.sh chromium=chromium
 rm -rf var/test-reports
 npx biome check --error-on-warnings .
 npx turbo run typecheck test build --output-logs=errors-only --concurrency=1
+# The S3 suites need a real S3 server: radosgw from Debian's packages, started and stopped around them.
+npm run test:s3
 node scripts/test-summary.mjs var/test-reports

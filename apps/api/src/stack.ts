@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { locationConfigFromEnv } from '@racelab/lab';
 import { firstAdminToken, issueToken, registerToken } from './auth/tokens';
 import { loadConfig, REPO_ROOT } from './config';
 import { type Database, openDatabase } from './db/database';
@@ -93,7 +94,9 @@ if (process.env.LAB_API_TOKEN) await registerToken(db, process.env.LAB_API_TOKEN
 const webToken = process.env.LAB_API_TOKEN || (await issueToken(db, 'dashboard (npm start)'));
 if ((await db.race.count()) === 0 && process.env.LAB_FIRST_RACES !== '0') {
   const boss = await startQueue(database.url, 'producer');
-  for (const id of FIRST_RACES) await createRace(db, boss, raceSpec({ caseId: id, runs: 2, scale: 1 }), id);
+  for (const id of FIRST_RACES) {
+    await createRace(db, boss, await raceSpec({ caseId: id, runs: 2, scale: 1 }, locationConfigFromEnv(REPO_ROOT)), id);
+  }
   await boss.stop({ graceful: false });
   console.log(`fresh database: queued ${FIRST_RACES.join(', ')} (2 runs each, full scale)`);
 }

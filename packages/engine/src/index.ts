@@ -59,3 +59,11 @@ export { DeltaTable, type OpenOptions, storeFor, type TableLocation } from './de
 export * from './iceberg/index';
 export { LocalObjectStore } from './storage/local-store';
 export { NotFoundError, type ObjectStore, StorageError } from './storage/object-store';
+export {
+  CONFLICT_RETRIES,
+  isS3Url,
+  parseS3Url,
+  type S3Location,
+  S3ObjectStore,
+  s3ConfigFromEnv,
+} from './storage/s3-store';

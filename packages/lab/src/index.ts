@@ -36,6 +36,7 @@ export {
 export { findFreePort, type LabPostgres, processAlive, startLabPostgres } from './postgres/index';
 export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';
 export * from './results/types';
+export { type AcrossHosts, type RemoteWriterJob, runWriterJob, type WriterHost } from './runner/across-hosts';
 export { RaceCancelledError } from './runner/race';
 export { type AppendedFile, previewAppend } from './tables/append-stats';
 export { type LayoutFile, type LayoutOptions, type TableLayout, tableLayout, type ValueCount } from './tables/layout';

@@ -2,17 +2,19 @@
  * Runs cases: prepares the data set and base tables once, then every run of every case, each from
  * a fresh copy at version 0, and gathers the results file the report checker reads.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ENGINE_INFO, withConnection } from '@racelab/engine';
 import { CASES, type LabCase, type PostgresCase, selectCases } from './cases/catalog';
 import { type Dataset, prepareDataset } from './data/index';
 import { preparePostgresLab, runPostgresCase, startLabPostgres } from './postgres/index';
 import type { CaseResult, LabResults, RunResult } from './results/types';
+import type { AcrossHosts } from './runner/across-hosts';
 import { runDeltaCase } from './runner/delta-run';
 import { runIcebergCase } from './runner/iceberg-run';
 import { RaceCancelledError, type WriterEvent } from './runner/race';
-import { ensureBaseTables, ensureJan15 } from './tables/base-tables';
+import { baseTablesDir, ensureBaseTables, ensureJan15 } from './tables/base-tables';
+import { baseTablesAt } from './tables/table-store';
 
 export interface LabOptions {
   /** Case ids from the catalog, or whole cases (a custom race); all catalog cases when omitted. */
@@ -28,6 +30,10 @@ export interface LabOptions {
   onProgress?: (p: LabProgress) => void;
   /** Cancels: running writer processes are killed, no further run starts, runLab rejects with RaceCancelledError. */
   signal?: AbortSignal;
+  /** Where Delta run tables live: `s3://bucket/path` (settings from the AWS environment); the work folder when unset. */
+  tableRoot?: string;
+  /** Delta writers run on other hosts (see runWriterJob), their barrier in Postgres; needs an S3 tableRoot. */
+  acrossHosts?: AcrossHosts;
 }
 
 export type LabProgress =
@@ -49,6 +55,12 @@ export function validateLabOptions(o: LabOptions): { cases: LabCase[]; runs: num
   const scale = o.scale ?? 1;
   if (!Number.isFinite(scale) || scale < 0.01 || scale > 1)
     throw new LabInputError(`--scale must be from 0.01 to 1, got ${o.scale}`);
+  if (o.tableRoot !== undefined && !/^s3:\/\/[^/]+/i.test(o.tableRoot)) {
+    throw new LabInputError(`--table-root must be an S3 location such as s3://bucket/lab, got '${o.tableRoot}'`);
+  }
+  if (o.acrossHosts && o.tableRoot === undefined) {
+    throw new LabInputError('writers on several hosts need a table they all reach: give an S3 table root');
+  }
   const given = o.cases ?? [];
   // Ids alone keep the catalog's order (and every unknown id is named at once); mixed lists keep theirs.
   const cases = given.every((c) => typeof c === 'string')
@@ -75,7 +87,17 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
   const needsIceberg = cases.some((c) => c.engine === 'iceberg');
   const needsPostgres = cases.some((c) => c.engine === 'postgres');
   progress({ kind: 'setup', message: needsDelta ? 'base tables' : 'no base tables needed' });
-  const bases = needsDelta || needsIceberg ? await ensureBaseTables(o.workDir, dataset) : null;
+  const localBases = needsDelta || needsIceberg ? await ensureBaseTables(o.workDir, dataset) : null;
+  if (needsDelta && o.tableRoot) progress({ kind: 'setup', message: `base tables on ${o.tableRoot}` });
+  const bases =
+    localBases && needsDelta
+      ? await baseTablesAt(
+          o.tableRoot,
+          localBases,
+          `${dataset.source}-${dataset.scale}`,
+          await readFile(join(baseTablesDir(o.workDir, dataset), 'done.json'), 'utf8'),
+        )
+      : localBases;
   const jan15 = needsIceberg ? await ensureJan15(o.workDir, dataset) : null;
   const versions: Record<string, string> = {
     node: process.version,
@@ -106,7 +128,12 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
         };
         const run: RunResult =
           c.engine === 'delta'
-            ? await runDeltaCase(c, i, { ...ctx, bases: bases as NonNullable<typeof bases> })
+            ? await runDeltaCase(c, i, {
+                ...ctx,
+                bases: bases as NonNullable<typeof bases>,
+                ...(o.tableRoot && { tableRoot: o.tableRoot }),
+                ...(o.acrossHosts && { acrossHosts: o.acrossHosts }),
+              })
             : c.engine === 'iceberg'
               ? await runIcebergCase(c, i, { ...ctx, jan15: jan15 as string })
               : await postgresRun(i, (pg as NonNullable<typeof pg>).url, c);

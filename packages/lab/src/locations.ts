@@ -1,6 +1,6 @@
 /**
  * The one place user-given table locations become places on disk (DESIGN.md): paths confined to the
- * configured roots, the lab's base tables by alias, and S3 refused until buckets can be configured.
+ * configured roots, the lab's base tables by alias, and s3://bucket/path in configured buckets.
  * Every refusal is a LocationError whose message says what to change; nothing else reaches the file
  * system, so a location cannot name a file outside the roots, not through `..` and not through a symlink.
  */
@@ -16,11 +16,13 @@ export interface LocationConfig {
   workDir: string;
   /** Where the real TLC files may be (see prepareDataset). */
   dataDir?: string;
+  /** Buckets whose tables may be named as s3://bucket/path (LAB_S3_BUCKETS). */
+  buckets?: string[];
 }
 
 export interface ResolvedLocation {
-  kind: 'local';
-  /** Absolute, symlinks resolved. */
+  kind: 'local' | 's3';
+  /** Absolute, symlinks resolved; or the normalised s3:// URL. */
   path: string;
   /** The location as a person should see it: the canonical alias, or the normalised path as given. */
   display: string;
@@ -47,6 +49,10 @@ export function locationConfigFromEnv(repoRoot: string, env: NodeJS.ProcessEnv =
     roots: roots.map((r) => resolve(repoRoot, r)),
     workDir: resolve(repoRoot, env.LAB_WORK_DIR?.trim() || join('var', 'lab')),
     ...(env.LAB_DATA_DIR?.trim() && { dataDir: resolve(repoRoot, env.LAB_DATA_DIR.trim()) }),
+    buckets: (env.LAB_S3_BUCKETS ?? env.LAB_S3_BUCKET ?? '')
+      .split(',')
+      .map((b) => b.trim())
+      .filter(Boolean),
   };
 }
 
@@ -69,14 +75,7 @@ export async function resolveTableLocation(text: string, cfg: LocationConfig): P
     );
   }
   if (/^lab:/i.test(location)) return resolveAlias(location, cfg);
-  if (/^s3:\/\//i.test(location)) {
-    const bucket = location.slice('s3://'.length).split('/')[0] ?? '';
-    throw new LocationError(
-      bucket === ''
-        ? `'${location}' names no bucket; S3 locations are written s3://bucket/path`
-        : `S3 locations need a configured bucket, and bucket '${bucket}' is not configured (S3 support comes later); use a path under ${rootsText(cfg)}`,
-    );
-  }
+  if (/^s3:\/\//i.test(location)) return resolveS3(location, cfg);
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(location);
   if (scheme) {
     throw new LocationError(
@@ -84,6 +83,30 @@ export async function resolveTableLocation(text: string, cfg: LocationConfig): P
     );
   }
   return resolvePath(location, cfg);
+}
+
+function resolveS3(location: string, cfg: LocationConfig): ResolvedLocation {
+  const rest = location.slice('s3://'.length);
+  const bucket = rest.split('/')[0] ?? '';
+  const buckets = cfg.buckets ?? [];
+  if (bucket === '')
+    throw new LocationError(`'${location}' names no bucket; S3 locations are written s3://bucket/path`);
+  if (!buckets.includes(bucket)) {
+    throw new LocationError(
+      buckets.length === 0
+        ? `bucket '${bucket}' is not configured: no S3 bucket is (set LAB_S3_BUCKETS)`
+        : `bucket '${bucket}' is not configured; the configured buckets are ${buckets.join(', ')}`,
+    );
+  }
+  const path = rest.slice(bucket.length).replace(/^\/+|\/+$/g, '');
+  if (path === '') throw new LocationError(`${location} is a bucket itself; give a table folder inside it`);
+  if (path.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) {
+    throw new LocationError(
+      `'${location}' has an empty, '.' or '..' segment; give the table's plain path in the bucket`,
+    );
+  }
+  const url = `s3://${bucket}/${path}`;
+  return { kind: 's3', path: url, display: url };
 }
 
 function rootsText(cfg: LocationConfig): string {

@@ -92,11 +92,24 @@ describe('paths', () => {
 });
 
 describe('other kinds', () => {
-  it('refuses s3:// for now, naming the bucket asked for', async () => {
+  it('refuses s3:// outside the configured buckets, naming the bucket asked for', async () => {
     const e = await refusal('s3://team-bucket/tables/trips');
-    expect(e.message).toContain("bucket 'team-bucket' is not configured");
-    expect(e.message).toContain('S3 locations need a configured bucket');
+    expect(e.message).toBe("bucket 'team-bucket' is not configured: no S3 bucket is (set LAB_S3_BUCKETS)");
     expect((await refusal('s3:///x')).message).toContain('names no bucket');
+  });
+
+  it('accepts s3://bucket/path in a configured bucket, normalised, and refuses tricks inside it', async () => {
+    const s3 = { ...cfg, buckets: ['lake'] };
+    expect(await resolveTableLocation('s3://lake/team/trips/', s3)).toEqual({
+      kind: 's3',
+      path: 's3://lake/team/trips',
+      display: 's3://lake/team/trips',
+    });
+    await expect(resolveTableLocation('s3://other/t', s3)).rejects.toThrow(
+      "bucket 'other' is not configured; the configured buckets are lake",
+    );
+    await expect(resolveTableLocation('s3://lake/a/../b', s3)).rejects.toThrow(/'\.\.' segment/);
+    await expect(resolveTableLocation('s3://lake', s3)).rejects.toThrow(/is a bucket itself/);
   });
 
   it('refuses other URL schemes', async () => {
@@ -134,16 +147,21 @@ describe('other kinds', () => {
 
 describe('configuration from the environment', () => {
   it('defaults to var/tables and var/lab in the repository', () => {
-    expect(locationConfigFromEnv('/repo', {})).toEqual({ roots: ['/repo/var/tables'], workDir: '/repo/var/lab' });
+    expect(locationConfigFromEnv('/repo', {})).toEqual({
+      roots: ['/repo/var/tables'],
+      workDir: '/repo/var/lab',
+      buckets: [],
+    });
   });
 
-  it('reads LAB_ROOTS (comma-separated, relative to the repository), LAB_WORK_DIR and LAB_DATA_DIR', () => {
+  it('reads LAB_ROOTS (comma-separated, relative to the repository), LAB_WORK_DIR, LAB_DATA_DIR and LAB_S3_BUCKETS', () => {
     expect(
       locationConfigFromEnv('/repo', {
         LAB_ROOTS: ' /data/a , b,, ',
         LAB_WORK_DIR: '/w',
         LAB_DATA_DIR: '/d',
+        LAB_S3_BUCKETS: 'lake, archive',
       }),
-    ).toEqual({ roots: ['/data/a', '/repo/b'], workDir: '/w', dataDir: '/d' });
+    ).toEqual({ roots: ['/data/a', '/repo/b'], workDir: '/w', dataDir: '/d', buckets: ['lake', 'archive'] });
   });
 });

@@ -64,6 +64,8 @@ const StartRaceInputType = builder.inputType('StartRaceInput', {
     runs: t.int({ defaultValue: 5 }),
     scale: t.float({ defaultValue: 1.0 }),
     tableProperties: t.field({ type: [KeyValueInput] }),
+    tableRoot: t.string({ description: 'run the tables on S3: s3://bucket/path in a configured bucket' }),
+    acrossWorkers: t.boolean({ description: "writers may run on other workers' hosts; needs tableRoot" }),
   }),
 });
 
@@ -165,7 +167,7 @@ builder.mutationType({
       args: { input: t.arg({ type: StartRaceInputType, required: true }) },
       resolve: async (_r, { input }, ctx) => {
         requireToken(ctx);
-        const spec = raceSpec(input as StartRaceInput);
+        const spec = await raceSpec(input as StartRaceInput, ctx.locations);
         return createRace(ctx.db, ctx.boss, spec, input.caseId == null ? null : spec.case.id);
       },
     }),

@@ -139,6 +139,7 @@ export const WriterOutcomeType = builder.objectRef<WriterOutcome>('WriterOutcome
       resolve: (w) => (w.bytesWritten === null ? null : Number(w.bytesWritten)),
     }),
     peakRssMb: t.exposeFloat('peakRssMb', { nullable: true }),
+    host: t.exposeString('host', { nullable: true, description: 'the worker that ran it, for races across workers' }),
   }),
 });
 
@@ -204,6 +205,7 @@ export const RaceType = builder.objectRef<Race>('Race').implement({
     reason: t.exposeString('reason', { nullable: true, description: 'why the race failed or was cancelled' }),
     worker: t.exposeString('worker', { nullable: true }),
     spec: t.string({ description: 'the race as the worker runs it (JSON)', resolve: (r) => JSON.stringify(r.spec) }),
+    tableRoot: t.string({ nullable: true, resolve: (r) => (r.spec as unknown as RaceSpec).tableRoot ?? null }),
     tableProperties: t.field({
       type: [KeyValue],
       resolve: (r) => {

@@ -6,6 +6,8 @@
 import { PgBoss } from 'pg-boss';
 
 export const RACE_QUEUE = 'race';
+/** One writer of a race whose writers run across workers (see the lab's runWriterJob). */
+export const WRITER_QUEUE = 'race-writer';
 
 export interface RaceJob {
   raceId: string;
@@ -23,5 +25,7 @@ export async function startQueue(url: string, role: 'producer' | 'worker'): Prom
   await boss.start();
   // notify: workers are woken at once instead of polling; races may run for hours.
   await boss.createQueue(RACE_QUEUE, { retryLimit: 0, expireInSeconds: 12 * 3600, notify: true });
+  // A writer is never run twice: its race's barrier expects exactly one of each.
+  await boss.createQueue(WRITER_QUEUE, { retryLimit: 0, expireInSeconds: 3600, notify: true });
   return boss;
 }

@@ -10,6 +10,9 @@ import {
   customCase,
   type LabCase,
   LabInputError,
+  type LocationConfig,
+  LocationError,
+  resolveTableLocation,
   selectCases,
   UnknownCaseError,
   validateLabOptions,
@@ -42,6 +45,10 @@ export interface StartRaceInput {
   runs?: number | null;
   scale?: number | null;
   tableProperties?: KeyValue[] | null;
+  /** Extension: run the race's Delta tables on S3 (s3://bucket/path in a configured bucket). */
+  tableRoot?: string | null;
+  /** Extension: let the race's writers run on other workers (barrier in Postgres); needs tableRoot. */
+  acrossWorkers?: boolean | null;
 }
 
 /** What a worker runs: stored as the race's `spec`. */
@@ -49,6 +56,9 @@ export interface RaceSpec {
   case: LabCase;
   runs: number;
   scale: number;
+  /** Where the run tables live, when not on the worker's disk: an s3:// prefix. */
+  tableRoot?: string;
+  acrossWorkers?: boolean;
 }
 
 function toRecord(pairs: KeyValue[] | null | undefined, what: string): Record<string, string> {
@@ -64,7 +74,38 @@ export function toCustomWriter(w: WriterInput): CustomWriterInput {
   return { ...w, set: w.set == null ? null : toRecord(w.set, `writer ${w.name}: set`) };
 }
 
-export function raceSpec(input: StartRaceInput): RaceSpec {
+/** The S3 prefix a race's tables go under, resolved like any user location (configured buckets only). */
+async function tableRootOf(input: StartRaceInput, locations: LocationConfig): Promise<string | undefined> {
+  if (input.tableRoot == null) {
+    if (input.acrossWorkers)
+      throw new InputError('acrossWorkers needs tableRoot: a table every worker reaches (s3://…)');
+    return undefined;
+  }
+  try {
+    const root = await resolveTableLocation(input.tableRoot, locations);
+    if (root.kind !== 's3')
+      throw new InputError('tableRoot must be an S3 location (s3://bucket/path); local runs need none');
+    return root.path;
+  } catch (e) {
+    if (e instanceof LocationError) throw new InputError(`tableRoot: ${e.message}`);
+    throw e;
+  }
+}
+
+export async function raceSpec(input: StartRaceInput, locations: LocationConfig): Promise<RaceSpec> {
+  const spec = caseSpec(input);
+  const tableRoot = await tableRootOf(input, locations);
+  if (tableRoot !== undefined && spec.case.engine !== 'delta') {
+    throw new InputError(`tableRoot applies to Delta cases; ${spec.case.id} is ${spec.case.engine}`);
+  }
+  return {
+    ...spec,
+    ...(tableRoot !== undefined && { tableRoot }),
+    ...(input.acrossWorkers && { acrossWorkers: true }),
+  };
+}
+
+function caseSpec(input: StartRaceInput): RaceSpec {
   const hasCase = input.caseId != null;
   const hasWriters = input.writers != null;
   if (hasCase === hasWriters)

@@ -107,6 +107,7 @@ export async function saveRun(db: Db, raceId: string, r: RunResult): Promise<voi
         filesWritten: w.filesWritten ?? null,
         bytesWritten: w.bytesWritten === undefined ? null : BigInt(w.bytesWritten),
         peakRssMb: w.peakRssMb ?? null,
+        host: w.host ?? null,
         filesRemoved: w.filesRemoved ?? null,
         filesAdded: w.filesAdded ?? null,
         observed: w.observed ?? Prisma.DbNull,

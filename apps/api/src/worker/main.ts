@@ -1,13 +1,16 @@
 /**
  * A race worker: its own OS process, on this host or any other that reaches the database. Takes
- * one race at a time from the queue, and sweeps for races whose worker died. SIGTERM/SIGINT stop
- * it: the race in hand is failed with that reason and its writer processes are killed.
+ * one race at a time from the queue, runs writers of races that span workers (up to 8 at once,
+ * each in its own process), and sweeps for races whose worker died. LAB_WORKER_ROLE=races or
+ * writers limits it to one of the two. SIGTERM/SIGINT stop it: the race in hand is failed with
+ * that reason and its writer processes are killed.
  */
 import { hostname } from 'node:os';
+import { type RemoteWriterJob, runWriterJob } from '@racelab/lab';
 import { loadConfig } from '../config';
 import { applyMigrations } from '../db/migrate';
 import { createPrisma } from '../db/prisma';
-import { RACE_QUEUE, type RaceJob, startQueue } from '../queue/boss';
+import { RACE_QUEUE, type RaceJob, startQueue, WRITER_QUEUE } from '../queue/boss';
 import { startReaper } from '../races/reaper';
 import { onStopSignal } from '../signals';
 import { runRaceJob } from './run-race';
@@ -25,10 +28,32 @@ const worker = `${hostname()}:${process.pid}`;
 const shutdown = new AbortController();
 const stopReaper = startReaper(db, url, cfg.reaperIntervalMs);
 
-await boss.work<RaceJob>(RACE_QUEUE, { localConcurrency: 1, batchSize: 1, pollingIntervalSeconds: 2 }, async (jobs) => {
-  for (const job of jobs) await runRaceJob({ db, url, cfg, worker, shutdown: shutdown.signal }, job.data.raceId);
-});
-console.log(`worker ${worker} waiting for races`);
+const role = process.env.LAB_WORKER_ROLE ?? 'all';
+if (!['all', 'races', 'writers'].includes(role)) {
+  console.error(`worker: LAB_WORKER_ROLE must be all, races or writers, got '${role}'`);
+  process.exit(2);
+}
+const dispatch = async (jobs: RemoteWriterJob[]) => {
+  for (const job of jobs) await boss.send(WRITER_QUEUE, job);
+};
+if (role !== 'writers') {
+  await boss.work<RaceJob>(
+    RACE_QUEUE,
+    { localConcurrency: 1, batchSize: 1, pollingIntervalSeconds: 2 },
+    async (jobs) => {
+      for (const job of jobs) {
+        await runRaceJob({ db, url, cfg, worker, dispatch, shutdown: shutdown.signal }, job.data.raceId);
+      }
+    },
+  );
+}
+if (role !== 'races') {
+  const host = { workDir: cfg.labWorkDir, ...(cfg.labDataDir && { dataDir: cfg.labDataDir }) };
+  await boss.work<RemoteWriterJob>(WRITER_QUEUE, { localConcurrency: 8, pollingIntervalSeconds: 2 }, async ([job]) => {
+    if (job) await runWriterJob(job.data, host);
+  });
+}
+console.log(`worker ${worker} waiting for races (role: ${role})`);
 
 let stopping = false;
 async function stop(signal: string) {

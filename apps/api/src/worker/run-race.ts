@@ -3,7 +3,7 @@
  * fresh table copies), store each run's outcomes as it ends, and end the race DONE, CANCELLED or
  * FAILED with the reason. Cancellation arrives by NOTIFY on the lock's own connection.
  */
-import { type LabProgress, RaceCancelledError, type RunResult, runLab } from '@racelab/lab';
+import { type LabProgress, RaceCancelledError, type RemoteWriterJob, type RunResult, runLab } from '@racelab/lab';
 import pg from 'pg';
 import type { ApiConfig } from '../config';
 import type { Db } from '../db/prisma';
@@ -14,6 +14,8 @@ import { CANCEL_CHANNEL, claimRace, emit, endRace, saveRun, startRun } from '../
 export interface WorkerDeps {
   db: Db;
   url: string;
+  /** Hands a race's writer jobs to the writer queue, for races run across workers. */
+  dispatch: (jobs: RemoteWriterJob[]) => Promise<void>;
   cfg: Pick<ApiConfig, 'labWorkDir' | 'labDataDir'>;
   /** host:pid, stored with the race. */
   worker: string;
@@ -89,6 +91,8 @@ export async function runRaceJob(deps: WorkerDeps, raceId: string): Promise<void
         ...(deps.cfg.labDataDir && { dataDir: deps.cfg.labDataDir }),
         signal: controller.signal,
         onProgress: (p) => steps.push(progressStep(db, raceId, spec.runs, p)),
+        ...(spec.tableRoot && { tableRoot: spec.tableRoot }),
+        ...(spec.acrossWorkers && { acrossHosts: { url: deps.url, dispatch: deps.dispatch } }),
       });
       await steps.flush();
       await endRace(db, raceId, 'DONE', null, { versions: results.versions, dataSource: results.dataSource });

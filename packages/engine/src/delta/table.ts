@@ -10,6 +10,7 @@ import { type ScanFile, type ScanOptions, scanRelation } from '../data/scan';
 import { canMatch, type Expr, parsePredicate, renderSql } from '../sql/index';
 import { LocalObjectStore } from '../storage/local-store';
 import type { ObjectStore } from '../storage/object-store';
+import { isS3Url, S3ObjectStore } from '../storage/s3-store';
 import { type LoadedState, loadState } from './log/snapshot';
 import type { Add, Metadata, Protocol, Remove, Txn } from './protocol/actions';
 import { assertCanRead } from './protocol/features';
@@ -18,8 +19,10 @@ import { parseStats } from './protocol/stats';
 
 export type TableLocation = string | ObjectStore;
 
+/** A path is a local table; `s3://bucket/path` a table on S3 (settings from the AWS environment). */
 export function storeFor(location: TableLocation): ObjectStore {
-  return typeof location === 'string' ? new LocalObjectStore(resolve(location)) : location;
+  if (typeof location !== 'string') return location;
+  return isS3Url(location) ? new S3ObjectStore(location) : new LocalObjectStore(resolve(location));
 }
 
 export interface OpenOptions {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { constants as fsc } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   checkKey,
@@ -116,6 +116,13 @@ export class LocalObjectStore implements ObjectStore {
 
   async localPath(key: string): Promise<string> {
     return this.path(key);
+  }
+
+  async copyIn(source: ObjectStore, key: string): Promise<void> {
+    const target = this.path(key);
+    await mkdir(dirname(target), { recursive: true });
+    if (source instanceof LocalObjectStore) await link(source.path(key), target);
+    else await copyFile(await source.localPath(key), target);
   }
 
   async stagingDir(): Promise<string> {

@@ -41,6 +41,12 @@ export interface ObjectStore {
   localPath(key: string): Promise<string>;
   /** A local folder where DuckDB may stage files before `putFile`. */
   stagingDir(): Promise<string>;
+  /**
+   * Copies `key` of `source` to the same key here: cheaply where both live on one storage (a hard
+   * link on a local disk, a server-side copy on S3), else through its bytes. For data files,
+   * which never change once written.
+   */
+  copyIn(source: ObjectStore, key: string): Promise<void>;
 }
 
 export class NotFoundError extends Error {

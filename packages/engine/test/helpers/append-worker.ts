@@ -1,9 +1,9 @@
 // One committer: appends a log-only add at read version 0 after the barrier, with delta-rs's retries.
 import { createInterface } from 'node:readline';
-import { buildCommitInfo, commit, LocalObjectStore } from '../../src/index';
+import { buildCommitInfo, commit, storeFor } from '../../src/index';
 
 const [root, name, retries] = process.argv.slice(2) as [string, string, string];
-const store = new LocalObjectStore(root);
+const store = storeFor(root); // a folder, or s3://bucket/path
 const actions = [
   {
     commitInfo: buildCommitInfo({

@@ -5,10 +5,11 @@ import {
   type Action,
   buildCommitInfo,
   commit,
-  LocalObjectStore,
   newTableMetadata,
+  type ObjectStore,
   protocolForSchema,
   type StructType,
+  storeFor,
   validateAction,
   validateCommitActions,
 } from '../../src/index';
@@ -49,8 +50,9 @@ export function commitInfoOf(actions: Action[] | undefined): Record<string, unkn
 }
 
 /** A new table with no data files at all (log-only), for tests of the log and the commit loop. */
-export async function createLogOnlyTable(dir: string, schema: StructType): Promise<LocalObjectStore> {
-  const store = new LocalObjectStore(dir);
+/** A table of only a log (no data files) at `location`: a folder, or s3://bucket/path. */
+export async function createLogOnlyTable(location: string | ObjectStore, schema: StructType): Promise<ObjectStore> {
+  const store = storeFor(location);
   await commit({
     store,
     readVersion: -1,

@@ -66,6 +66,8 @@ export interface WriterResult {
   bytesWritten?: number;
   /** Extension: the writer process's peak resident memory, MB. */
   peakRssMb?: number;
+  /** Extension: host:pid of the process that ran the writer, when its race spanned hosts. */
+  host?: string;
   /** Extension: the final commit's removes and adds (E2's retried job: 1 and 1). */
   filesRemoved?: number;
   filesAdded?: number;

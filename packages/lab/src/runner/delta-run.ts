@@ -2,12 +2,13 @@
  * One run of a Delta case: a fresh copy of the base table at version 0, the writers' race, then
  * the table checks and the commit order the log records.
  */
-import { rm } from 'node:fs/promises';
 import { DeltaTable, readCommit } from '@racelab/engine';
 import type { DeltaCase } from '../cases/catalog';
 import type { RunResult } from '../results/types';
 import type { BaseTables } from '../tables/base-tables';
 import { freshCopy } from '../tables/fresh-copy';
+import { removeTable } from '../tables/table-store';
+import { raceAcrossHosts } from './across-hosts';
 import { race } from './race';
 import { type RunContext, runDir } from './run-context';
 import { checkTable } from './table-check';
@@ -37,7 +38,9 @@ export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunCon
       const day = 'day' in writer.operation ? writer.operation.day : undefined;
       return { engine: 'delta' as const, table: dir, writer, ...(day && { dayFile: ctx.dataset.february(day) }) };
     });
-    const writers = await race(jobs, started, ctx);
+    const writers = ctx.acrossHosts
+      ? await raceAcrossHosts(jobs, started, ctx.dataset.scale, ctx.acrossHosts, ctx)
+      : await race(jobs, started, ctx);
     return {
       index,
       writers,
@@ -46,6 +49,6 @@ export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunCon
       durationMs: Date.now() - started,
     };
   } finally {
-    if (!ctx.keep) await rm(dir, { recursive: true, force: true });
+    if (!ctx.keep) await removeTable(dir);
   }
 }

@@ -1,15 +1,18 @@
 /** What a writer process and the run that started it say to each other over the IPC channel. */
 import type { WriterSpec } from '../cases/catalog';
 import type { AttemptError } from '../results/types';
+import type { BarrierRef } from './pg-barrier';
 
 export type WriterJob =
   | {
       engine: 'delta';
-      /** The run's table folder. */
+      /** The run's table: a folder, or s3://bucket/path. */
       table: string;
       writer: WriterSpec;
       /** The February day's Parquet file, for writers that add a day. */
       dayFile?: string;
+      /** Set when the race's barrier lives in Postgres (writers on several hosts) instead of IPC. */
+      barrier?: BarrierRef;
     }
   | {
       engine: 'iceberg';

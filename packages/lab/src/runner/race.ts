@@ -23,7 +23,7 @@ interface Live {
   closed: Promise<void>;
 }
 
-type Done = { released: number; finished: number; outcome: WriterOutcome } | { crashed: string };
+export type Done = { released: number; finished: number; outcome: WriterOutcome } | { crashed: string };
 
 function startWriter(job: WriterJob, onEvent?: (writer: string, event: WriterEvent) => void): Live {
   const child = fork(WRITER, [JSON.stringify(job)], {
@@ -107,7 +107,7 @@ export async function race(jobs: WriterJob[], started: number, hooks: RaceHooks 
 
 const OPERATION_NAMES: Partial<Record<string, string>> = { 'overwrite-day': 'overwrite' };
 
-function result(
+export function result(
   spec: WriterSpec,
   ready: { opened: number; prepared: number } | undefined,
   d: Done | undefined,

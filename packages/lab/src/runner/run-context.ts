@@ -1,6 +1,7 @@
 /** What every run of a case needs, whatever the table format, and the folder a run works in. */
-import { join } from 'node:path';
 import type { Dataset } from '../data/index';
+import { under } from '../tables/table-store';
+import type { AcrossHosts } from './across-hosts';
 import type { WriterEvent } from './race';
 
 export interface RunContext {
@@ -12,8 +13,12 @@ export interface RunContext {
   onEvent?: (writer: string, event: WriterEvent) => void;
   /** Cancels the run: its writer processes are killed (see race()). */
   signal?: AbortSignal;
+  /** Where run tables are made: an s3:// prefix, or the work folder when unset. */
+  tableRoot?: string;
+  /** Run the writers on other hosts, with the barrier in Postgres (needs a table root they all reach). */
+  acrossHosts?: AcrossHosts;
 }
 
 /** A new folder for one run of a case. */
 export const runDir = (ctx: RunContext, caseId: string, index: number) =>
-  join(ctx.workDir, 'runs', `${caseId}-${index}-${process.pid}-${Date.now()}`);
+  under(ctx.tableRoot ?? ctx.workDir, 'runs', `${caseId}-${index}-${process.pid}-${Date.now()}`);

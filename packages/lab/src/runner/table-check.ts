@@ -4,18 +4,12 @@
  * files the log names (the losers' zombies are the difference). One connection and one scan
  * relation serve every query, and the January join is made once.
  */
-import { readdir } from 'node:fs/promises';
 import { DeltaTable, withConnection } from '@racelab/engine';
 import type { TableCheck } from '../results/types';
+import { parquetObjects } from '../tables/table-store';
 
 export const LAB_DAYS = ['2025-01-15', '2025-02-01', '2025-02-02', '2025-02-14'];
 const FIRST_FEBRUARY_ID = 10_000_000;
-
-async function parquetFilesOnDisk(dir: string): Promise<number> {
-  const entries = await readdir(dir, { recursive: true });
-  return entries.filter((e) => e.endsWith('.parquet') && !e.startsWith('_delta_log') && !e.startsWith('_staging'))
-    .length;
-}
 
 const byKey = (rows: unknown[][], value: (r: unknown[]) => number) =>
   Object.fromEntries(rows.map((r) => [String(r[0]), value(r)]));
@@ -53,7 +47,7 @@ export async function checkTable(dir: string, januaryFile: string): Promise<Tabl
     tipChangedByVendor: byKey(checks.tips, (r) => Number(r[3])),
     tipDeltaValues: checks.values.map((r) => Number(r[0])),
     tripsByVendor: byKey(checks.tips, (r) => Number(r[1])),
-    dataFilesOnDisk: await parquetFilesOnDisk(dir),
+    dataFilesOnDisk: await parquetObjects(dir),
     dataFilesInLog: t.activeFiles().length,
   };
 }

@@ -2,19 +2,23 @@
  * One writer of a race, in its own OS process: open the table (holding its version or snapshot),
  * prepare, say "ready", wait for "go", then run the change. Started by the race with `fork()`.
  */
+import { hostname } from 'node:os';
 import { DeltaTable, IcebergSqliteCatalog, openIcebergTable } from '@racelab/engine';
 import { deltaChange } from './delta-writer';
 import { icebergAppend } from './iceberg-writer';
 import type { FromWriter, ToWriter, WriterJob, WriterOutcome } from './messages';
 import { dayPredicate } from './operations';
+import { type BarrierRef, PgBarrier, released } from './pg-barrier';
 
 export type Send = (msg: FromWriter) => Promise<void>;
 
 const send: Send = (msg) =>
   new Promise((resolve, reject) => process.send?.(msg, (e: Error | null) => (e ? reject(e) : resolve())));
 
+const open = (job: WriterJob) => openWith(job, send);
+
 /** Opens what the writer holds before the barrier and returns the change to run after it. */
-async function open(job: WriterJob): Promise<() => Promise<WriterOutcome>> {
+async function openWith(job: WriterJob, send: Send): Promise<() => Promise<WriterOutcome>> {
   if (job.engine === 'iceberg') {
     const catalog = await IcebergSqliteCatalog.open({ path: job.catalog });
     const table = await openIcebergTable(catalog, job.table);
@@ -43,11 +47,40 @@ async function main(job: WriterJob): Promise<void> {
   process.disconnect();
 }
 
+/** The same writer with its race's barrier in Postgres: its steps are rows, its release a query. */
+async function mainWithBarrier(job: WriterJob & { barrier: BarrierRef }): Promise<void> {
+  const barrier = await PgBarrier.open(job.barrier);
+  // The worker that ran this writer process (its parent): the host that took the writer's job.
+  const host = `${hostname()}:${process.ppid}`;
+  const name = job.writer.name;
+  try {
+    const mark: Send = async (msg) => {
+      const { type, ...data } = msg;
+      await barrier.mark(name, type, host, data);
+    };
+    const change = await openWith(job, mark);
+    const opened = Date.now();
+    await mark({ type: 'ready', opened, prepared: Date.now() });
+    // The coordinator deletes the rows when it cancels the race: then this writer stops unchanged.
+    const rows = await barrier.until(
+      (now) => !now.some((r) => r.writer === name) || released(now, job.writer.startAfter),
+    );
+    if (!rows.some((r) => r.writer === name)) return;
+    const releasedAt = Date.now();
+    const outcome = await change();
+    outcome.peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+    await mark({ type: 'done', released: releasedAt, finished: Date.now(), outcome });
+  } finally {
+    await barrier.close();
+  }
+}
+
 const job = JSON.parse(process.argv[2] as string) as WriterJob;
 // No writer outlives its race: when the process that started it dies or cancels (the IPC channel
 // closes), it stops where it stands instead of committing to a run nobody watches any more.
 process.once('disconnect', () => process.exit(0));
-main(job).catch(async (e: unknown) => {
+const run = job.engine === 'delta' && job.barrier ? mainWithBarrier({ ...job, barrier: job.barrier }) : main(job);
+run.catch(async (e: unknown) => {
   const err = e instanceof Error ? e : new Error(String(e));
   process.stderr.write(`writer ${job.writer.name}: ${err.name}: ${err.message}\n`);
   process.exit(1);

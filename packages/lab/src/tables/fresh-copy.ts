@@ -1,27 +1,22 @@
 /**
- * A run's own table: a new folder of hard links to the base's data files (Parquet files are never
- * modified, so sharing inodes is safe) and a new version 0 carrying the case's table properties.
- * O(files), not O(bytes), and nothing a run does can reach the base: new files get new names and
- * the log is the run's own.
+ * A run's own table: the base's data files copied cheaply (hard links on a local disk, since
+ * Parquet files are never modified and sharing inodes is safe; server-side copies on S3) and a
+ * new version 0 carrying the case's table properties. O(files), not O(bytes), and nothing a run
+ * does can reach the base: new files get new names and the log is the run's own.
  */
-import { link, mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { buildCommitInfo, commit, DeltaTable, fromLogPath, LocalObjectStore, newTableMetadata } from '@racelab/engine';
+import { buildCommitInfo, commit, DeltaTable, fromLogPath, newTableMetadata, storeFor } from '@racelab/engine';
 
 export async function freshCopy(base: string, dest: string, properties: Record<string, string> = {}): Promise<void> {
   const table = await DeltaTable.open(base);
   const files = table.activeFiles();
-  for (const f of files) {
-    const key = fromLogPath(f.path);
-    await mkdir(dirname(join(dest, key)), { recursive: true });
-    await link(join(base, key), join(dest, key));
-  }
+  const to = storeFor(dest);
+  for (const f of files) await to.copyIn(table.store, fromLogPath(f.path));
   const metaData = newTableMetadata(table.schema, {
     partitionBy: table.partitionColumns,
     configuration: { ...table.configuration, ...properties },
   });
   await commit({
-    store: new LocalObjectStore(dest),
+    store: to,
     readVersion: -1,
     actions: [
       {

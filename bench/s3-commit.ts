@@ -1,0 +1,145 @@
+/**
+ * bench/s3-commit: what a commit costs on S3 (radosgw on loopback) beside a local disk. One writer's
+ * sequential log-only appends (latency per commit) next to the bare version claim on the same
+ * store (put-if-absent alone: the physical limit of a commit); then 8 processes appending at once
+ * (throughput, every version claimed exactly once). Needs the S3 server of `npm run test:s3`:
+ *
+ *   npm run bench:s3-commit [-- --commits 100 --writers 8 --each 25]
+ */
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import {
+  buildCommitInfo,
+  commit,
+  field,
+  latestVersion,
+  loadState,
+  newTableMetadata,
+  protocolForSchema,
+  storeFor,
+} from '@racelab/engine';
+
+const SELF = fileURLToPath(import.meta.url);
+const LOCAL = fileURLToPath(new URL('./out/s3-commit', import.meta.url));
+const SCHEMA = { type: 'struct' as const, fields: [field('id', 'long')] };
+
+const arg = (name: string, d: number) =>
+  process.argv.includes(`--${name}`) ? Number(process.argv[process.argv.indexOf(`--${name}`) + 1]) : d;
+
+const appendActions = (writer: string, i: number) => [
+  {
+    commitInfo: buildCommitInfo({
+      operation: 'WRITE',
+      operationParameters: { mode: 'Append' },
+      customMetadata: { writer },
+    }),
+  },
+  { add: { path: `${writer}-${i}.parquet`, partitionValues: {}, size: 1, modificationTime: 1, dataChange: true } },
+];
+
+async function createTable(location: string): Promise<void> {
+  await commit({
+    store: storeFor(location),
+    readVersion: -1,
+    actions: [
+      { commitInfo: buildCommitInfo({ operation: 'CREATE TABLE', operationParameters: {} }) },
+      { protocol: protocolForSchema(SCHEMA) },
+      { metaData: newTableMetadata(SCHEMA) },
+    ],
+  });
+}
+
+/** Appends `n` commits one after another; each commit starts from the version the last one made. */
+async function appendLoop(location: string, writer: string, n: number): Promise<{ ms: number[]; attempts: number }> {
+  const store = storeFor(location);
+  const ms: number[] = [];
+  let attempts = 0;
+  let read = (await loadState(store)).version;
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const r = await commit({ store, readVersion: read, actions: appendActions(writer, i) });
+    ms.push(performance.now() - t0);
+    attempts += r.attempts;
+    read = r.version;
+  }
+  return { ms, attempts };
+}
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.ceil((p / 100) * xs.length) - 1] ?? 0;
+
+async function latency(label: string, location: string, n: number) {
+  await createTable(location);
+  const { ms } = await appendLoop(location, 'solo', n);
+  // The bare claim on the same store, on keys of their own: what a commit cannot go below.
+  const store = storeFor(location);
+  const claims: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await store.putIfAbsent(`claims/${String(i).padStart(20, '0')}.json`, new TextEncoder().encode('{}'));
+    claims.push(performance.now() - t0);
+  }
+  console.log(
+    `| ${label} | ${pct(ms, 50).toFixed(1)} ms | ${pct(ms, 99).toFixed(1)} ms | ${pct(claims, 50).toFixed(1)} ms | ${(pct(ms, 50) / pct(claims, 50)).toFixed(1)}x |`,
+  );
+}
+
+async function contention(label: string, location: string, writers: number, each: number) {
+  await createTable(location);
+  const procs = Array.from({ length: writers }, (_, w) =>
+    spawn(process.execPath, ['--import', 'tsx', SELF, '--child', location, `w${w}`, String(each)], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
+  );
+  const lines = procs.map((p) => createInterface({ input: p.stdout as NodeJS.ReadableStream }));
+  await Promise.all(lines.map((l) => new Promise((r) => l.once('line', r))));
+  const done = lines.map((l) => new Promise<number>((r) => l.once('line', (s) => r(JSON.parse(s).attempts))));
+  const t0 = performance.now();
+  for (const p of procs) p.stdin?.end('go\n');
+  const attempts = (await Promise.all(done)).reduce((a, b) => a + b, 0);
+  const ms = performance.now() - t0;
+  const state = await loadState(storeFor(location));
+  const total = writers * each;
+  const exact = state.version === total && state.files.size === total;
+  console.log(
+    `| ${label} | ${total} | ${(ms / 1000).toFixed(1)} s | ${((total / ms) * 1000).toFixed(0)} commits/s | ${attempts} | ${exact ? 'yes' : 'NO'} |`,
+  );
+  if (!exact) process.exitCode = 1;
+}
+
+async function main() {
+  const bucket = process.env.LAB_S3_BUCKET;
+  if (!bucket || !process.env.AWS_ENDPOINT_URL) throw new Error('no S3 server: run with `npm run bench:s3-commit`');
+  const s3 = `s3://${bucket}/bench-${process.pid}-${Date.now()}`;
+  const n = arg('commits', 100);
+  rmSync(LOCAL, { recursive: true, force: true });
+  console.log(`\n${n} sequential commits by one writer\n`);
+  console.log('| store | commit p50 | commit p99 | bare claim p50 | commit / claim |\n|---|---|---|---|---|');
+  await latency('local disk (link())', `${LOCAL}/latency`, n);
+  await latency(`radosgw ${process.env.AWS_ENDPOINT_URL}`, `${s3}/latency`, n);
+  const writers = arg('writers', 8);
+  const each = arg('each', 25);
+  console.log(`\n${writers} processes x ${each} appends, released together\n`);
+  console.log('| store | commits | wall | throughput | attempts | versions exact |\n|---|---|---|---|---|---|');
+  await contention('local disk', `${LOCAL}/contention`, writers, each);
+  await contention('radosgw', `${s3}/contention`, writers, each);
+  rmSync(LOCAL, { recursive: true, force: true });
+}
+
+if (process.argv[2] === '--child') {
+  const [location, writer, each] = process.argv.slice(3) as [string, string, string];
+  console.log('ready');
+  await new Promise((r) => createInterface({ input: process.stdin }).once('line', r));
+  // Like a job: read the latest version, commit, and let the commit loop move past writers that won.
+  const store = storeFor(location);
+  let attempts = 0;
+  let read = 0;
+  for (let i = 0; i < Number(each); i++) {
+    read = await latestVersion(store, read);
+    const r = await commit({ store, readVersion: read, actions: appendActions(writer, i), maxRetries: 10_000 });
+    attempts += r.attempts;
+    read = r.version;
+  }
+  console.log(JSON.stringify({ attempts }));
+} else await main();

@@ -1,0 +1,263 @@
+/**
+ * A table on S3 or an S3-compatible store (radosgw, MinIO, R2), through @aws-sdk/client-s3.
+ *
+ * A log entry is claimed with a single-part `PutObject` carrying `If-None-Match: *`: 412
+ * PreconditionFailed means the version is taken, and the commit loop goes into conflict checking,
+ * as delta-rs does. 409 ConditionalRequestConflict (another conditional write to the key was in
+ * flight) is handled the way AWS documents it: the same put is sent again, and its answer (200 or
+ * 412) decides. delta-rs instead maps 409 to "version exists" and checks conflicts at once; both
+ * end in the same place, since the retried put of a taken version answers 412.
+ *
+ * Log entries are always Buffer bodies in one part: radosgw ignores If-None-Match on multipart
+ * completion and refuses aws-chunked streams, and checksums are only sent when required so no
+ * body is ever chunk-encoded. Data files and checkpoints are immutable once written, so a local
+ * download of one is kept and reused for DuckDB to read.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import {
+  checkKey,
+  type ListedObject,
+  type ListOptions,
+  NotFoundError,
+  type ObjectMeta,
+  type ObjectStore,
+  StorageError,
+} from './object-store';
+
+export interface S3Location {
+  bucket: string;
+  /** The table's folder inside the bucket, without leading or trailing '/'; '' for the bucket root. */
+  prefix: string;
+}
+
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+/** Parses `s3://bucket/path/to/table`; refuses what could not be a bucket or could escape the path. */
+export function parseS3Url(url: string): S3Location {
+  const m = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(url.trim());
+  if (!m) throw new StorageError(`'${url}' is not an S3 location: write s3://bucket/path/to/table`);
+  const bucket = m[1] as string;
+  if (!BUCKET.test(bucket)) throw new StorageError(`'${bucket}' is not a valid S3 bucket name`);
+  const prefix = (m[2] as string).replace(/\/+$/, '');
+  if (prefix !== '') checkKey(prefix);
+  return { bucket, prefix };
+}
+
+export const isS3Url = (location: string) => /^s3:\/\//i.test(location.trim());
+
+/**
+ * Client settings from the usual AWS environment (AWS_REGION, AWS_ENDPOINT_URL[_S3], credentials
+ * from the environment or ~/.aws). A custom endpoint means an S3-compatible server: path-style
+ * addressing, as radosgw and MinIO expect.
+ */
+export function s3ConfigFromEnv(env: NodeJS.ProcessEnv = process.env): S3ClientConfig {
+  const endpoint = env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
+  return {
+    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    ...(endpoint && { endpoint, forcePathStyle: env.AWS_S3_FORCE_PATH_STYLE !== 'false' }),
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  };
+}
+
+/** How often the same conditional put is sent again after 409 ConditionalRequestConflict. */
+export const CONFLICT_RETRIES = 5;
+
+const errorCode = (e: unknown) => (e instanceof S3ServiceException ? e.name : (e as { code?: string })?.code);
+const status = (e: unknown) => (e as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+
+let sharedClient: { client: S3Client; endpoint: string } | null = null;
+
+/** One client per process for the environment's settings: its connections are reused by every table. */
+function defaultClient(): { client: S3Client; endpoint: string } {
+  if (!sharedClient) {
+    const config = s3ConfigFromEnv();
+    sharedClient = { client: new S3Client(config), endpoint: String(config.endpoint ?? 'aws') };
+  }
+  return sharedClient;
+}
+
+export class S3ObjectStore implements ObjectStore {
+  readonly bucket: string;
+  readonly prefix: string;
+  readonly client: S3Client;
+  /** Where the client sends requests, to keep cached downloads of different servers apart. */
+  private readonly endpoint: string;
+
+  constructor(url: string, connection: { client: S3Client; endpoint: string } = defaultClient()) {
+    ({ bucket: this.bucket, prefix: this.prefix } = parseS3Url(url));
+    this.client = connection.client;
+    this.endpoint = connection.endpoint;
+  }
+
+  get location(): string {
+    return `s3://${this.bucket}/${this.prefix}`;
+  }
+
+  /** The object's key in the bucket. */
+  key(key: string): string {
+    checkKey(key);
+    return this.prefix === '' ? key : `${this.prefix}/${key}`;
+  }
+
+  /** An S3 error in words a user can act on; `key` names the object when there is one. */
+  private fail(e: unknown, what: string, key?: string): never {
+    const code = errorCode(e);
+    const where = key === undefined ? this.location : `${this.location.replace(/\/$/, '')}/${key}`;
+    if (code === 'NoSuchBucket') throw new StorageError(`bucket '${this.bucket}' does not exist (${what} ${where})`);
+    if (code === 'InvalidAccessKeyId' || code === 'SignatureDoesNotMatch' || status(e) === 403) {
+      throw new StorageError(`S3 refused the credentials for ${where} (${code ?? 'HTTP 403'}) while trying to ${what}`);
+    }
+    if (e instanceof S3ServiceException) {
+      throw new StorageError(`S3 failed to ${what} ${where}: ${code} (HTTP ${status(e) ?? '?'})`);
+    }
+    const cause = (e as Error)?.message ?? String(e);
+    throw new StorageError(`cannot reach S3 to ${what} ${where}: ${cause}`);
+  }
+
+  async get(key: string): Promise<Uint8Array> {
+    try {
+      const r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      return await (r.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray();
+    } catch (e) {
+      if (errorCode(e) === 'NoSuchKey') throw new NotFoundError(this.location, key);
+      return this.fail(e, 'read', key);
+    }
+  }
+
+  async head(key: string): Promise<ObjectMeta | null> {
+    try {
+      const r = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      return { key, size: r.ContentLength ?? 0, lastModified: r.LastModified?.getTime() ?? 0 };
+    } catch (e) {
+      if (errorCode(e) === 'NotFound' || errorCode(e) === 'NoSuchKey' || status(e) === 404) return null;
+      return this.fail(e, 'look up', key);
+    }
+  }
+
+  async putIfAbsent(key: string, body: Uint8Array): Promise<boolean> {
+    const input = { Bucket: this.bucket, Key: this.key(key), Body: Buffer.from(body), IfNoneMatch: '*' };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.client.send(new PutObjectCommand(input));
+        return true;
+      } catch (e) {
+        if (errorCode(e) === 'PreconditionFailed' || status(e) === 412) {
+          // The SDK may have resent our put after a lost answer: then the object there is ours.
+          const sent = (e as { $metadata?: { attempts?: number } }).$metadata?.attempts ?? 1;
+          return sent > 1 ? Buffer.from(await this.get(key)).equals(input.Body) : false;
+        }
+        if ((errorCode(e) === 'ConditionalRequestConflict' || status(e) === 409) && attempt < CONFLICT_RETRIES) {
+          await new Promise((r) => setTimeout(r, 10 * 2 ** attempt));
+          continue;
+        }
+        return this.fail(e, 'create', key);
+      }
+    }
+  }
+
+  async put(key: string, body: Uint8Array): Promise<void> {
+    try {
+      await this.client.send(
+        new PutObjectCommand({ Bucket: this.bucket, Key: this.key(key), Body: Buffer.from(body) }),
+      );
+    } catch (e) {
+      this.fail(e, 'write', key);
+    }
+  }
+
+  async putFile(key: string, localPath: string): Promise<void> {
+    await this.put(key, await readFile(localPath));
+    // Keep the bytes as the cached download of this key: data files never change once written.
+    const cached = this.cachePath(key);
+    await mkdir(dirname(cached), { recursive: true });
+    await rename(localPath, cached).catch(() => rm(localPath, { force: true }));
+  }
+
+  async list(prefix: string, options: ListOptions = {}): Promise<ListedObject[]> {
+    const out: ListedObject[] = [];
+    const base = this.prefix === '' ? '' : `${this.prefix}/`;
+    let token: string | undefined;
+    try {
+      do {
+        const r = await this.client.send(
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: base + prefix,
+            ...(options.startAfter !== undefined && { StartAfter: base + options.startAfter }),
+            ...(!options.recursive && { Delimiter: '/' }),
+            ...(token && { ContinuationToken: token }),
+          }),
+        );
+        for (const o of r.Contents ?? []) {
+          if (o.Key !== undefined)
+            out.push({ key: o.Key.slice(base.length), ...(o.Size !== undefined && { size: o.Size }) });
+        }
+        token = r.IsTruncated ? r.NextContinuationToken : undefined;
+      } while (token);
+    } catch (e) {
+      return this.fail(e, 'list', prefix);
+    }
+    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  async delete(key: string): Promise<void> {
+    try {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+    } catch (e) {
+      this.fail(e, 'delete', key);
+    }
+  }
+
+  private cachePath(key: string): string {
+    const table = createHash('sha256').update(`${this.endpoint} ${this.location}`);
+    return join(tmpdir(), 'racelab-s3-cache', table.digest('hex').slice(0, 16), ...checkKey(key).split('/'));
+  }
+
+  async localPath(key: string): Promise<string> {
+    const path = this.cachePath(key);
+    const [local, remote] = await Promise.all([stat(path).catch(() => null), this.head(key)]);
+    if (!remote) throw new NotFoundError(this.location, key);
+    if (local?.size === remote.size) return path;
+    await mkdir(dirname(path), { recursive: true });
+    // Downloaded aside, then renamed: a concurrent reader never sees half a file.
+    const part = `${path}.${randomUUID()}.part`;
+    await writeFile(part, await this.get(key));
+    await rename(part, path);
+    return path;
+  }
+
+  async copyIn(source: ObjectStore, key: string): Promise<void> {
+    if (source instanceof S3ObjectStore && source.client === this.client) {
+      const from = `${source.bucket}/${source.key(key)}`;
+      try {
+        await this.client.send(
+          new CopyObjectCommand({ Bucket: this.bucket, Key: this.key(key), CopySource: encodeURI(from) }),
+        );
+      } catch (e) {
+        this.fail(e, `copy s3://${from} to`, key);
+      }
+    } else {
+      await this.put(key, await readFile(await source.localPath(key)));
+    }
+  }
+
+  /** A new local folder each time: an operation removes its own when done. */
+  stagingDir(): Promise<string> {
+    return mkdtemp(join(tmpdir(), 'racelab-s3-staging-'));
+  }
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "WriterOutcome" ADD COLUMN     "host" TEXT;
