@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { field, writeDeltaTable } from '@racelab/engine';
 import { scaledFigures } from '@racelab/lab';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { gql, subscribe } from '../test/helpers/client';
@@ -83,6 +84,72 @@ it('B1 and A1 with their writers on the other worker: the same outcomes, every w
   expect(a1.table.rows).toBe(F.januaryTrips + F.feb01 + F.feb02);
   const hostB = `${hostname()}:${writerHost.child.pid}`;
   expect([...b1.writers, ...a1.writers].map((w) => w.host)).toEqual(Array(4).fill(hostB));
+});
+
+it('cancelling a race across workers stops its writers at the barrier, on the other worker too', async () => {
+  const started = await gql<{ startRace: { id: string } }>(
+    stack.apiUrl,
+    'mutation($i: StartRaceInput!) { startRace(input: $i) { id } }',
+    { i: { caseId: 'B1', runs: 5, scale: 0.01, tableRoot, acrossWorkers: true } },
+    stack.token,
+  );
+  const id = started.data?.startRace.id as string;
+  const events = subscribe<{ raceProgress: { status: string; message: string } }>(
+    stack.apiUrl,
+    'subscription($id: ID!) { raceProgress(id: $id) { status message } }',
+    { id },
+  );
+  let cancelled = false;
+  let last = '';
+  for await (const e of events) {
+    last = e.raceProgress.status;
+    // Both writers hold the table on worker B and wait for each other's row: cancel there.
+    if (!cancelled && / ready$/.test(e.raceProgress.message)) {
+      cancelled = true;
+      await gql(stack.apiUrl, 'mutation($id: ID!) { cancelRace(id: $id) { id } }', { id }, stack.token);
+    }
+  }
+  expect(last).toBe('CANCELLED');
+  const left = await stack.sql<{ n: string }>('SELECT count(*)::text AS n FROM lab_barrier');
+  expect(left[0]?.n).toBe('0');
+});
+
+it('audits and lays out a table on S3 like a local one', async () => {
+  const location = `${tableRoot}/jobs/nightly`;
+  await writeDeltaTable(
+    location,
+    {
+      kind: 'rows',
+      schema: { type: 'struct', fields: [field('VendorID', 'integer')] },
+      rows: [{ VendorID: 1 }, { VendorID: 2 }],
+    },
+    {
+      configuration: { 'delta.isolationLevel': 'WriteSerializable' },
+    },
+  );
+  const audit = await gql<{ auditTables: { location: string; flagged: boolean; flaggedBy: string[] }[] }>(
+    stack.apiUrl,
+    'mutation($l: [String!]!) { auditTables(locations: $l) { location flagged flaggedBy } }',
+    { l: [location] },
+    stack.token,
+  );
+  expect(audit.data?.auditTables).toEqual([
+    { location, flagged: true, flaggedBy: ['delta-rs 1.2-1.6.x', 'Delta Spark'] },
+  ]);
+  const layout = await gql<{ tableLayout: { files: { rows: number; countsBy: { value: string; rows: number }[] }[] } }>(
+    stack.apiUrl,
+    'query($l: String!) { tableLayout(location: $l, countBy: "VendorID") { files { rows countsBy { value rows } } } }',
+    { l: location },
+  );
+  expect(layout.data?.tableLayout.files).toEqual([
+    {
+      rows: 2,
+      countsBy: [
+        { value: '1', rows: 1 },
+        { value: '2', rows: 1 },
+      ],
+    },
+  ]);
 });
 
 it('refuses a table root outside the configured buckets, and acrossWorkers without one', async () => {

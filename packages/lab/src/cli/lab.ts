@@ -1,5 +1,5 @@
 /**
- * npm run lab -- [CASE…] [--runs N] [--scale S] [--json FILE] [--data-dir DIR] [--work-dir DIR] [--keep-runs]
+ * npm run lab -- [CASE…] [--runs N] [--scale S] [--json FILE] [--data-dir DIR] [--work-dir DIR] [--table-root s3://…] [--keep-runs]
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
@@ -10,7 +10,7 @@ import { progressBar } from './progress';
 
 async function main(): Promise<void> {
   const { positionals, options, flags } = parseArgs(process.argv.slice(2), {
-    options: ['runs', 'scale', 'json', 'data-dir', 'work-dir'],
+    options: ['runs', 'scale', 'json', 'data-dir', 'work-dir', 'table-root'],
     flags: ['keep-runs'],
   });
   const bar = progressBar();
@@ -21,6 +21,8 @@ async function main(): Promise<void> {
     workDir: workDirOption(options),
     ...(options['data-dir'] && { dataDir: userPath(options['data-dir']) }),
     ...(flags.has('keep-runs') && { keepRuns: true }),
+    // Delta run tables on S3 (endpoint and keys from the AWS environment); checked by runLab.
+    ...(options['table-root'] && { tableRoot: options['table-root'] }),
     onProgress: (p) => {
       if (p.kind === 'setup') bar.note(`preparing ${p.message}…`);
       else if (p.kind === 'run') bar.update(p.done, p.total, `${p.caseId} run ${p.run}/${p.runs}`);
