@@ -10,9 +10,7 @@ import {
   DeltaTable,
   deleteRows,
   field,
-  loadState,
   optimize,
-  readCommit,
   S3ObjectStore,
   StorageError,
   type StructType,
@@ -22,9 +20,8 @@ import {
   vacuum,
   writeDeltaTable,
 } from '../src/index';
-import { createLogOnlyTable } from '../test/helpers/log';
+import { expectEveryAppendOnce, expectNoRetryFailure } from '../test/helpers/commit-races';
 import { raceProcesses } from '../test/helpers/processes';
-import { TAXI } from '../test/helpers/taxi';
 import { s3Env, s3Root } from './env';
 
 const helper = (name: string) => fileURLToPath(new URL(`../test/helpers/${name}`, import.meta.url));
@@ -68,30 +65,11 @@ describe('S3ObjectStore on radosgw', () => {
     expect(text(await storeFor(location).get('_delta_log/00000000000000000001.json'))).toBe(`writer-${winner}`);
   });
 
-  it('moves each of 8 racing appenders to a free version: contiguous versions, every append once', async () => {
-    const location = `${root}/append8`;
-    const store = await createLogOnlyTable(location, TAXI);
-    const results = await raceProcesses(helper('append-worker.ts'), (i) => [location, `w${i}`, '15'], 8);
-    const outcomes = results.map((r) => JSON.parse(r.out[0] as string) as { version: number });
-    expect(outcomes.map((o) => o.version).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    const writers = await Promise.all(
-      [1, 2, 3, 4, 5, 6, 7, 8].map(async (v) => {
-        const [info] = await readCommit(store, v);
-        return (info as { commitInfo: { writer: string } }).commitInfo.writer;
-      }),
-    );
-    expect(new Set(writers).size).toBe(8);
-    expect((await loadState(store)).files.size).toBe(8);
-  });
+  it('moves each of 8 racing appenders to a free version: contiguous versions, every append once', () =>
+    expectEveryAppendOnce(`${root}/append8`, 8));
 
-  it('fails at once with "Failed to commit transaction: 0" when retries are off and the table moved', async () => {
-    const location = `${root}/noretry`;
-    await createLogOnlyTable(location, TAXI);
-    const results = await raceProcesses(helper('append-worker.ts'), (i) => [location, `w${i}`, '0'], 2);
-    const outcomes = results.map((r) => JSON.parse(r.out[0] as string) as { version?: number; error?: string });
-    expect(outcomes.filter((o) => o.version === 1)).toHaveLength(1);
-    expect(outcomes.filter((o) => o.error === 'Failed to commit transaction: 0')).toHaveLength(1);
-  });
+  it('fails at once with "Failed to commit transaction: 0" when retries are off and the table moved', () =>
+    expectNoRetryFailure(`${root}/noretry`));
 });
 
 describe('a Delta table on S3', () => {

@@ -6,10 +6,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { LocalObjectStore, loadState, readCommit } from '../src/index';
-import { createLogOnlyTable } from './helpers/log';
+import { LocalObjectStore } from '../src/index';
+import { expectEveryAppendOnce, expectNoRetryFailure } from './helpers/commit-races';
 import { raceProcesses } from './helpers/processes';
-import { TAXI } from './helpers/taxi';
 import { tempDir } from './helpers/tmp';
 
 const root = tempDir('storage');
@@ -53,30 +52,9 @@ describe('LocalObjectStore', () => {
 });
 
 describe('the commit loop', () => {
-  it('moves each of 8 racing appenders to a free version: contiguous versions, every append once', async () => {
-    const dir = join(root, 'append8');
-    const store = await createLogOnlyTable(dir, TAXI);
-    const results = await raceProcesses(helper('append-worker.ts'), (i) => [dir, `w${i}`, '15'], 8);
-    const outcomes = results.map((r) => JSON.parse(r.out[0] as string) as { version: number; attempts: number });
-    expect(outcomes.map((o) => o.version).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    // The writer that got version v was turned away by the v - 1 versions claimed before it.
-    for (const o of outcomes) expect(o.attempts).toBeGreaterThanOrEqual(1);
-    const writers = await Promise.all(
-      [1, 2, 3, 4, 5, 6, 7, 8].map(async (v) => {
-        const [info] = await readCommit(store, v);
-        return (info as { commitInfo: { writer: string } }).commitInfo.writer;
-      }),
-    );
-    expect(new Set(writers).size).toBe(8);
-    expect((await loadState(store)).files.size).toBe(8);
-  });
+  it('moves each of 8 racing appenders to a free version: contiguous versions, every append once', () =>
+    expectEveryAppendOnce(join(root, 'append8'), 8));
 
-  it('fails at once with "Failed to commit transaction: 0" when retries are off and the table moved', async () => {
-    const dir = join(root, 'noretry');
-    await createLogOnlyTable(dir, TAXI);
-    const results = await raceProcesses(helper('append-worker.ts'), (i) => [dir, `w${i}`, '0'], 2);
-    const outcomes = results.map((r) => JSON.parse(r.out[0] as string) as { version?: number; error?: string });
-    expect(outcomes.filter((o) => o.version === 1)).toHaveLength(1);
-    expect(outcomes.filter((o) => o.error === 'Failed to commit transaction: 0')).toHaveLength(1);
-  });
+  it('fails at once with "Failed to commit transaction: 0" when retries are off and the table moved', () =>
+    expectNoRetryFailure(join(root, 'noretry')));
 });
