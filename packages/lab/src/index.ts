@@ -1,4 +1,7 @@
 /** @racelab/lab: the race lab: data sets, base tables, writer processes behind a barrier, cases, checks. */
+
+export { auditJobs, type Finding, type Job, type JobAudit, type Manifest, type PairForecast } from './audit/index';
+export { ManifestError, parseManifest, readManifest } from './audit/manifest';
 export {
   CASES,
   type DeltaCase,

@@ -34,7 +34,7 @@ export function numberOption(options: Record<string, string>, name: string): num
   return n;
 }
 
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
+export const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** npm runs scripts in the package folder; paths the user typed are relative to where they typed them. */
 export function userPath(p: string): string {

@@ -1,0 +1,140 @@
+/**
+ * The parts of a jobs audit that read the tables themselves: which files two jobs' predicates
+ * both touch in the table's current layout (counted from the data), the partition column that
+ * would keep them apart, and the conflict forecast for every pair of jobs on a table, both orders,
+ * made by the lab's forecast (the engine's winner simulation and pure checker).
+ */
+import { columnsOf, DeltaTable, parsePredicate, renderSql, withConnection } from '@racelab/engine';
+import type { WriterSpec } from '../cases/catalog';
+import { sqlIdent } from '../data/sql';
+import { forecastConflict } from '../forecast';
+import { tableLayout } from '../tables/layout';
+import { byTable } from './rules';
+import type { Finding, Job } from './types';
+
+export interface PairForecast {
+  table: string;
+  first: string;
+  second: string;
+  /** Null when the pair cannot be forecast (see `skipped`). */
+  secondCommits: boolean | null;
+  failedCheck: string | null;
+  message: string | null;
+  skipped?: string;
+}
+
+/** Partition columns with more values than this are not worth suggesting. */
+const MAX_PARTITION_VALUES = 64;
+const PREDICATED = new Set(['update', 'delete', 'merge', 'overwrite']);
+
+/** A column whose values split the two predicates' rows apart, with few enough values to partition by. */
+async function separatingColumn(
+  path: string,
+  a: string,
+  b: string,
+): Promise<{ column: string; values: number } | null> {
+  const table = await DeltaTable.open(path);
+  const [pa, pb] = [parsePredicate(a, table.schema), parsePredicate(b, table.schema)];
+  return withConnection(async (conn) => {
+    const rel = await table.relation(conn);
+    for (const f of table.schema.fields) {
+      if (table.partitionColumns.includes(f.name)) continue;
+      const col = sqlIdent(f.name);
+      const r = await conn.runAndReadAll(
+        `SELECT count(*), count(*) FILTER (WHERE a AND b), count(*) FILTER (WHERE a OR b) FROM (
+           SELECT ${col}, bool_or(${renderSql(pa)}) IS TRUE AS a, bool_or(${renderSql(pb)}) IS TRUE AS b
+           FROM (${rel}) GROUP BY ${col})`,
+      );
+      const [values, shared, used] = (r.getRows()[0] as bigint[]).map(Number) as [number, number, number];
+      if (values <= MAX_PARTITION_VALUES && shared === 0 && used > 0) return { column: f.name, values };
+    }
+    return null;
+  });
+}
+
+/** Pairs of jobs whose predicates match rows in the same files of the table as it is now. */
+export async function fileOverlaps(jobs: Job[], resolve: (table: string) => Promise<string>): Promise<Finding[]> {
+  const out: Finding[] = [];
+  for (const [table, tableJobs] of byTable(jobs)) {
+    const withPredicate = tableJobs.filter((j) => PREDICATED.has(j.operation) && j.predicate);
+    if (withPredicate.length < 2) continue;
+    const path = await resolve(table);
+    const layout = await tableLayout(path, undefined, { predicates: withPredicate.map((j) => j.predicate as string) });
+    for (let i = 0; i < withPredicate.length; i++) {
+      for (let k = i + 1; k < withPredicate.length; k++) {
+        const [a, b] = [withPredicate[i] as Job, withPredicate[k] as Job];
+        const shared = layout.files.filter((f) => (f.matches?.[i] ?? 0) > 0 && (f.matches?.[k] ?? 0) > 0);
+        if (shared.length === 0) continue;
+        const split = await separatingColumn(path, a.predicate as string, b.predicate as string);
+        const names = shared.slice(0, 10).map((f) => f.path);
+        out.push({
+          rule: 'predicates-share-files',
+          severity: 'warning',
+          jobs: [a.name, b.name],
+          table,
+          evidence: `'${a.predicate}' and '${b.predicate}' both match rows in ${shared.length} of ${layout.files.length} files at version ${layout.version} (${names.join(', ')}${shared.length > names.length ? ', …' : ''}): each rewrites files the other read, so the second to commit fails (lesson B1)`,
+          fix: split
+            ? `partition the table by ${split.column} (${split.values} values): the two predicates then fall in different partitions (lesson B3: both commit)`
+            : 'no column with few values separates them: run the two jobs one after the other, or give both a redo loop',
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** A job as a writer the forecast understands, or why it cannot be one. */
+function writerOf(job: Job, identitySet: Record<string, string>): WriterSpec | string {
+  const name = job.name;
+  switch (job.operation) {
+    case 'update':
+      // The manifest does not say which columns change; a rewrite conflicts the same way whatever it sets.
+      return { name, operation: { kind: 'update', predicate: job.predicate ?? 'TRUE', set: identitySet } };
+    case 'delete':
+      return { name, operation: { kind: 'delete', predicate: job.predicate ?? 'TRUE' } };
+    case 'append':
+      // Its rows are unknown here: the forecast judges the append with unknown stats (matching anything).
+      return {
+        name,
+        operation: { kind: 'append', day: '2025-02-01', blind: job.commitProperties?.isBlindAppend === true },
+      };
+    case 'optimize':
+      return { name, operation: { kind: 'optimize' } };
+    default:
+      return `${job.operation} jobs are not forecast`;
+  }
+}
+
+/** Every ordered pair of jobs on each table: does the second commit after the first? */
+export async function pairForecasts(jobs: Job[], resolve: (table: string) => Promise<string>): Promise<PairForecast[]> {
+  const out: PairForecast[] = [];
+  for (const [table, tableJobs] of byTable(jobs)) {
+    if (tableJobs.length < 2) continue;
+    const path = await resolve(table);
+    const schema = (await DeltaTable.open(path)).schema;
+    // The stand-in update sets a column no predicate reads: a set column's stats are unknown after
+    // the rewrite, and an unknown VendorID would make every VendorID predicate match.
+    const read = new Set(tableJobs.flatMap((j) => (j.predicate ? columnsOf(parsePredicate(j.predicate, schema)) : [])));
+    const column = schema.fields.find((f) => /^[A-Za-z_]\w*$/.test(f.name) && !read.has(f.name))?.name ?? '';
+    for (const first of tableJobs) {
+      for (const second of tableJobs) {
+        if (first === second) continue;
+        const [a, b] = [writerOf(first, { [column]: column }), writerOf(second, { [column]: column })];
+        const base = { table, first: first.name, second: second.name };
+        if (typeof a === 'string' || typeof b === 'string') {
+          out.push({
+            ...base,
+            secondCommits: null,
+            failedCheck: null,
+            message: null,
+            skipped: typeof a === 'string' ? a : (b as string),
+          });
+          continue;
+        }
+        const f = await forecastConflict({ table: path, first: a, second: b });
+        out.push({ ...base, secondCommits: f.secondCommits, failedCheck: f.failedCheck, message: f.message });
+      }
+    }
+  }
+  return out;
+}

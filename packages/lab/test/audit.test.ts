@@ -1,0 +1,222 @@
+/**
+ * The jobs audit: each rule with a manifest that must trigger it and one that must not, the file
+ * overlaps and partition advice read from a real table, and forecasts for the lesson's pairs that
+ * agree with what the lab measures when it races the same pairs on the same tables.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { auditJobs, type Job, manifestFindings } from '../src/audit/index';
+import { customCase, type LocationConfig, runLab } from '../src/index';
+
+const work = join(tmpdir(), `racelab-audit-test-${process.pid}`);
+mkdirSync(work, { recursive: true, mode: 0o755 });
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const cfg: LocationConfig = { roots: [join(work, 'tables')], workDir: work };
+
+const job = (name: string, fields: Partial<Job> = {}): Job => ({
+  name,
+  table: 'lab:flat@0.01',
+  engine: 'delta-rs 1.6.6',
+  operation: 'update',
+  predicate: 'VendorID = 1',
+  onCommitFailed: 'redo-whole-change',
+  ...fields,
+});
+const rules = (jobs: Job[]) => manifestFindings(jobs).map((f) => f.rule);
+const vacuum = job('vacuum', { operation: 'vacuum', predicate: undefined });
+
+describe('rules over the manifest alone', () => {
+  it('isolation-not-parsed: capital-W on delta-rs and Serializable-only Spark DDL, not camelCase on delta-rs', () => {
+    const capital = job('a', { tableProperties: { 'delta.isolationLevel': 'WriteSerializable' } });
+    const f = manifestFindings([capital]).find((x) => x.rule === 'isolation-not-parsed');
+    expect(f).toMatchObject({ severity: 'error', jobs: ['a'] });
+    expect(f?.fix).toBe("set delta.isolationLevel = 'writeSerializable' for delta-rs 1.2–1.6.x");
+    const spark = job('s', {
+      engine: 'Delta Spark 3.2',
+      tableProperties: { 'delta.isolationLevel': 'WriteSerializable' },
+    });
+    expect(rules([spark])).toContain('isolation-not-parsed');
+    expect(rules([job('c', { tableProperties: { 'delta.isolationLevel': 'writeSerializable' } })])).not.toContain(
+      'isolation-not-parsed',
+    );
+  });
+
+  it('isolation-differs-across-engines: one value read as two levels by two writers of a table', () => {
+    const value = { 'delta.isolationLevel': 'WriteSerializable' };
+    const found = manifestFindings([
+      job('rs', { tableProperties: value }),
+      job('spark', { engine: 'Delta Spark 3.2', tableProperties: value }),
+    ]).find((f) => f.rule === 'isolation-differs-across-engines');
+    expect(found?.evidence).toBe("'WriteSerializable' means Serializable for rs; WriteSerializable for spark");
+    expect(rules([job('rs', { tableProperties: { 'delta.isolationLevel': 'serializable' } })])).not.toContain(
+      'isolation-differs-across-engines',
+    );
+  });
+
+  it('commit-metadata-isolation: isolationLevel in commit properties is only recorded', () => {
+    expect(rules([job('a', { commitProperties: { isolationLevel: 'Serializable' } })])).toContain(
+      'commit-metadata-isolation',
+    );
+    expect(rules([job('a', { commitProperties: { maxCommitRetries: 15 } })])).not.toContain(
+      'commit-metadata-isolation',
+    );
+  });
+
+  it('no-redo-on-conflict: an update that fails or re-commits when it loses to another writer', () => {
+    const other = job('other', { predicate: 'VendorID = 2' });
+    const f = manifestFindings([job('a', { onCommitFailed: 'retry-commit' }), other]).find(
+      (x) => x.rule === 'no-redo-on-conflict',
+    );
+    expect(f).toMatchObject({ severity: 'error', jobs: ['a', 'other'] });
+    expect(rules([job('a', { onCommitFailed: 'fail' }), other])).toContain('no-redo-on-conflict');
+    expect(rules([job('a'), other])).not.toContain('no-redo-on-conflict');
+    expect(rules([job('alone', { onCommitFailed: 'fail' })])).not.toContain('no-redo-on-conflict');
+  });
+
+  it('commit-retries-off: max_commit_retries 0 on a shared table only', () => {
+    const off = job('a', { operation: 'append', predicate: undefined, commitProperties: { maxCommitRetries: 0 } });
+    expect(rules([off, job('b')])).toContain('commit-retries-off');
+    expect(rules([off])).not.toContain('commit-retries-off');
+  });
+
+  it('check-then-append (E1), with the fix', () => {
+    const e1 = job('e1', { operation: 'append', predicate: undefined, checksTableBeforeAppend: true });
+    expect(manifestFindings([e1]).find((f) => f.rule === 'check-then-append')?.fix).toMatch(
+      /overwrite with a predicate/,
+    );
+    expect(rules([job('plain', { operation: 'append', predicate: undefined })])).not.toContain('check-then-append');
+  });
+
+  it('blind-append-reads: the flag on a job that reads the table', () => {
+    expect(rules([job('u', { commitProperties: { isBlindAppend: true } })])).toContain('blind-append-reads');
+    const pure = job('p', { operation: 'append', predicate: undefined, commitProperties: { isBlindAppend: true } });
+    expect(rules([pure])).not.toContain('blind-append-reads');
+  });
+
+  it('compaction-overlaps-rewrites: from cron schedules and durations', () => {
+    const compact = job('compact', {
+      operation: 'optimize',
+      predicate: undefined,
+      schedule: { cron: '0 2 * * *', maxDurationMinutes: 60 },
+    });
+    const nightly = job('nightly', { schedule: { cron: '30 2 * * *', maxDurationMinutes: 20 } });
+    const morning = job('morning', { schedule: { cron: '0 6 * * *', maxDurationMinutes: 20 } });
+    expect(manifestFindings([compact, nightly]).find((f) => f.rule === 'compaction-overlaps-rewrites')?.jobs).toEqual([
+      'compact',
+      'nightly',
+    ]);
+    expect(rules([compact, morning])).not.toContain('compaction-overlaps-rewrites');
+  });
+
+  it('no-vacuum: two writers and no vacuum job', () => {
+    expect(rules([job('a'), job('b')])).toContain('no-vacuum');
+    expect(rules([job('a'), job('b'), vacuum])).not.toContain('no-vacuum');
+  });
+});
+
+describe('from the tables', () => {
+  it('predicates-share-files names the files, and the column that would keep them apart', async () => {
+    const audit = await auditJobs({ jobs: [job('v1'), job('v2', { predicate: 'VendorID = 2' }), vacuum] }, cfg);
+    const shared = audit.findings.find((f) => f.rule === 'predicates-share-files');
+    expect(shared?.evidence).toMatch(/both match rows in 9 of 9 files at version 0 \(part-/);
+    expect(shared?.fix).toMatch(/^partition the table by VendorID \(4 values\)/);
+    const apart = await auditJobs(
+      {
+        jobs: [
+          job('v1', { table: 'lab:partitioned@0.01' }),
+          job('v2', { table: 'lab:partitioned@0.01', predicate: 'VendorID = 2' }),
+          { ...vacuum, table: 'lab:partitioned@0.01' },
+        ],
+      },
+      cfg,
+    );
+    expect(apart.findings.map((f) => f.rule)).not.toContain('predicates-share-files');
+  }, 300_000);
+
+  it('a table that cannot be resolved is an error finding, and fails the audit', async () => {
+    const audit = await auditJobs({ jobs: [job('x', { table: '../escape' })] }, cfg);
+    expect(audit.failed).toBe(true);
+    expect(audit.findings[0]).toMatchObject({ rule: 'table-unreadable', jobs: ['x'] });
+  });
+});
+
+describe('forecasts agree with the lab', () => {
+  /** What the lab measures when `second` starts only after `first` committed, on the same base table. */
+  async function measured(table: 'flat' | 'partitioned', first: Job, second: Job): Promise<boolean> {
+    const writer = (j: Job, after?: string) => ({
+      name: j.name,
+      operation: j.operation === 'optimize' ? 'optimize' : j.operation,
+      ...(j.operation !== 'optimize' && { predicate: j.predicate }),
+      ...(j.operation === 'update' && { set: { tip_amount: 'tip_amount + 1' } }),
+      ...(after && { startAfter: after }),
+    });
+    const c = customCase({ table, writers: [writer(first), writer(second, first.name)] });
+    const results = await runLab({ cases: [c], runs: 1, scale: 0.01, workDir: work });
+    return results.cases[0]?.runs[0]?.writers.find((w) => w.name === second.name)?.committed ?? false;
+  }
+
+  const pairs: [string, 'flat' | 'partitioned', Job, Job][] = [
+    ['B1', 'flat', job('vendor1'), job('vendor2', { predicate: 'VendorID = 2' })],
+    ['B3', 'partitioned', job('vendor1'), job('vendor2', { predicate: 'VendorID = 2' })],
+    ['D1 6→7', 'flat', job('vendor6', { predicate: 'VendorID = 6' }), job('vendor7', { predicate: 'VendorID = 7' })],
+    ['D1 7→6', 'flat', job('vendor7', { predicate: 'VendorID = 7' }), job('vendor6', { predicate: 'VendorID = 6' })],
+    [
+      'C2',
+      'flat',
+      job('compact', { operation: 'optimize', predicate: undefined }),
+      job('vendor2', { predicate: 'VendorID = 2' }),
+    ],
+    [
+      'C3',
+      'flat',
+      job('vendor2', { predicate: 'VendorID = 2' }),
+      job('compact', { operation: 'optimize', predicate: undefined }),
+    ],
+  ];
+  for (const [name, table, first, second] of pairs) {
+    it(`${name}: the forecast for ${first.name} then ${second.name} is what the race measures`, async () => {
+      const location = `lab:${table}@0.01`;
+      const audit = await auditJobs(
+        {
+          jobs: [
+            { ...first, table: location },
+            { ...second, table: location },
+          ],
+        },
+        cfg,
+      );
+      const forecast = audit.pairs.find((p) => p.first === first.name && p.second === second.name);
+      expect(forecast?.secondCommits).toBe(await measured(table, first, second));
+    }, 300_000);
+  }
+});
+
+describe('the example manifest in docs/', () => {
+  it('triggers every finding, and fails the audit', async () => {
+    const { readManifest } = await import('../src/audit/manifest');
+    const manifest = await readManifest(join(import.meta.dirname, '../../../docs/jobs-manifest.example.yaml'));
+    const audit = await auditJobs(manifest, cfg);
+    expect(new Set(audit.findings.map((f) => f.rule))).toEqual(
+      new Set([
+        'isolation-not-parsed',
+        'isolation-differs-across-engines',
+        'commit-metadata-isolation',
+        'no-redo-on-conflict',
+        'commit-retries-off',
+        'check-then-append',
+        'blind-append-reads',
+        'predicates-share-files',
+        'compaction-overlaps-rewrites',
+        'no-vacuum',
+      ]),
+    );
+    expect(audit.failed).toBe(true);
+    // Every ordered pair of the 4 jobs, forecast from the table's data.
+    expect(audit.pairs).toHaveLength(12);
+    expect(audit.pairs.find((p) => p.first === 'vendor1-tips' && p.second === 'vendor2-tips')?.secondCommits).toBe(
+      false,
+    );
+  }, 300_000);
+});
