@@ -269,3 +269,55 @@ describe('tables', () => {
     ]);
   });
 });
+
+describe('jobs audit', () => {
+  const manifest = `jobs:
+  - name: vendor1-tips
+    table: lab:flat@0.01
+    engine: delta-rs 1.6.6
+    operation: update
+    predicate: VendorID = 1
+    tableProperties: { delta.isolationLevel: WriteSerializable }
+  - name: vendor2-tips
+    table: lab:flat@0.01
+    engine: delta-rs 1.6.6
+    operation: update
+    predicate: VendorID = 2
+`;
+  const AUDIT = `mutation($m: String!) { auditJobs(manifest: $m) { id failed jobs { name } findings { rule severity jobs }
+    pairs { first second secondCommits failedCheck message } } }`;
+
+  it('audits a manifest: findings, pairwise forecasts from the data, stored', async () => {
+    type Audit = {
+      auditJobs: {
+        failed: boolean;
+        findings: { rule: string; severity: string; jobs: string[] }[];
+        pairs: { first: string; second: string; secondCommits: boolean; failedCheck: string }[];
+      };
+    };
+    const r = await gql<Audit>(stack.apiUrl, AUDIT, { m: manifest }, stack.token);
+    expect(r.errors).toBeUndefined();
+    expect(r.data?.auditJobs.failed).toBe(true);
+    expect(r.data?.auditJobs.findings.map((f) => f.rule)).toEqual([
+      'isolation-not-parsed',
+      'predicates-share-files',
+      'no-vacuum',
+    ]);
+    expect(r.data?.auditJobs.pairs.map((p) => [p.first, p.second, p.secondCommits, p.failedCheck])).toEqual([
+      ['vendor1-tips', 'vendor2-tips', false, 'concurrentAppend'],
+      ['vendor2-tips', 'vendor1-tips', false, 'concurrentAppend'],
+    ]);
+    expect(await count('JobAudit')).toBe(1);
+  });
+
+  it('names every problem of a malformed manifest and stores nothing', async () => {
+    const r = await gql(stack.apiUrl, AUDIT, { m: 'jobs:\n  - name: a\n    operation: upsert\n' }, stack.token);
+    expect(r.errors?.[0]?.message).toBe('the manifest is not usable');
+    expect(r.errors?.[0]?.extensions?.problems).toEqual([
+      "job 'a': table is required",
+      "job 'a': engine is required",
+      "job 'a': operation must be one of append, overwrite, update, delete, merge, optimize, vacuum, got 'upsert'",
+    ]);
+    expect(await count('JobAudit')).toBe(1);
+  });
+});

@@ -2,5 +2,6 @@
 import { builder } from './builder';
 import './races';
 import './tables';
+import './jobs';
 
 export const schema = builder.toSchema();

@@ -1,0 +1,108 @@
+/**
+ * Auditing a team's jobs: a manifest in (YAML or JSON), the lab's findings and pairwise forecasts
+ * out, stored so the dashboard can show past audits.
+ */
+import { auditJobs, type Finding, ManifestError, type PairForecast, parseManifest } from '@racelab/lab';
+import type { JobAudit } from '../db/prisma';
+import { builder, requireReader, requireToken } from './builder';
+import { InputError } from './errors';
+
+const MAX_MANIFEST_CHARS = 256 * 1024;
+
+const FindingType = builder.objectRef<Finding>('JobFinding').implement({
+  fields: (t) => ({
+    rule: t.exposeString('rule'),
+    severity: t.exposeString('severity', { description: 'error, warning or info' }),
+    jobs: t.exposeStringList('jobs'),
+    table: t.exposeString('table'),
+    evidence: t.exposeString('evidence'),
+    fix: t.exposeString('fix'),
+  }),
+});
+
+const PairType = builder.objectRef<PairForecast>('JobPairForecast').implement({
+  description: 'Both jobs read one version; FIRST commits; does SECOND?',
+  fields: (t) => ({
+    table: t.exposeString('table'),
+    first: t.exposeString('first'),
+    second: t.exposeString('second'),
+    secondCommits: t.exposeBoolean('secondCommits', { nullable: true }),
+    failedCheck: t.exposeString('failedCheck', { nullable: true }),
+    message: t.exposeString('message', { nullable: true }),
+    skipped: t.string({ nullable: true, resolve: (p) => p.skipped ?? null }),
+  }),
+});
+
+interface JobShape {
+  name: string;
+  table: string;
+  engine: string;
+  operation: string;
+  predicate: string | null;
+}
+const JobType = builder.objectRef<JobShape>('AuditedJob').implement({
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    table: t.exposeString('table'),
+    engine: t.exposeString('engine'),
+    operation: t.exposeString('operation'),
+    predicate: t.exposeString('predicate', { nullable: true }),
+  }),
+});
+
+const JobAuditType = builder.objectRef<JobAudit>('JobAudit').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    auditedAt: t.string({ resolve: (a) => a.createdAt.toISOString() }),
+    failed: t.exposeBoolean('failed', { description: 'some finding is an error' }),
+    jobs: t.field({
+      type: [JobType],
+      resolve: (a) =>
+        ((a.manifest as unknown as { jobs: JobShape[] }).jobs ?? []).map((j) => ({ ...j, predicate: j.predicate ?? null })),
+    }),
+    findings: t.field({ type: [FindingType], resolve: (a) => a.findings as unknown as Finding[] }),
+    pairs: t.field({ type: [PairType], resolve: (a) => a.pairs as unknown as PairForecast[] }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  jobAudits: t.field({
+    type: [JobAuditType],
+    args: { first: t.arg.int({ defaultValue: 10 }) },
+    resolve: (_r, { first }, ctx) => {
+      requireReader(ctx);
+      const take = first ?? 10;
+      if (take < 1 || take > 50) throw new InputError('first must be from 1 to 50');
+      return ctx.db.jobAudit.findMany({ orderBy: { createdAt: 'desc' }, take });
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  auditJobs: t.field({
+    type: JobAuditType,
+    args: {
+      manifest: t.arg.string({ required: true, description: 'the jobs manifest, YAML or JSON' }),
+    },
+    resolve: async (_r, { manifest }, ctx) => {
+      requireToken(ctx);
+      if (manifest.length > MAX_MANIFEST_CHARS) throw new InputError(`manifest: at most ${MAX_MANIFEST_CHARS} characters`);
+      let parsed: ReturnType<typeof parseManifest>;
+      try {
+        parsed = parseManifest(manifest);
+      } catch (e) {
+        if (e instanceof ManifestError) throw new InputError('the manifest is not usable', e.problems);
+        throw e;
+      }
+      const audit = await auditJobs(parsed, ctx.locations);
+      return ctx.db.jobAudit.create({
+        data: {
+          manifest: parsed as unknown as object,
+          findings: audit.findings as unknown as object[],
+          pairs: audit.pairs as unknown as object[],
+          failed: audit.failed,
+        },
+      });
+    },
+  }),
+}));
