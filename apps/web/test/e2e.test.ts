@@ -180,6 +180,39 @@ describe('audit', () => {
   });
 });
 
+describe('jobs audit', () => {
+  it('shows findings by job and the pairwise forecast, and races a pair with one click', async () => {
+    const { page } = tab;
+    await page.goto('/audit');
+    await page
+      .getByLabel('Jobs manifest (YAML or JSON)')
+      .fill(
+        [
+          'jobs:',
+          '  - { name: vendor1, table: lab:flat@0.01, engine: delta-rs 1.6.6, operation: update, predicate: VendorID = 1,',
+          '      tableProperties: { delta.isolationLevel: WriteSerializable } }',
+          '  - { name: vendor2, table: lab:flat@0.01, engine: delta-rs 1.6.6, operation: update, predicate: VendorID = 2 }',
+        ].join('\n'),
+      );
+    await page.getByRole('button', { name: 'Audit jobs' }).click();
+    const audit = page.getByTestId('jobs-audit');
+    await audit.waitFor({ timeout: 60_000 });
+    expect(await audit.getAttribute('data-failed')).toBe('true');
+    const rules = await page
+      .locator('[data-testid=job-findings][data-job=vendor1] [data-rule]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-rule')));
+    expect(rules).toEqual(['isolation-not-parsed', 'predicates-share-files', 'no-vacuum']);
+    const cell = page.locator('[data-testid=pair-matrix] td[data-first=vendor1][data-second=vendor2]');
+    expect(await cell.getAttribute('data-commits')).toBe('false');
+    await tab.shot('audit-jobs');
+    await cell.getByRole('button', { name: 'Race vendor1 then vendor2' }).click();
+    await page.waitForURL(/\/races\/[0-9a-f-]{36}$/);
+    await page.locator('[data-testid=race-status][data-status=DONE]').waitFor({ timeout: 120_000 });
+    // Measured: vendor2, starting after vendor1 committed, fails in every run, as forecast.
+    await expect.poll(() => page.getByTestId('outcome-summary').textContent()).toBe('one commits, one fails · 3 of 3');
+  });
+});
+
 describe('no page logs an error', () => {
   it('has seen no console error or uncaught exception', () => {
     expect(tab.errors).toEqual([]);

@@ -3,9 +3,11 @@
  * overlaps and partition advice read from a real table, and forecasts for the lesson's pairs that
  * agree with what the lab measures when it races the same pairs on the same tables.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { auditJobs, type Job, manifestFindings } from '../src/audit/index';
 import { customCase, type LocationConfig, runLab } from '../src/index';
@@ -219,4 +221,42 @@ describe('the example manifest in docs/', () => {
       false,
     );
   }, 300_000);
+});
+
+describe('npm run audit', () => {
+  const run = (args: string[]) =>
+    spawnSync(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('../src/cli/audit.ts', import.meta.url)), ...args],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, LAB_WORK_DIR: work },
+        timeout: 120_000,
+      },
+    );
+
+  it('prints the findings and the pairwise forecast and exits 1 on an error finding (a CI gate)', () => {
+    const r = run([
+      join(import.meta.dirname, '../../../docs/jobs-manifest.example.yaml'),
+      '--json',
+      join(work, 'audit.json'),
+    ]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^4 jobs, 12 findings$/m);
+    expect(r.stdout).toMatch(/^ERROR {3}check-then-append {2}\[daily-append\] {2}lab:flat@0\.01$/m);
+    expect(r.stdout).toMatch(/^ {2}vendor1-tips → vendor2-tips: fails: concurrentAppend$/m);
+    expect(JSON.parse(readFileSync(join(work, 'audit.json'), 'utf8')).failed).toBe(true);
+  });
+
+  it('exits 0 without an error finding, and 2 with every problem of an unusable manifest', () => {
+    const fine = join(work, 'fine.json');
+    writeFileSync(fine, JSON.stringify({ jobs: [job('solo', { operation: 'delete' })] }));
+    expect(run([fine]).status).toBe(0);
+    const bad = join(work, 'bad.yaml');
+    writeFileSync(bad, 'jobs:\n  - name: a\n    operation: upsert\n');
+    const r = run([bad]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("  - job 'a': table is required");
+    expect(r.stderr).toContain("  - job 'a': operation must be one of");
+  });
 });

@@ -1,6 +1,7 @@
 'use client';
 import { AuditForm } from '../../components/audit/audit-form';
 import { AuditHistory } from '../../components/audit/audit-history';
+import { JobsAudit } from '../../components/audit/jobs-audit';
 
 export default function AuditPage() {
   return (
@@ -15,6 +16,14 @@ export default function AuditPage() {
       <section className="panel" aria-labelledby="audit-form-heading">
         <h2 id="audit-form-heading">Check tables</h2>
         <AuditForm />
+      </section>
+      <section className="panel" aria-labelledby="jobs-audit-heading">
+        <h2 id="jobs-audit-heading">Check jobs</h2>
+        <p className="muted">
+          Describe the jobs that write your tables; the audit reports each of the lesson&apos;s mistakes it finds, with
+          the evidence and the fix, and forecasts every pair of jobs on a table from the table&apos;s own data.
+        </p>
+        <JobsAudit />
       </section>
       <section className="panel" aria-labelledby="audit-history-heading">
         <h2 id="audit-history-heading">Results and history</h2>
