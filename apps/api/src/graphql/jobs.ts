@@ -58,7 +58,10 @@ const JobAuditType = builder.objectRef<JobAudit>('JobAudit').implement({
     jobs: t.field({
       type: [JobType],
       resolve: (a) =>
-        ((a.manifest as unknown as { jobs: JobShape[] }).jobs ?? []).map((j) => ({ ...j, predicate: j.predicate ?? null })),
+        ((a.manifest as unknown as { jobs: JobShape[] }).jobs ?? []).map((j) => ({
+          ...j,
+          predicate: j.predicate ?? null,
+        })),
     }),
     findings: t.field({ type: [FindingType], resolve: (a) => a.findings as unknown as Finding[] }),
     pairs: t.field({ type: [PairType], resolve: (a) => a.pairs as unknown as PairForecast[] }),
@@ -86,7 +89,8 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_r, { manifest }, ctx) => {
       requireToken(ctx);
-      if (manifest.length > MAX_MANIFEST_CHARS) throw new InputError(`manifest: at most ${MAX_MANIFEST_CHARS} characters`);
+      if (manifest.length > MAX_MANIFEST_CHARS)
+        throw new InputError(`manifest: at most ${MAX_MANIFEST_CHARS} characters`);
       let parsed: ReturnType<typeof parseManifest>;
       try {
         parsed = parseManifest(manifest);
