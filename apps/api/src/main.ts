@@ -21,7 +21,7 @@ if (process.env.LAB_API_TOKEN) await registerToken(db, process.env.LAB_API_TOKEN
 const boss = await startQueue(database.url, 'producer');
 const hub = new ProgressHub(database.url);
 await hub.start();
-const stopReaper = startReaper(db, database.url, cfg.reaperIntervalMs);
+const stopReaper = startReaper(db, cfg.reaperIntervalMs);
 const server = createApiServer({ db, boss, hub, locations: locationConfigFromEnv(REPO_ROOT) });
 server.listen(cfg.apiPort, cfg.apiHost, () => {
   const addr = server.address();

@@ -35,8 +35,8 @@ import { dayPredicate } from './runner/operations';
 import { appendedFiles } from './tables/append-stats';
 
 export interface ForecastInput {
-  /** A resolved table path (see resolveTableLocation). */
-  table: string;
+  /** The table, open at the snapshot both writers read, or a resolved location (see resolveTableLocation). */
+  table: string | DeltaTable;
   first: WriterSpec;
   second: WriterSpec;
   /** The data set whose February day files appends would write; without it, their stats are unknown. */
@@ -182,7 +182,7 @@ async function simulateWriter(
 
 /** Both writers read the table's latest version; the first commits; is the second's commit refused, and how? */
 export async function forecastConflict(input: ForecastInput): Promise<ConflictForecast> {
-  const table = await DeltaTable.open(input.table);
+  const table = typeof input.table === 'string' ? await DeltaTable.open(input.table) : input.table;
   const level = effectiveIsolationLevel(table.configuration);
   const [first, second] = await withConnection(async (conn) => [
     await simulateWriter(conn, table, input.first, 'first', input.dataset),

@@ -89,8 +89,9 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
   progress({ kind: 'setup', message: needsDelta ? 'base tables' : 'no base tables needed' });
   const localBases = needsDelta || needsIceberg ? await ensureBaseTables(o.workDir, dataset) : null;
   if (needsDelta && o.tableRoot) progress({ kind: 'setup', message: `base tables on ${o.tableRoot}` });
+  // The local base's marker names the data set it was built from; the S3 copy carries it along.
   const bases =
-    localBases && needsDelta
+    localBases && needsDelta && o.tableRoot
       ? await baseTablesAt(
           o.tableRoot,
           localBases,

@@ -217,7 +217,7 @@ builder.queryFields((t) => ({
       requireReader(ctx);
       if ((predicates?.length ?? 0) > MAX_LAYOUT_PREDICATES)
         throw new InputError(`predicates: at most ${MAX_LAYOUT_PREDICATES}`);
-      const { resolved } = await openTable(ctx, location);
+      const { resolved, table } = await openTable(ctx, location);
       const days = appendDays ?? [];
       const unknownDay = days.find((d) => !FEB_DAYS.includes(d as (typeof FEB_DAYS)[number]));
       if (unknownDay !== undefined)
@@ -225,10 +225,11 @@ builder.queryFields((t) => ({
       if (days.length > 0 && !resolved.dataset)
         throw new InputError('appendDays: only the lab tables (lab:…) have days to append');
       try {
-        const layout = await tableLayout(resolved.path, countBy ?? undefined, { predicates: predicates ?? [] });
+        // One snapshot for the files, their counts and the append previews.
+        const layout = await tableLayout(table, countBy ?? undefined, { predicates: predicates ?? [] });
         const appends = [];
         for (const day of days) {
-          const files = await previewAppend(resolved.path, (resolved.dataset as Dataset).february(day as FebDay));
+          const files = await previewAppend(table, (resolved.dataset as Dataset).february(day as FebDay));
           appends.push({
             day,
             files: files.map((f) => ({ partitionValues: pairsOf(f.partitionValues), stats: JSON.stringify(f.stats) })),
@@ -267,17 +268,11 @@ builder.queryFields((t) => ({
     resolve: async (_r, { input }, ctx) => {
       requireReader(ctx);
       const { resolved, table } = await openTable(ctx, input.table);
+      const [first, second] = writerPair(input.first as WriterInput, input.second as WriterInput, table.schema);
       try {
-        // Validated as a two-writer race on this table's own schema (names, operations, expressions).
-        const c = customCase(
-          { writers: [input.first, input.second].map((w) => toCustomWriter(w as WriterInput)) },
-          table.schema,
-        );
-        const [first, second] = c.writers;
-        if (!first || !second) throw new InputError('two writers are needed');
-        return await forecastConflict({ table: resolved.path, first, second });
+        // Appends to a lab table are judged by the rows the day really has (its data set's file).
+        return await forecastConflict({ table, first, second, ...(resolved.dataset && { dataset: resolved.dataset }) });
       } catch (e) {
-        if (e instanceof CaseInputError) throw new InputError(e.message, e.problems);
         if (e instanceof ForecastError) throw new InputError(e.message);
         throw e;
       }

@@ -1,46 +1,38 @@
 /**
- * Finds races left RUNNING by a worker that died (its race lock is free) and marks them FAILED with
- * the reason, their unfinished run too, so no race stays "running" forever. The API and every
- * worker sweep; the atomic state change in endRace makes concurrent sweeps harmless.
+ * Finds races left RUNNING by a worker that died and marks them FAILED with the reason, their
+ * unfinished run too, so no race stays "running" forever. A worker holds its race's advisory lock
+ * for as long as it runs it (lock.ts), so a RUNNING race whose lock nobody holds in pg_locks has
+ * lost its worker: one query, on the pool, however many races run. The API and every worker
+ * sweep; the atomic state change in endRace makes concurrent sweeps harmless.
  */
-import pg from 'pg';
 import type { Db } from '../db/prisma';
-import { releaseRaceLock, tryRaceLock } from './lock';
+import { LOCK_CLASS } from './lock';
 import { endRace } from './store';
 
-export async function reapDeadRaces(db: Db, url: string): Promise<string[]> {
-  const running = await db.race.findMany({
-    where: { status: 'RUNNING' },
-    select: { id: true, worker: true, runs: { where: { status: 'RUNNING' }, select: { index: true } } },
-  });
-  if (running.length === 0) return [];
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+export async function reapDeadRaces(db: Db): Promise<string[]> {
+  const orphans = await db.$queryRaw<{ id: string; worker: string | null }[]>`
+    SELECT r.id, r.worker FROM "Race" r
+    WHERE r.status = 'RUNNING' AND NOT EXISTS (
+      SELECT 1 FROM pg_locks l
+      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+        AND l.classid = ${LOCK_CLASS}::int4::oid AND l.objid = hashtext(r.id)::oid)`;
   const reaped: string[] = [];
-  try {
-    for (const race of running) {
-      if (!(await tryRaceLock(client, race.id))) continue; // its worker is alive
-      try {
-        const at = race.runs.length > 0 ? ` during run ${race.runs.map((r) => r.index).join(', ')}` : '';
-        const reason = `worker ${race.worker ?? '?'} stopped${at}: its database session ended before the race finished`;
-        if (await endRace(db, race.id, 'FAILED', reason)) reaped.push(race.id);
-      } finally {
-        await releaseRaceLock(client, race.id);
-      }
-    }
-  } finally {
-    await client.end();
+  for (const race of orphans) {
+    const runs = await db.run.findMany({ where: { raceId: race.id, status: 'RUNNING' }, select: { index: true } });
+    const at = runs.length > 0 ? ` during run ${runs.map((r) => r.index).join(', ')}` : '';
+    const reason = `worker ${race.worker ?? '?'} stopped${at}: its database session ended before the race finished`;
+    if (await endRace(db, race.id, 'FAILED', reason)) reaped.push(race.id);
   }
   return reaped;
 }
 
 /** Sweeps every `intervalMs` until stopped; a failed sweep is logged and the next one tries again. */
-export function startReaper(db: Db, url: string, intervalMs: number): () => void {
+export function startReaper(db: Db, intervalMs: number): () => void {
   let busy = false;
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    reapDeadRaces(db, url)
+    reapDeadRaces(db)
       .catch((e: Error) => console.error(`reaper: ${e.message}`))
       .finally(() => {
         busy = false;

@@ -26,7 +26,7 @@ const db = createPrisma(url, 4);
 const boss = await startQueue(url, 'worker');
 const worker = `${hostname()}:${process.pid}`;
 const shutdown = new AbortController();
-const stopReaper = startReaper(db, url, cfg.reaperIntervalMs);
+const stopReaper = startReaper(db, cfg.reaperIntervalMs);
 
 const role = process.env.LAB_WORKER_ROLE ?? 'all';
 if (!['all', 'races', 'writers'].includes(role)) {

@@ -230,9 +230,15 @@ export class S3ObjectStore implements ObjectStore {
 
   async localPath(key: string): Promise<string> {
     const path = this.cachePath(key);
-    const [local, remote] = await Promise.all([stat(path).catch(() => null), this.head(key)]);
-    if (!remote) throw new NotFoundError(this.location, key);
-    if (local?.size === remote.size) return path;
+    // Only whole downloads are ever renamed into place and the objects never change: a cached
+    // file is the object, with no request to S3 (a scan asks for every data file it reads).
+    if (
+      await stat(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      return path;
     await mkdir(dirname(path), { recursive: true });
     // Downloaded aside, then renamed: a concurrent reader never sees half a file.
     const part = `${path}.${randomUUID()}.part`;

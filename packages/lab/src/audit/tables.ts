@@ -110,8 +110,9 @@ export async function pairForecasts(jobs: Job[], resolve: (table: string) => Pro
   const out: PairForecast[] = [];
   for (const [table, tableJobs] of byTable(jobs)) {
     if (tableJobs.length < 2) continue;
-    const path = await resolve(table);
-    const schema = (await DeltaTable.open(path)).schema;
+    // One snapshot for every pair of the table: each forecast judges the same version.
+    const opened = await DeltaTable.open(await resolve(table));
+    const schema = opened.schema;
     // The stand-in update sets a column no predicate reads: a set column's stats are unknown after
     // the rewrite, and an unknown VendorID would make every VendorID predicate match.
     const read = new Set(tableJobs.flatMap((j) => (j.predicate ? columnsOf(parsePredicate(j.predicate, schema)) : [])));
@@ -131,7 +132,7 @@ export async function pairForecasts(jobs: Job[], resolve: (table: string) => Pro
           });
           continue;
         }
-        const f = await forecastConflict({ table: path, first: a, second: b });
+        const f = await forecastConflict({ table: opened, first: a, second: b });
         out.push({ ...base, secondCommits: f.secondCommits, failedCheck: f.failedCheck, message: f.message });
       }
     }

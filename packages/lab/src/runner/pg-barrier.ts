@@ -57,16 +57,16 @@ export class PgBarrier {
       barrier.pending = true;
       barrier.wake?.();
     });
-    // Two processes creating the table at once: the loser's unique-violation is harmless.
-    await client.query(SCHEMA).catch((e: { code?: string }) => {
-      if (e.code !== '23505' && e.code !== '42P07') throw e;
-    });
     await client.query(`LISTEN ${BARRIER_CHANNEL}`);
     return barrier;
   }
 
-  /** The coordinator: one waiting row per writer. */
+  /** The coordinator, before any writer is dispatched: the table if need be, one waiting row per writer. */
   async create(writers: string[]): Promise<void> {
+    // Two coordinators creating the table at once: the loser's unique-violation is harmless.
+    await this.client.query(SCHEMA).catch((e: { code?: string }) => {
+      if (e.code !== '23505' && e.code !== '42P07') throw e;
+    });
     await this.client.query(`INSERT INTO lab_barrier (race_key, writer) SELECT $1, unnest($2::text[])`, [
       this.raceKey,
       writers,

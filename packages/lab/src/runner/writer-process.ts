@@ -15,8 +15,6 @@ export type Send = (msg: FromWriter) => Promise<void>;
 const send: Send = (msg) =>
   new Promise((resolve, reject) => process.send?.(msg, (e: Error | null) => (e ? reject(e) : resolve())));
 
-const open = (job: WriterJob) => openWith(job, send);
-
 /** Opens what the writer holds before the barrier and returns the change to run after it. */
 async function openWith(job: WriterJob, send: Send): Promise<() => Promise<WriterOutcome>> {
   if (job.engine === 'iceberg') {
@@ -35,7 +33,7 @@ async function openWith(job: WriterJob, send: Send): Promise<() => Promise<Write
 }
 
 async function main(job: WriterJob): Promise<void> {
-  const change = await open(job);
+  const change = await openWith(job, send);
   const opened = Date.now();
   const go = new Promise<void>((resolve) => process.once('message', (m: ToWriter) => m.type === 'go' && resolve()));
   await send({ type: 'ready', opened, prepared: Date.now() });

@@ -56,8 +56,8 @@ export async function appendedFiles(conn: Conn, table: DeltaTable, file: string)
     });
 }
 
-/** What appending `file` to the table at `path` would add, per partition (see appendedFiles). */
-export async function previewAppend(path: string, file: string): Promise<AppendedFile[]> {
-  const table = await DeltaTable.open(path);
+/** What appending `file` to the table (open, or at a location) would add, per partition (see appendedFiles). */
+export async function previewAppend(at: DeltaTable | string, file: string): Promise<AppendedFile[]> {
+  const table = typeof at === 'string' ? await DeltaTable.open(at) : at;
   return withConnection((conn) => appendedFiles(conn, table, file));
 }

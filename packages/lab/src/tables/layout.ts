@@ -83,8 +83,13 @@ const sum = (counts: readonly ValueCount[] | undefined) => (counts ?? []).reduce
 /** An empty partition value means null, as the Delta protocol says. */
 const partitionValue = (v: string | null | undefined) => (v === undefined || v === '' ? null : v);
 
-export async function tableLayout(path: string, countBy?: string, options: LayoutOptions = {}): Promise<TableLayout> {
-  const table = await DeltaTable.open(path);
+/** `at`: a table already open (its snapshot is the one laid out), or its location. */
+export async function tableLayout(
+  at: DeltaTable | string,
+  countBy?: string,
+  options: LayoutOptions = {},
+): Promise<TableLayout> {
+  const table = typeof at === 'string' ? await DeltaTable.open(at) : at;
   const predicates = (options.predicates ?? []).map((text, i) => {
     try {
       return parsePredicate(text, table.schema);

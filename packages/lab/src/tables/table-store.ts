@@ -34,15 +34,14 @@ export async function removeTable(location: string): Promise<void> {
 /**
  * The base tables under an S3 root: `<root>/base/<dataset>/{flat,partitioned}`, uploaded from the
  * local ones when the marker there does not name this data set (so a changed data set is never
- * mixed with an old upload). Local roots use the local base tables themselves.
+ * mixed with an old upload).
  */
 export async function baseTablesAt(
-  root: string | undefined,
+  root: string,
   local: BaseTables,
   datasetKey: string,
   marker: string,
 ): Promise<BaseTables> {
-  if (root === undefined || !isS3Url(root)) return local;
   const dir = under(root, 'base', datasetKey);
   const store = storeFor(dir);
   const wanted = new TextEncoder().encode(marker);
