@@ -5,11 +5,10 @@
  * with one click, to see the forecast measured.
  */
 import { useMutation } from '@tanstack/react-query';
-import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { gql } from '../../lib/gql';
 import { AUDIT_JOBS, type JobAuditResult, type JobPair, raceInput } from '../../lib/jobs';
-import { START_RACE } from '../../lib/races';
+import { useStartRace } from '../races/use-start-race';
 import { Failed } from '../states';
 
 const BADGE = { error: 'bad', warning: 'warn', info: 'ok' } as const;
@@ -48,11 +47,7 @@ function Findings({ audit }: { audit: JobAuditResult }) {
 }
 
 function PairGrid({ audit, table }: { audit: JobAuditResult; table: string }) {
-  const router = useRouter();
-  const race = useMutation({
-    mutationFn: (input: Record<string, unknown>) => gql<{ startRace: { id: string } }>(START_RACE, { input }),
-    onSuccess: (d) => router.push(`/races/${d.startRace.id}`),
-  });
+  const race = useStartRace();
   const names = audit.jobs.filter((j) => j.table === table).map((j) => j.name);
   const cell = (first: string, second: string): JobPair | undefined =>
     audit.pairs.find((p) => p.table === table && p.first === first && p.second === second);

@@ -35,7 +35,9 @@ function useProgress(id: string, live: boolean) {
       },
       (error) => {
         if (error) setStreamError(error);
+        // The race has ended (or the stream broke): its page and the race list both change.
         void client.invalidateQueries({ queryKey: ['race', id] });
+        void client.invalidateQueries({ queryKey: ['races'] });
       },
     );
   }, [id, live, client]);

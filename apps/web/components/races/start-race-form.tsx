@@ -3,12 +3,12 @@
  * Starting a race: a preset of the lesson, or writers of one's own. Everything is checked by the
  * API (expressions parsed against the table's schema); its problems are listed here as they come.
  */
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { useRouter } from 'next/navigation';
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { gql } from '../../lib/gql';
-import { CASES, START_RACE } from '../../lib/races';
+import { CASES } from '../../lib/races';
 import { Failed } from '../states';
+import { useStartRace } from './use-start-race';
 import { type DraftWriter, newWriter, toWriterInput, WriterEditor } from './writer-editor';
 
 interface LabCase {
@@ -21,7 +21,6 @@ interface LabCase {
 const SCALES = [0.01, 0.05, 0.1, 0.25, 0.5, 1];
 
 export function StartRaceForm() {
-  const router = useRouter();
   const cases = useQuery({ queryKey: ['cases'], queryFn: () => gql<{ cases: LabCase[] }>(CASES) });
   const [mode, setMode] = useState<'preset' | 'custom'>('preset');
   const [caseId, setCaseId] = useState('B1');
@@ -33,10 +32,7 @@ export function StartRaceForm() {
     newWriter('first', 'update-1'),
     newWriter('second', 'update-2'),
   ]);
-  const start = useMutation({
-    mutationFn: (input: Record<string, unknown>) => gql<{ startRace: { id: string } }>(START_RACE, { input }),
-    onSuccess: (d) => router.push(`/races/${d.startRace.id}`),
-  });
+  const start = useStartRace();
   const chosen = cases.data?.cases.find((c) => c.id === caseId);
 
   const submit = (e: FormEvent) => {
