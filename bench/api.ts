@@ -12,7 +12,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findFreePort, startLabPostgres } from '@racelab/lab';
+import { findFreePort, LAB_DATABASE, startLabPostgres } from '@racelab/lab';
 import pg from 'pg';
 
 const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -68,10 +68,13 @@ async function concurrently(n: number, one: () => Promise<number>): Promise<numb
 const dir = mkdtempSync(join(tmpdir(), 'racelab-bench-api-'));
 chmodSync(dir, 0o755);
 const server = await startLabPostgres({ dataDir: join(dir, 'pg') });
-const url = `postgresql://postgres:racelab@127.0.0.1:${server.port}/racelab_bench`;
+// Each database as its own role, as `npm start` hands them out (the lab's for Postgres cases).
+const url = await server.ownerUrl('racelab_bench');
+const labUrl = await server.ownerUrl(LAB_DATABASE);
 const port = await findFreePort();
 const env = {
   DATABASE_URL: url,
+  LAB_POSTGRES_URL: labUrl,
   API_PORT: String(port),
   LAB_API_TOKEN: TOKEN,
   LAB_WORK_DIR: join(REPO, 'var/lab'),

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Starts a throwaway single-node Ceph (monitor + memstore OSD + radosgw) on 127.0.0.1 from the tree
-# unpacked by install.sh, creates an S3 user with fixed keys and one bucket, and writes the client
-# environment to $RGW_DIR/env. Every start is a fresh cluster: the OSD keeps objects in memory only.
+# unpacked by install.sh, creates an S3 user and one bucket, and writes the client environment to
+# $RGW_DIR/env (mode 0600: it holds the secret key). Every start is a fresh cluster: the OSD keeps
+# objects in memory only.
 #   env: RGW_DIR (<repo>/var/radosgw/cluster)  RGW_PORT (7480)  RGW_MON_PORT (6789, or the next
-#        free one when not set)  RGW_ACCESS_KEY (racelab)  RGW_SECRET_KEY (racelab-secret)
+#        free one when not set)  RGW_ACCESS_KEY (racelab)  RGW_SECRET_KEY (random per start)
 #        RGW_BUCKET (racelab)  RGW_ROOT (<repo>/var/radosgw/root)
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PORT=${RGW_PORT:-7480}
 ACCESS_KEY=${RGW_ACCESS_KEY:-racelab}
-SECRET_KEY=${RGW_SECRET_KEY:-racelab-secret}
+# No fixed secret: a new random one per cluster unless the caller brings its own.
+SECRET_KEY=${RGW_SECRET_KEY:-$(head -c 30 /dev/urandom | base64 | tr -d '/+=\n')}
 BUCKET=${RGW_BUCKET:-racelab}
 CONF=$RGW_DIR/ceph.conf
 LOG=$RGW_DIR/log/startup.log
@@ -180,6 +182,7 @@ rgw_exec radosgw-admin -c "$CONF" user create --uid=racelab --display-name=racel
   ') >>"$LOG" 2>&1
 
 ENDPOINT=http://127.0.0.1:$PORT
+( umask 077
 {
   echo "# Written by infra/radosgw/up.sh for the cluster in $RGW_DIR; source it."
   printf 'export AWS_ENDPOINT_URL=%q\n' "$ENDPOINT"
@@ -187,12 +190,12 @@ ENDPOINT=http://127.0.0.1:$PORT
   printf 'export AWS_SECRET_ACCESS_KEY=%q\n' "$SECRET_KEY"
   printf 'export AWS_REGION=%q\n' us-east-1
   printf 'export LAB_S3_BUCKET=%q\n' "$BUCKET"
-} >"$RGW_DIR/env"
+} >"$RGW_DIR/env" )
 PIDS=()
 for f in "$RGW_DIR"/run/ceph-mon.a.pid "$RGW_DIR"/run/ceph-osd.*.pid "$RGW_DIR"/run/ceph-client.rgw.a.pid; do
   n=${f##*/ceph-}; PIDS+=("${n%.pid}=$(cat "$f")")
 done
 echo "radosgw: up in $(rgw_secs_since "$T0") s on $ENDPOINT (monitor 127.0.0.1:$MON_PORT; pids: ${PIDS[*]})"
 echo "radosgw: bucket '$BUCKET' ready; client env (also in $RGW_DIR/env):"
-echo "AWS_ENDPOINT_URL=$ENDPOINT AWS_ACCESS_KEY_ID=$ACCESS_KEY AWS_SECRET_ACCESS_KEY=$SECRET_KEY AWS_REGION=us-east-1 LAB_S3_BUCKET=$BUCKET"
+echo "AWS_ENDPOINT_URL=$ENDPOINT AWS_ACCESS_KEY_ID=$ACCESS_KEY AWS_SECRET_ACCESS_KEY=(in the env file) AWS_REGION=us-east-1 LAB_S3_BUCKET=$BUCKET"
 STARTED=1

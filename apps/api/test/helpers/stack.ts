@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { findFreePort, type LabPostgres, startLabPostgres } from '@racelab/lab';
+import { findFreePort, LAB_DATABASE, type LabPostgres, startLabPostgres } from '@racelab/lab';
 import pg from 'pg';
 
 const API_DIR = resolve(import.meta.dirname, '../..');
@@ -80,11 +80,14 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
   mkdirSync(join(dir, 'tables'), { mode: 0o755 });
   chmodSync(dir, 0o755);
   const server = await startLabPostgres({ dataDir: join(dir, 'pg') });
-  const url = `postgresql://postgres:racelab@127.0.0.1:${server.port}/racelab_test`;
+  // The product's database and the lab's, each reached as its own role, as `npm start` hands them out.
+  const url = await server.ownerUrl('racelab_test');
+  const labUrl = await server.ownerUrl(LAB_DATABASE);
   const token = 'rl_test_token_for_automation_0123456789';
   const port = await findFreePort();
   const env: Record<string, string> = {
     DATABASE_URL: url,
+    LAB_POSTGRES_URL: labUrl,
     API_PORT: String(port),
     LAB_API_TOKEN: token,
     LAB_ROOTS: join(dir, 'tables'),
@@ -94,6 +97,11 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
     ...extraEnv,
   };
   const pool = new pg.Pool({ connectionString: url, max: 2 });
+  // An idle connection that the server ends while the stack stops (57P01, admin shutdown) is expected;
+  // without a listener the pool would throw it as an unhandled error. Any other error still throws.
+  pool.on('error', (e) => {
+    if ((e as { code?: string }).code !== '57P01') throw e;
+  });
   const stack: Stack = {
     dir,
     pg: server,

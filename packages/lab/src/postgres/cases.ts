@@ -12,6 +12,7 @@ import { withConnection } from '@racelab/engine';
 import pg from 'pg';
 import type { TableCheck, WriterResult, WriterTimings } from '../results/types';
 import { copyFromFile } from './copy';
+import { ensureDatabase, withDatabase } from './databases';
 
 /** The lab's own database on the server. */
 export const LAB_DATABASE = 'racelab_lab';
@@ -64,11 +65,9 @@ export interface PreparedPostgresLab {
 
 type Client = pg.Client;
 
-/** The lab database's URL on the server that `serverUrl` points to. */
+/** The lab database's URL on the server that `serverUrl` points to (the same URL when it names it). */
 export function labDatabaseUrl(serverUrl: string): string {
-  const u = new URL(serverUrl);
-  u.pathname = `/${LAB_DATABASE}`;
-  return u.toString();
+  return withDatabase(serverUrl, LAB_DATABASE);
 }
 
 /** host:port/database of a URL, without credentials, for messages. */
@@ -123,21 +122,17 @@ export function postgresServerVersion(url: string): Promise<string> {
   );
 }
 
+/**
+ * Creates the lab database when it is missing, connected to the server URL's own database (or
+ * `postgres` when that names the lab's or none). A URL of the lab database's own role, as the
+ * embedded server hands out, reaches it at once and is never sent elsewhere.
+ */
 async function ensureLabDatabase(serverUrl: string): Promise<void> {
   const admin = new URL(serverUrl);
   if (admin.pathname === `/${LAB_DATABASE}` || admin.pathname === '/' || admin.pathname === '') {
     admin.pathname = '/postgres';
   }
-  await withClient(admin.toString(), 'admin', async (c) => {
-    const r = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [LAB_DATABASE]);
-    if (r.rowCount === 0) {
-      try {
-        await c.query(`CREATE DATABASE ${pg.escapeIdentifier(LAB_DATABASE)}`);
-      } catch (e) {
-        if ((e as { code?: string }).code !== '42P04') throw e; // created meanwhile by someone else
-      }
-    }
-  });
+  await ensureDatabase(labDatabaseUrl(serverUrl), admin.toString());
 }
 
 interface ParquetFingerprint {

