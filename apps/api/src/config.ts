@@ -21,6 +21,12 @@ export interface ApiConfig {
   labDataDir: string | undefined;
   /** How often the API and workers look for races whose worker died, ms. */
   reaperIntervalMs: number;
+  /** Browser origins that may call the API directly (CORS, never with credentials). */
+  corsOrigins: string[];
+  /** Host header values the API answers besides its loopback names and API_HOST, at its port. */
+  allowedHosts: string[];
+  /** Whether /graphql serves GraphiQL to browsers. */
+  graphiql: boolean;
 }
 
 function intFromEnv(name: string, fallback: number, min: number, max: number): number {
@@ -32,16 +38,48 @@ function intFromEnv(name: string, fallback: number, min: number, max: number): n
   return n;
 }
 
+/** A comma-separated list; unset means `fallback`, set but empty means none. */
+function listFromEnv(name: string, fallback: string[]): string[] {
+  const raw = process.env[name];
+  if (raw === undefined) return fallback;
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** Origins exactly as browsers send them (`http://host:port`, no path): a typo would never match. */
+function originsFromEnv(name: string, fallback: string[]): string[] {
+  const origins = listFromEnv(name, fallback);
+  for (const o of origins) {
+    if (URL.canParse(o) && new URL(o).origin === o) continue;
+    throw new Error(`${name} must list origins such as http://127.0.0.1:3000 (no path or trailing slash), got '${o}'`);
+  }
+  return origins;
+}
+
+function flagFromEnv(name: string, fallback: boolean): boolean {
+  const raw = process.env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw !== '0' && raw !== '1') throw new Error(`${name} must be 1 or 0, got '${raw}'`);
+  return raw === '1';
+}
+
 export function loadConfig(): ApiConfig {
   const url = process.env.DATABASE_URL?.trim();
+  const webPort = intFromEnv('WEB_PORT', 3000, 0, 65535);
   return {
     databaseUrl: url ? url : null,
     embeddedDir: resolve(REPO_ROOT, process.env.LAB_DB_DIR ?? 'var/db'),
     apiHost: process.env.API_HOST ?? '127.0.0.1',
     apiPort: intFromEnv('API_PORT', 4000, 0, 65535),
-    webPort: intFromEnv('WEB_PORT', 3000, 0, 65535),
+    webPort,
     labWorkDir: resolve(REPO_ROOT, process.env.LAB_WORK_DIR ?? 'var/lab'),
     labDataDir: process.env.LAB_DATA_DIR,
     reaperIntervalMs: intFromEnv('LAB_REAPER_MS', 2000, 50, 600_000),
+    // The dashboard talks to the API through its own server; these let its pages call the API directly.
+    corsOrigins: originsFromEnv('API_CORS_ORIGINS', [`http://127.0.0.1:${webPort}`, `http://localhost:${webPort}`]),
+    allowedHosts: listFromEnv('API_ALLOWED_HOSTS', []).map((h) => h.toLowerCase()),
+    graphiql: flagFromEnv('API_GRAPHIQL', process.env.NODE_ENV !== 'production'),
   };
 }

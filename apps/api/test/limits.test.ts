@@ -1,11 +1,13 @@
 /**
- * The depth and cost rule on its own, against a schema with a cycle (the API's own schema has none
- * today, so no real query could be too deep there), and the API's schema against its own limits.
+ * The limits rule on its own, against a schema with a cycle (the API's own schema has none today, so
+ * no real query could be too deep there), and the API's schema against its own limits: fragments
+ * measured once, introspection counted, the resolvers that do real work called once per request.
  */
-import { buildSchema, parse, validate } from 'graphql';
+import { buildSchema, getIntrospectionQuery, parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { limitsRule, MAX_COST, MAX_DEPTH } from '../src/graphql/limits';
+import { limitsRule, MAX_ALIASES, MAX_COST, MAX_DEPTH, measureDocument } from '../src/graphql/limits';
 import { schema as apiSchema } from '../src/graphql/schema';
+import { aliased, fragmentBomb, SCHEMA_FRAGMENT } from './helpers/attacks';
 
 const cyclic = buildSchema(`
   type Node { id: ID! parent: Node children(first: Int = 20): [Node!]! }
@@ -29,10 +31,10 @@ describe('query limits', () => {
   it('multiplies cost by page sizes: given, defaulted, or the largest page for a variable', () => {
     expect(errors('{ nodes(first: 10) { children(first: 10) { id } } }')).toEqual([]);
     const costly = '{ nodes(first: 100) { children(first: 100) { children(first: 100) { id } } } }';
-    expect(errors(costly)).toEqual([`query too costly: about 1010101 fields, at most ${MAX_COST}`]);
+    expect(errors(costly)).toEqual([`query too costly: at least 1010101 fields, at most ${MAX_COST}`]);
     expect(errors('query($n: Int) { nodes(first: $n) { children { children { id } } } }')).toEqual([]);
     expect(errors('query($n: Int) { nodes(first: $n) { children { children { children { id } } } } }')).toEqual([
-      `query too costly: about 842101 fields, at most ${MAX_COST}`,
+      `query too costly: at least 842101 fields, at most ${MAX_COST}`,
     ]);
   });
 
@@ -49,5 +51,55 @@ describe('query limits', () => {
       writers { name committed errorMessage attemptErrors { attempt errorMessage } timings { opened finished } }
       table { rows tripsOnDay { key value } tipDeltaByVendor { key value } } } } }`;
     expect(errors(q, apiSchema)).toEqual([]);
+  });
+
+  it('measures each fragment once: a chain of fragments spreading the one before twice is linear work', () => {
+    // Measuring every spread again took 2^levels steps: 1.7 s at 20 levels, 10 s at 22 (bench/api-edge.ts).
+    const visits = (levels: number) => measureDocument(apiSchema, parse(fragmentBomb(levels))).visits;
+    expect(visits(8)).toBeLessThanOrEqual(2 * visits(4));
+    expect(visits(16)).toBeLessThanOrEqual(2 * visits(8));
+    expect(visits(32)).toBeLessThanOrEqual(2 * visits(16));
+    expect(visits(64)).toBeLessThanOrEqual(2 * visits(32));
+    // Refused at the first fragment whose count passes the limit: each further level is one step.
+    expect(errors(fragmentBomb(22), apiSchema)).toEqual([
+      `query too costly: at least 65536 fields, at most ${MAX_COST}`,
+    ]);
+    expect(visits(400)).toBe(visits(200) + 200);
+  });
+
+  it("counts introspection from the schema's own size: GraphiQL's query passes, repeating it does not", () => {
+    const full = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, inputValueDeprecation: true });
+    const one = measureDocument(apiSchema, parse(full));
+    expect(one.excess).toBeNull();
+    expect(one.cost).toBeGreaterThan(MAX_COST / 4);
+    // A thousand aliased __schema answered 43.9 MB; ten are over the limit already.
+    const schemas = (n: number) => errors(aliased(n, '__schema { ...S }', SCHEMA_FRAGMENT), apiSchema);
+    expect(schemas(1)).toEqual([]);
+    expect(schemas(10)[0]).toMatch(/^query too costly: at least \d+ fields, at most 50000$/);
+    // Walking round the types' graph is walked too: each turn multiplies by the average type's fields.
+    const turns = (n: number) => `{ __schema { types { ${'fields { type { '.repeat(n)}name${' } }'.repeat(n)} } } }`;
+    const cost = (n: number) => measureDocument(apiSchema, parse(turns(n))).cost;
+    expect(cost(2)).toBeGreaterThan(3 * cost(1));
+    expect(errors(turns(4), apiSchema)).toEqual([`query too deep: 9 levels, at most ${MAX_DEPTH}`]);
+  });
+
+  it('allows one call of each resolver that opens tables or reads every race per request', () => {
+    const layout = (alias: string) => `${alias}: tableLayout(location: "lab:flat@0.01") { version }`;
+    expect(errors(`{ ${layout('a')} isolationMatrix { runs } }`, apiSchema)).toEqual([]);
+    expect(errors(`{ ${layout('a')} ${layout('b')} }`, apiSchema)).toEqual([
+      'query calls tableLayout 2 times, at most 1 per request: send them separately',
+    ]);
+    // Through fragments too, where the document itself names the field once.
+    expect(errors('{ ...M ...M } fragment M on Query { m: isolationMatrix { runs } }', apiSchema)).toEqual([
+      'query calls isolationMatrix 2 times, at most 1 per request: send them separately',
+    ]);
+  });
+
+  it(`allows ${MAX_ALIASES} aliases and refuses more; the dashboard's 40 isolation readings pass`, () => {
+    const readings = (n: number) =>
+      errors(aliased(n, 'isolationLevelInterpretation(value: "x") { engine }'), apiSchema);
+    expect(readings(40)).toEqual([]);
+    expect(readings(MAX_ALIASES)).toEqual([]);
+    expect(readings(MAX_ALIASES + 1)).toEqual([`query has ${MAX_ALIASES + 1} aliases, at most ${MAX_ALIASES}`]);
   });
 });

@@ -25,6 +25,65 @@ export async function issueToken(db: Db, label: string): Promise<string> {
   return token;
 }
 
+export const MAX_LABEL_LENGTH = 64;
+
+export class TokenLabelError extends Error {
+  override name = 'TokenLabelError';
+}
+
+/**
+ * A label as given, trimmed: 1 to 64 characters, none of them control, format or unassigned ones
+ * (Unicode category C), so `list` prints it as it is and one line stays one line.
+ */
+export function checkLabel(label: string): string {
+  const trimmed = label.trim();
+  const length = [...trimmed].length;
+  if (length === 0 || length > MAX_LABEL_LENGTH || /\p{C}/u.test(trimmed)) {
+    throw new TokenLabelError(
+      `a token's label is 1 to ${MAX_LABEL_LENGTH} printable characters, got ${JSON.stringify(label.slice(0, 80))}`,
+    );
+  }
+  return trimmed;
+}
+
+/** A new token labelled `label` (others of that label stay valid); returned once, never stored in clear. */
+export async function createToken(db: Db, label: string): Promise<{ id: string; token: string }> {
+  const token = newToken();
+  const row = await db.apiToken.create({ data: { label: checkLabel(label), hash: hashToken(token) } });
+  return { id: row.id, token };
+}
+
+export interface TokenInfo {
+  id: string;
+  label: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/** What a listing shows of tokens (never the hash), oldest first. */
+const TOKEN_INFO = {
+  select: { id: true, label: true, createdAt: true, lastUsedAt: true },
+  orderBy: [{ createdAt: 'asc' as const }, { id: 'asc' as const }],
+};
+
+/** Every token, oldest first, without its hash. */
+export function listTokens(db: Db): Promise<TokenInfo[]> {
+  return db.apiToken.findMany(TOKEN_INFO);
+}
+
+/**
+ * Deletes the token whose id is `idOrLabel`, or every token with that label, and returns what it
+ * deleted. A running API may accept a revoked token for up to 30 s more (TokenVerifier's cache).
+ */
+export async function revokeTokens(db: Db, idOrLabel: string): Promise<TokenInfo[]> {
+  const where = { OR: [{ id: idOrLabel }, { label: idOrLabel }] };
+  return db.$transaction(async (tx) => {
+    const found = await tx.apiToken.findMany({ where, ...TOKEN_INFO });
+    await tx.apiToken.deleteMany({ where: { id: { in: found.map((t) => t.id) } } });
+    return found;
+  });
+}
+
 /** The first token of a fresh database, for a human: null when some token exists already. */
 export async function firstAdminToken(db: Db): Promise<string | null> {
   if ((await db.apiToken.count({ where: { label: 'admin' } })) > 0) return null;
@@ -32,6 +91,12 @@ export async function firstAdminToken(db: Db): Promise<string | null> {
 }
 
 const CACHE_MS = 30_000;
+
+/**
+ * What a request's Authorization header amounts to: no token, a token this API knows (its label),
+ * or one it does not (malformed, unknown or revoked), which is an error rather than no token.
+ */
+export type TokenCheck = { kind: 'none' } | { kind: 'known'; label: string } | { kind: 'unrecognised' };
 
 /**
  * Checks bearer tokens against the database, remembering known hashes for 30 s so a burst of
@@ -43,17 +108,17 @@ export class TokenVerifier {
 
   constructor(private readonly db: Db) {}
 
-  /** The token's label, or null: unknown, malformed or absent. */
-  async verify(header: string | null): Promise<string | null> {
-    const m = header === null ? null : /^Bearer ([A-Za-z0-9_-]{8,200})$/.exec(header.trim());
-    if (!m) return null;
+  async verify(header: string | null): Promise<TokenCheck> {
+    if (header === null || header.trim() === '') return { kind: 'none' };
+    const m = /^Bearer ([A-Za-z0-9_-]{8,200})$/.exec(header.trim());
+    if (!m) return { kind: 'unrecognised' };
     const hash = hashToken(m[1] as string);
     const cached = this.known.get(hash);
-    if (cached && cached.until > Date.now()) return cached.label;
+    if (cached && cached.until > Date.now()) return { kind: 'known', label: cached.label };
     const found = await this.db.apiToken.findUnique({ where: { hash }, select: { id: true, label: true } });
-    if (!found) return null;
+    if (!found) return { kind: 'unrecognised' };
     this.known.set(hash, { label: found.label, until: Date.now() + CACHE_MS });
     await this.db.apiToken.update({ where: { id: found.id }, data: { lastUsedAt: new Date() } });
-    return found.label;
+    return { kind: 'known', label: found.label };
   }
 }

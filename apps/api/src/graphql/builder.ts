@@ -14,7 +14,7 @@ export interface ApiContext {
   locations: LocationConfig;
   /** The bearer token's label when one was sent and is known, else null. */
   token: string | null;
-  /** Whether the request came from this host. */
+  /** Whether the request came from this host: a loopback peer that sent it to a loopback name. */
   loopback: boolean;
   loaders: Loaders;
 }

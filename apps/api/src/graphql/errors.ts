@@ -1,6 +1,7 @@
 /**
- * The errors a client may see. Anything else is masked by yoga as "Unexpected error." (the real
- * one goes to the server log), so no stack trace, SQL or file path leaves the server.
+ * The errors a client may see. Anything else is masked by yoga as "Unexpected error." whatever
+ * NODE_ENV says (the real one goes to the server log), so no stack trace, SQL or file path leaves
+ * the server.
  */
 import { GraphQLError } from 'graphql';
 
@@ -9,6 +10,10 @@ export class InputError extends GraphQLError {
     super(message, { extensions: { code: 'BAD_USER_INPUT', ...(problems && { problems }) } });
   }
 }
+
+/** For an Authorization header that was sent but names no token this API knows (told apart from none sent). */
+export const TOKEN_NOT_RECOGNISED =
+  'token not recognised: it is malformed, or was never issued here, or was revoked; send a current token or none';
 
 export class AuthError extends GraphQLError {
   constructor(message = 'this needs an API token: send Authorization: Bearer <token>') {

@@ -1,72 +1,85 @@
 /**
- * The API's HTTP server: yoga on /graphql (GraphiQL outside production, subscriptions as
- * server-sent events), /health for supervisors, a body-size limit checked before yoga reads
- * anything, and the caller's token and host put in the context.
+ * The API's HTTP server: yoga on /graphql (GraphiQL when configured, subscriptions as server-sent
+ * events), /health for supervisors, the edge checks (http/edge.ts) before yoga reads anything, and
+ * the caller's token and whether it is on this host put in the context.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { createYoga, type Plugin } from 'graphql-yoga';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createYoga } from 'graphql-yoga';
 import { TokenVerifier } from '../auth/tokens';
+import { type ApiConfig, loadConfig } from '../config';
 import type { ApiContext } from '../graphql/builder';
-import { limitsRule } from '../graphql/limits';
+import { AuthError, TOKEN_NOT_RECOGNISED } from '../graphql/errors';
 import { createLoaders } from '../graphql/loaders';
 import { schema } from '../graphql/schema';
-
-export const MAX_BODY_BYTES = 64 * 1024;
+import { documentGuard } from './document-guard';
+import { Edge, type Refusal, wantsPage } from './edge';
+import { GRAPHIQL_OFF, offlineGraphiQL } from './graphiql';
 
 export type ServerDeps = Omit<ApiContext, 'token' | 'loopback' | 'loaders'>;
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-
-const limits: Plugin = {
-  onValidate({ addValidationRule }) {
-    addValidationRule(limitsRule);
-  },
-};
-
-function refuse(res: import('node:http').ServerResponse, status: number, message: string) {
+function refuse(res: ServerResponse, { status, code, message }: Refusal) {
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(
-    JSON.stringify({
-      errors: [{ message, extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST' } }],
-    }),
-  );
+  res.end(JSON.stringify({ errors: [{ message, extensions: { code } }] }));
 }
 
-export function createApiServer(deps: ServerDeps): Server {
+export function createApiServer(
+  deps: ServerDeps,
+  cfg: Pick<ApiConfig, 'corsOrigins' | 'allowedHosts' | 'apiHost' | 'graphiql'> = loadConfig(),
+): Server {
   const tokens = new TokenVerifier(deps.db);
+  const edge = new Edge(cfg, () => (server.address() as AddressInfo).port);
   const yoga = createYoga<{ req: IncomingMessage }>({
     schema,
     graphqlEndpoint: '/graphql',
-    graphiql: process.env.NODE_ENV !== 'production',
+    graphiql: cfg.graphiql && { title: 'racelab API' },
+    renderGraphiQL: offlineGraphiQL,
     landingPage: false,
-    plugins: [limits],
+    // Forms post multipart, urlencoded or text/plain without a preflight; the edge accepts JSON only.
+    multipart: false,
+    // Only the configured origins get CORS headers (the edge refuses other origins), never credentials.
+    cors: (request) => {
+      const origin = request.headers.get('origin');
+      if (origin === null || !cfg.corsOrigins.includes(origin)) return false;
+      return {
+        origin: [origin],
+        credentials: false,
+        methods: ['GET', 'POST'],
+        allowedHeaders: ['content-type', 'authorization', 'accept'],
+      };
+    },
+    // Whatever NODE_ENV says, an unexpected error reaches the client as "Unexpected error." only;
+    // yoga logs the real one, stack and all.
+    maskedErrors: { isDev: false },
+    plugins: [documentGuard],
     context: async ({ req, request }): Promise<ApiContext> => {
       const token = await tokens.verify(request.headers.get('authorization'));
+      // A token that was sent but is not known is an error, not an anonymous request.
+      if (token.kind === 'unrecognised') throw new AuthError(TOKEN_NOT_RECOGNISED);
       return {
         ...deps,
-        token,
-        loopback: LOOPBACK.has(req.socket.remoteAddress ?? ''),
+        token: token.kind === 'known' ? token.label : null,
+        loopback: edge.loopback(req),
         loaders: createLoaders(deps.db),
       };
     },
   });
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
+    const refused = edge.check(req);
+    if (refused) {
+      refuse(res, refused);
+      req.resume();
+      return;
+    }
     if (req.url === '/health') {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
       return;
     }
-    if (req.method === 'POST') {
-      const length = Number(req.headers['content-length']);
-      if (req.headers['transfer-encoding'] !== undefined || !Number.isFinite(length)) {
-        refuse(res, 411, 'send the request with a Content-Length');
-        return;
-      }
-      if (length > MAX_BODY_BYTES) {
-        refuse(res, 413, `request body of ${length} bytes; at most ${MAX_BODY_BYTES}`);
-        req.resume();
-        return;
-      }
+    if (!cfg.graphiql && wantsPage(req)) {
+      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end(GRAPHIQL_OFF);
+      return;
     }
     void yoga(req, res, { req });
   });
+  return server;
 }
