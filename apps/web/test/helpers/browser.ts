@@ -8,7 +8,8 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const SCREENSHOTS = resolve(import.meta.dirname, '../../../../var/screenshots');
 
-export async function launch(): Promise<Browser> {
+/** `extraArgs` go to Chromium as they are (e.g. `--host-resolver-rules` to give loopback another name). */
+export async function launch(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -18,6 +19,7 @@ export async function launch(): Promise<Browser> {
       '--disable-dev-shm-usage',
       '--no-first-run',
       '--disable-background-networking',
+      ...extraArgs,
     ],
   });
 }

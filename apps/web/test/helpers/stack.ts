@@ -57,11 +57,14 @@ export interface E2eStack {
   roots: string;
   apiUrl: string;
   webUrl: string;
+  /** The `next start` process, whose memory the proxy's tests read from /proc. */
+  webPid: number;
   token: string;
   stop(): Promise<void>;
 }
 
-export async function startE2eStack(): Promise<E2eStack> {
+/** `webEnv` adds settings to the dashboard's environment (e.g. WEB_ALLOWED_HOSTS). */
+export async function startE2eStack(webEnv: Record<string, string> = {}): Promise<E2eStack> {
   if (!existsSync(join(WEB_DIR, '.next/BUILD_ID'))) {
     throw new Error('the dashboard is not built: run `npm run build -w @racelab/web` (turbo does it before test)');
   }
@@ -97,10 +100,12 @@ export async function startE2eStack(): Promise<E2eStack> {
       API_URL: apiUrl,
       LAB_API_TOKEN: TOKEN,
       NEXT_TELEMETRY_DISABLED: '1',
+      ...webEnv,
     });
     procs.push(web);
     await printed(web, /Ready in/);
-    return { dir, roots, apiUrl, webUrl: `http://127.0.0.1:${webPort}`, token: TOKEN, stop };
+    const webPid = web.child.pid as number;
+    return { dir, roots, apiUrl, webUrl: `http://127.0.0.1:${webPort}`, webPid, token: TOKEN, stop };
   } catch (e) {
     await stop();
     throw e;
