@@ -19,6 +19,14 @@ export interface JobPair {
   skipped: string | null;
 }
 
+/** A pairwise check that stopped at its per-audit limit: what it left out, in words. */
+export interface SkippedCheck {
+  check: string;
+  checked: number;
+  skipped: number;
+  note: string;
+}
+
 export interface AuditedJob {
   name: string;
   table: string;
@@ -34,12 +42,14 @@ export interface JobAuditResult {
   jobs: AuditedJob[];
   findings: JobFinding[];
   pairs: JobPair[];
+  skipped: SkippedCheck[];
 }
 
 export const AUDIT_JOBS = `mutation AuditJobs($manifest: String!) { auditJobs(manifest: $manifest) {
   id auditedAt failed jobs { name table engine operation predicate }
   findings { rule severity jobs table evidence fix }
-  pairs { table first second secondCommits failedCheck message skipped } } }`;
+  pairs { table first second secondCommits failedCheck message skipped }
+  skipped { check checked skipped note } } }`;
 
 /** The lab's base tables by alias: only pairs on these can be raced from the dashboard. */
 export function labTable(location: string): { table: 'flat' | 'partitioned'; scale: number } | null {

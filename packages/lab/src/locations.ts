@@ -3,10 +3,13 @@
  * configured roots, the lab's base tables by alias, and s3://bucket/path in configured buckets.
  * Every refusal is a LocationError whose message says what to change; nothing else reaches the file
  * system, so a location cannot name a file outside the roots, not through `..` and not through a symlink.
+ * The messages reach clients, so they name the location as it was given and the roots by their place in
+ * LAB_ROOTS, never a folder of the server.
  */
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
-import { type Dataset, DatasetError, MAX_SCALE, MIN_SCALE, prepareDataset } from './data/index';
+import { type Dataset, DatasetError, prepareDataset, SERVED_SCALES } from './data/index';
+import { clientSafeMessage } from './safe-message';
 import { type BaseTables, ensureBaseTables, type TableKind } from './tables/base-tables';
 
 export interface LocationConfig {
@@ -110,7 +113,9 @@ function resolveS3(location: string, cfg: LocationConfig): ResolvedLocation {
 }
 
 function rootsText(cfg: LocationConfig): string {
-  return cfg.roots.length === 1 ? `the table root ${cfg.roots[0]}` : `one of the table roots ${cfg.roots.join(', ')}`;
+  return cfg.roots.length === 1
+    ? 'the table root (LAB_ROOTS)'
+    : `one of the ${cfg.roots.length} table roots (LAB_ROOTS)`;
 }
 
 /** Whether `path` lies strictly inside `root` (both absolute and normalised). */
@@ -119,8 +124,11 @@ function inside(root: string, path: string): boolean {
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }
 
-/** The real path of `path`'s deepest existing ancestor, with the part that does not exist yet appended. */
-async function realpathDeepest(path: string): Promise<string> {
+/**
+ * The real path of `path`'s deepest existing ancestor, with the part that does not exist yet appended.
+ * `name` is how a refusal names the path: what the person wrote, or which root.
+ */
+async function realpathDeepest(path: string, name: string): Promise<string> {
   let existing = path;
   const missing: string[] = [];
   for (;;) {
@@ -130,7 +138,7 @@ async function realpathDeepest(path: string): Promise<string> {
       const code = (e as NodeJS.ErrnoException).code;
       // ENOTDIR: an ancestor is a file, so the path cannot be created; still judge where it points.
       if ((code !== 'ENOENT' && code !== 'ENOTDIR') || dirname(existing) === existing) {
-        throw new LocationError(`cannot follow ${path}: ${code ?? 'unreadable'} at ${existing}`);
+        throw new LocationError(`cannot follow ${name}: ${code ?? 'unreadable'}`);
       }
       missing.push(basename(existing));
       existing = dirname(existing);
@@ -148,15 +156,15 @@ async function resolvePath(location: string, cfg: LocationConfig): Promise<Resol
   // resolve() also normalises an absolute path (duplicate slashes, `.`, a trailing slash).
   const wanted = resolve(roots[0] as string, location);
   if (roots.includes(wanted)) {
-    throw new LocationError(`${wanted} is a table root itself; give a table folder inside it`);
+    throw new LocationError(`'${location}' is a table root itself; give a table folder inside it`);
   }
   if (!roots.some((r) => inside(r, wanted))) {
-    throw new LocationError(`${wanted} is not inside ${rootsText(cfg)}`);
+    throw new LocationError(`'${location}' is not inside ${rootsText(cfg)}`);
   }
-  const real = await realpathDeepest(wanted);
-  const realRoots = await Promise.all(roots.map(realpathDeepest));
+  const real = await realpathDeepest(wanted, `'${location}'`);
+  const realRoots = await Promise.all(roots.map((r, i) => realpathDeepest(r, `table root ${i + 1} (LAB_ROOTS)`)));
   if (!realRoots.some((r) => inside(r, real))) {
-    throw new LocationError(`${wanted} leads outside ${rootsText(cfg)} through a symbolic link`);
+    throw new LocationError(`'${location}' leads outside ${rootsText(cfg)} through a symbolic link`);
   }
   return { kind: 'local', path: real, display: normalize(location).replace(/(.)\/+$/, '$1') };
 }
@@ -193,10 +201,9 @@ async function resolveAlias(location: string, cfg: LocationConfig): Promise<Reso
   }
   const scaleText = m[2] as string;
   const scale = /^\d+(\.\d+)?$/.test(scaleText) ? Number(scaleText) : Number.NaN;
-  if (!(scale >= MIN_SCALE && scale <= MAX_SCALE)) {
-    throw new LocationError(
-      `the scale in '${location}' must be a number from ${MIN_SCALE} to ${MAX_SCALE}, such as lab:${kind}@1 or lab:${kind}@0.02`,
-    );
+  // Refused before anything is built: every scale is a data set kept on disk (see SERVED_SCALES).
+  if (!SERVED_SCALES.includes(scale)) {
+    throw new LocationError(`the scale in '${location}' must be one of ${SERVED_SCALES.join(', ')}`);
   }
   const display = `lab:${kind}@${scale}`;
   try {
@@ -204,7 +211,7 @@ async function resolveAlias(location: string, cfg: LocationConfig): Promise<Reso
     return { kind: 'local', path: await realpath(tables[kind]), display, dataset: tables.dataset };
   } catch (e) {
     // A data set that cannot exist at this scale (TLC files present and S < 1) is the user's to fix.
-    if (e instanceof DatasetError) throw new LocationError(`${display}: ${e.message}`);
+    if (e instanceof DatasetError) throw new LocationError(`${display}: ${clientSafeMessage(e)}`);
     throw e;
   }
 }

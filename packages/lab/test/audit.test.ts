@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { auditJobs, type Job, manifestFindings } from '../src/audit/index';
+import { auditJobs, type Job, MAX_PAIR_FORECASTS, MAX_SCHEDULE_RUNS, manifestFindings } from '../src/audit/index';
+import { auditBudgets, MAX_SHARED_FILE_PAIRS } from '../src/audit/limits';
 import { customCase, type LocationConfig, runLab } from '../src/index';
 
 const work = join(tmpdir(), `racelab-audit-test-${process.pid}`);
@@ -142,6 +143,78 @@ describe('from the tables', () => {
     expect(audit.failed).toBe(true);
     expect(audit.findings[0]).toMatchObject({ rule: 'table-unreadable', jobs: ['x'] });
   });
+
+  it('a folder that is not a Delta table is an error finding naming it as written, not the server path', async () => {
+    // Opening it used to throw the engine's error, whose message holds the resolved absolute path.
+    const audit = await auditJobs({ jobs: [job('a', { table: 'team/none' }), job('b', { table: 'team/none' })] }, cfg);
+    expect(audit.findings.find((f) => f.rule === 'table-unreadable')).toMatchObject({
+      jobs: ['a', 'b'],
+      evidence: 'team/none is not a Delta table (no commits)',
+    });
+    expect(JSON.stringify(audit)).not.toContain(work);
+  });
+});
+
+describe('bounded pairwise work', () => {
+  const vendors = [1, 2, 6, 7];
+  /** 500 jobs on one table (the manifest's limit): 249,500 ordered pairs, 124,750 unordered. */
+  const many = (make: (i: number) => Partial<Job>) =>
+    Array.from({ length: 500 }, (_, i) => job(`j${i}`, { predicate: `VendorID = ${vendors[i % 4]}`, ...make(i) }));
+
+  it('compares schedules within a budget of runs walked, counted before each pair, and says what it skipped', () => {
+    // The worst schedules a manifest may hold: every minute, lasting the whole week (40,320 runs a pair).
+    const schedule = { cron: '* * * * *', maxDurationMinutes: 10_080 };
+    const jobs = many((i) => ({ schedule, ...(i % 2 === 0 && { operation: 'optimize', predicate: undefined }) }));
+    const budgets = auditBudgets();
+    const overlapping = manifestFindings(jobs, budgets).filter((f) => f.rule === 'compaction-overlaps-rewrites');
+    expect(budgets.schedules.used).toBeLessThanOrEqual(MAX_SCHEDULE_RUNS);
+    expect(overlapping).toHaveLength(Math.floor(MAX_SCHEDULE_RUNS / 40_320));
+    expect(budgets.schedules.skippedWork()).toEqual({
+      check: 'schedule-overlaps',
+      checked: 49,
+      skipped: 250 * 250 - 49,
+      note: 'compared the schedules of 49 of 62,500 compaction and rewrite pairs on one table (at most 2,000,000 runs walked per audit); the 62,451 after them were left out (tables with fewer jobs first, then jobs in manifest order)',
+    });
+  });
+
+  it(`forecasts at most ${MAX_PAIR_FORECASTS} pairs of 500 jobs on one table, smaller tables first, and notes the rest`, async () => {
+    const small = ['small-1', 'small-2'].map((name) => job(name, { table: 'lab:partitioned@0.01' }));
+    const audit = await auditJobs({ jobs: [...many(() => ({})), ...small] }, cfg);
+    expect(audit.pairs).toHaveLength(MAX_PAIR_FORECASTS);
+    expect(audit.pairs.every((p) => p.secondCommits !== null)).toBe(true);
+    // The small table first, then both orders of a pair together, every pair of the first jobs before a later job's.
+    expect(audit.pairs.slice(0, 6).map((p) => `${p.first}>${p.second}`)).toEqual([
+      'small-1>small-2',
+      'small-2>small-1',
+      'j0>j1',
+      'j1>j0',
+      'j0>j2',
+      'j2>j0',
+    ]);
+    expect(audit.skipped).toEqual([
+      {
+        check: 'shared-files',
+        checked: MAX_SHARED_FILE_PAIRS,
+        skipped: 124_751 - MAX_SHARED_FILE_PAIRS,
+        note: 'compared the files of 200 of 124,751 pairs of jobs with predicates on one table (at most 200 pairs per audit); the 124,551 after them were left out (tables with fewer jobs first, then jobs in manifest order)',
+      },
+      {
+        check: 'pair-forecasts',
+        checked: MAX_PAIR_FORECASTS,
+        skipped: 249_502 - MAX_PAIR_FORECASTS,
+        note: 'forecast 200 of 249,502 ordered pairs of jobs on one table (at most 200 forecasts per audit); the 249,302 after them were left out (tables with fewer jobs first, then jobs in manifest order)',
+      },
+    ]);
+    expect(audit.findings.filter((f) => f.rule === 'predicates-share-files').length).toBeLessThanOrEqual(
+      MAX_SHARED_FILE_PAIRS,
+    );
+  }, 300_000);
+
+  it('checks everything of a small manifest and says nothing was skipped', async () => {
+    const audit = await auditJobs({ jobs: [job('v1'), job('v2', { predicate: 'VendorID = 2' })] }, cfg);
+    expect(audit.pairs).toHaveLength(2);
+    expect(audit.skipped).toEqual([]);
+  }, 300_000);
 });
 
 describe('forecasts agree with the lab', () => {

@@ -2,7 +2,7 @@
  * The one resolver of table locations, on real folders and symbolic links in a temp directory, and the
  * lab alias building real base tables at scale 0.01.
  */
-import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeltaTable } from '@racelab/engine';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +24,8 @@ const outside = join(tmp, 'outside');
 for (const d of [join(root, 'team', 'trips'), second, outside, join(root, 'real')]) mkdirSync(d, { recursive: true });
 symlinkSync(outside, join(root, 'escape'));
 symlinkSync(join(root, 'real'), join(root, 'shortcut'));
+symlinkSync(join(root, 'loop-b'), join(root, 'loop-a'));
+symlinkSync(join(root, 'loop-a'), join(root, 'loop-b'));
 const workDir = join(tmp, 'work');
 const cfg: LocationConfig = { roots: [root, second], workDir, dataDir: noTlcDir(tmp) };
 const realRoot = realpathSync(root);
@@ -59,16 +61,14 @@ describe('paths', () => {
     expect((await resolveTableLocation(join(second, 'x'), cfg)).path).toBe(join(realpathSync(second), 'x'));
   });
 
-  it('refuses an absolute path outside the roots, naming them', async () => {
-    const e = await refusal(join(outside, 'table'));
-    expect(e.message).toContain('is not inside one of the table roots');
-    expect(e.message).toContain(root);
-    await refusal('/etc/passwd');
+  it('refuses an absolute path outside the roots, naming the roots by their place in LAB_ROOTS', async () => {
+    const e = await refusal('/etc/passwd');
+    expect(e.message).toBe("'/etc/passwd' is not inside one of the 2 table roots (LAB_ROOTS)");
   });
 
   it('refuses a root itself', async () => {
     expect((await refusal(root)).message).toContain('is a table root itself');
-    await refusal('.');
+    expect((await refusal('.')).message).toBe("'.' is a table root itself; give a table folder inside it");
   });
 
   it("refuses any '..' segment, even one that would stay inside a root", async () => {
@@ -81,6 +81,19 @@ describe('paths', () => {
     expect((await refusal('escape/table')).message).toContain('through a symbolic link');
     await refusal(join(root, 'escape'));
     expect((await resolveTableLocation('shortcut/t', cfg)).path).toBe(join(realRoot, 'real', 't'));
+  });
+
+  it('refuses a symbolic link loop, naming the location as given', async () => {
+    expect((await refusal('loop-a/t')).message).toBe("cannot follow 'loop-a/t': ELOOP");
+  });
+
+  it('names no folder of the server in any refusal, only what the person wrote', async () => {
+    // Each message reaches an API client: the roots' absolute paths are the server's business.
+    const texts = ['/etc/passwd', '.', 'escape/table', 'loop-a/t', '..', '   ', 'lab:flat@0.3', 'gs://b/t', root];
+    for (const text of texts) {
+      const { message } = await refusal(text);
+      for (const dir of [realRoot, second, tmp]) expect(message.replace(text, '<given>')).not.toContain(dir);
+    }
   });
 
   it('refuses NUL and other control characters, empty text and overlong text', async () => {
@@ -133,11 +146,31 @@ describe('other kinds', () => {
     expect((await DeltaTable.open(partitioned.path)).partitionColumns).toEqual(['VendorID']);
   });
 
-  it('refuses a scale outside 0.01..1 or not a number', async () => {
-    for (const text of ['lab:flat@0', 'lab:flat@2', 'lab:flat@abc', 'lab:flat@', 'lab:flat@1e-2']) {
-      expect((await refusal(text)).message).toContain('must be a number from 0.01 to 1');
+  it('refuses a scale outside the served ones, or not a number, before building anything', async () => {
+    // Each scale is a data set kept under the work folder (~265 MB near 1): any number in range used to
+    // build one, so ~270 requests for lab:flat@0.0101, 0.0102… filled the disk.
+    const fresh: LocationConfig = { ...cfg, workDir: join(tmp, 'fresh-work') };
+    const texts = ['lab:flat@0.0101', 'lab:partitioned@0.3', 'lab:flat@0', 'lab:flat@2', 'lab:flat@abc', 'lab:flat@'];
+    for (const text of [...texts, 'lab:flat@1e-2']) {
+      const e = await resolveTableLocation(text, fresh).catch((err: unknown) => err);
+      expect(e).toBeInstanceOf(LocationError);
+      expect((e as Error).message).toBe(`the scale in '${text}' must be one of 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1`);
     }
+    expect(existsSync(fresh.workDir)).toBe(false);
     expect((await refusal('lab:flat')).message).toContain('is not a lab alias');
+  });
+
+  it("names no folder of the server when the alias's data set cannot exist", async () => {
+    // TLC files present: only scale 1 exists, and the data set's own message names the data folder.
+    const tlcDir = join(tmp, 'tlc-data');
+    mkdirSync(tlcDir);
+    for (const f of ['yellow_tripdata_2025-01.parquet', 'yellow_tripdata_2025-02.parquet']) {
+      writeFileSync(join(tlcDir, f), '');
+    }
+    const e = await resolveTableLocation('lab:flat@0.5', { ...cfg, dataDir: tlcDir }).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(LocationError);
+    expect((e as Error).message).toMatch(/^lab:flat@0\.5: TLC files found in …\/tlc-data, but scaling real data/);
+    expect((e as Error).message).not.toContain(tmp);
   });
 
   it('refuses an unknown alias kind', async () => {

@@ -262,7 +262,7 @@ describe('parseManifest: job fields', () => {
     const bad = "{cron: '61 * * * *', maxDurationMinutes: 0, timezone: UTC}";
     expect(problemsOf(`jobs:\n  - {name: x, ${JOB}, schedule: ${bad}}`)).toEqual([
       "job 'x': schedule.cron is invalid: cron '61 * * * *': minute 61 is out of range 0-59",
-      "job 'x': schedule.maxDurationMinutes must be an integer > 0, got 0",
+      "job 'x': schedule.maxDurationMinutes must be an integer from 1 to 10080 (the 7 days the audit looks at), got 0",
       "job 'x': unknown key 'schedule.timezone' (extension keys start with x-)",
     ]);
     expect(problemsOf(`jobs:\n  - {name: x, ${JOB}, schedule: {cron: 5}}`)).toEqual([
@@ -271,6 +271,28 @@ describe('parseManifest: job fields', () => {
     expect(problemsOf(`jobs:\n  - {name: x, ${JOB}, schedule: '0 2 * * *'}`)).toEqual([
       "job 'x': schedule must be an object, got '0 2 * * *'",
     ]);
+  });
+});
+
+describe('parseManifest: bounded work', () => {
+  // A 311-byte manifest with maxDurationMinutes 1000000 kept the API busy for seconds (every run a
+  // `* * * * *` job could still be in walked over 694 days); 1e8 ran out of heap.
+  const scheduled = (name: string, minutes: number) =>
+    `  - {name: ${name}, ${JOB}, schedule: {cron: '* * * * *', maxDurationMinutes: ${minutes}}}`;
+
+  it('refuses a maxDurationMinutes longer than the 7 days analysed, naming each job and the field', () => {
+    const text = ['jobs:', scheduled('compact', 1_000_000), scheduled('nightly', 100_000_000)].join('\n');
+    expect(problemsOf(text)).toEqual([
+      "job 'compact': schedule.maxDurationMinutes must be an integer from 1 to 10080 (the 7 days the audit looks at), got 1000000",
+      "job 'nightly': schedule.maxDurationMinutes must be an integer from 1 to 10080 (the 7 days the audit looks at), got 100000000",
+    ]);
+  });
+
+  it('accepts exactly 7 days', () => {
+    expect(parseManifest(['jobs:', scheduled('week', 10_080)].join('\n')).jobs[0]?.schedule).toEqual({
+      cron: '* * * * *',
+      maxDurationMinutes: 10_080,
+    });
   });
 });
 

@@ -3,7 +3,15 @@
  * them, runs listed minute by minute in UTC, and the first overlap of two jobs in a week.
  */
 import { describe, expect, it } from 'vitest';
-import { CronError, overlaps, parseCron, REFERENCE_WEEK_START, runWindows } from '../src/audit/schedule';
+import {
+  activeRunBound,
+  CronError,
+  MAX_DURATION_MINUTES,
+  overlaps,
+  parseCron,
+  REFERENCE_WEEK_START,
+  runWindows,
+} from '../src/audit/schedule';
 
 const range = (from: number, to: number, step = 1) =>
   Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => from + i * step);
@@ -124,8 +132,12 @@ describe('runWindows', () => {
     expect(runWindows('0 0 1 JUL *', 10, MONDAY, 31)).toEqual([]);
   });
 
-  it('refuses a duration that is not a positive integer', () => {
-    expect(() => runWindows('0 * * * *', 0, MONDAY)).toThrow('maxDurationMinutes must be an integer > 0, got 0');
+  it('refuses a duration that is not a positive integer, or longer than the 7 days analysed', () => {
+    expect(() => runWindows('0 * * * *', 0, MONDAY)).toThrow(
+      'maxDurationMinutes must be an integer from 1 to 10080, got 0',
+    );
+    const week = { cron: '* * * * *', maxDurationMinutes: MAX_DURATION_MINUTES + 1 };
+    expect(() => overlaps(week, week)).toThrow('maxDurationMinutes must be an integer from 1 to 10080, got 10081');
   });
 });
 
@@ -181,6 +193,15 @@ describe('overlaps', () => {
     expect(overlaps(job('0 0 1 * *', 30), job('0 0 * * *', 30))).not.toBeNull();
     expect(overlaps(job('0 0 15 * *', 30), job('0 0 * * *', 30))).toBeNull();
     expect(overlaps(job('0 0 15 * *', 30), job('0 0 * * *', 30), 31)).not.toBeNull();
+  });
+
+  it('walks a bounded number of runs, counted before walking them', () => {
+    // The worst case a manifest may ask for: a run every minute, each lasting the whole week, so the
+    // runs still going at the week's start reach back 7 more days: 14 days of 1,440 runs.
+    const worst = job('* * * * *', MAX_DURATION_MINUTES);
+    expect(activeRunBound(worst)).toBe(14 * 1440);
+    expect(activeRunBound(job('0 2 * * *', 60))).toBe(8);
+    expect(iso(overlaps(worst, worst))?.start).toBe('2026-05-25T00:01:00.000Z');
   });
 
   it('accepts a parsed Cron as well as a string', () => {

@@ -2,7 +2,14 @@
  * Auditing a team's jobs: a manifest in (YAML or JSON), the lab's findings and pairwise forecasts
  * out, stored so the dashboard can show past audits.
  */
-import { auditJobs, type Finding, ManifestError, type PairForecast, parseManifest } from '@racelab/lab';
+import {
+  auditJobs,
+  type Finding,
+  ManifestError,
+  type PairForecast,
+  parseManifest,
+  type SkippedWork,
+} from '@racelab/lab';
 import type { JobAudit } from '../db/prisma';
 import { builder, requireReader, requireToken } from './builder';
 import { InputError } from './errors';
@@ -30,6 +37,16 @@ const PairType = builder.objectRef<PairForecast>('JobPairForecast').implement({
     failedCheck: t.exposeString('failedCheck', { nullable: true }),
     message: t.exposeString('message', { nullable: true }),
     skipped: t.string({ nullable: true, resolve: (p) => p.skipped ?? null }),
+  }),
+});
+
+const SkippedType = builder.objectRef<SkippedWork>('JobAuditSkipped').implement({
+  description: 'A pairwise check that stopped at its limit (work grows with the square of the jobs on a table)',
+  fields: (t) => ({
+    check: t.exposeString('check', { description: 'pair-forecasts, shared-files or schedule-overlaps' }),
+    checked: t.exposeInt('checked', { description: 'pairs checked' }),
+    skipped: t.exposeInt('skipped', { description: 'pairs left out once the limit was reached' }),
+    note: t.exposeString('note'),
   }),
 });
 
@@ -65,6 +82,11 @@ const JobAuditType = builder.objectRef<JobAudit>('JobAudit').implement({
     }),
     findings: t.field({ type: [FindingType], resolve: (a) => a.findings as unknown as Finding[] }),
     pairs: t.field({ type: [PairType], resolve: (a) => a.pairs as unknown as PairForecast[] }),
+    skipped: t.field({
+      type: [SkippedType],
+      description: 'what the audit did not check because of its limits; empty when it checked everything',
+      resolve: (a) => a.skipped as unknown as SkippedWork[],
+    }),
   }),
 });
 
@@ -105,6 +127,7 @@ builder.mutationFields((t) => ({
           findings: audit.findings as unknown as object[],
           pairs: audit.pairs as unknown as object[],
           failed: audit.failed,
+          skipped: audit.skipped as unknown as object[],
         },
       });
     },

@@ -163,6 +163,11 @@ export function JobsAudit() {
             </span>{' '}
             {result.findings.length} findings for {result.jobs.length} jobs
           </p>
+          {result.skipped.map((s) => (
+            <p key={s.check} className="muted" data-testid="audit-skipped">
+              <span className="badge warn">not checked</span> {s.note}
+            </p>
+          ))}
           <h3>Findings by job</h3>
           <Findings audit={result} />
           <h3>Forecast for every pair of jobs</h3>

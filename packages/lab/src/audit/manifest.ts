@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseDocument, type YAMLError } from 'yaml';
-import { CronError, parseCron } from './schedule';
+import { CronError, MAX_DURATION_MINUTES, parseCron } from './schedule';
 import type { Job, JobOperation, Manifest, OnCommitFailed } from './types';
 
 export class ManifestError extends Error {
@@ -261,7 +261,17 @@ function readSchedule(raw: unknown, report: (message: string) => void): Job['sch
     checkCron(cron, report);
     schedule.cron = cron;
   }
-  assign(schedule, 'maxDurationMinutes', field.optionalInteger('maxDurationMinutes', 1, 'an integer > 0'));
+  assign(
+    schedule,
+    'maxDurationMinutes',
+    // Bounded: the schedule rules walk every run a job's duration reaches back over.
+    field.optionalInteger(
+      'maxDurationMinutes',
+      1,
+      `an integer from 1 to ${MAX_DURATION_MINUTES} (the 7 days the audit looks at)`,
+      MAX_DURATION_MINUTES,
+    ),
+  );
   unknownKeys(raw, SCHEDULE_KEYS, 'schedule.', report);
   return schedule;
 }
@@ -315,8 +325,12 @@ class FieldReader {
     return this.optional(key, 'a boolean', (value) => typeof value === 'boolean');
   }
 
-  optionalInteger(key: string, min: number, expected: string): number | undefined {
-    return this.optional(key, expected, (value) => Number.isInteger(value) && (value as number) >= min);
+  optionalInteger(key: string, min: number, expected: string, max = Number.POSITIVE_INFINITY): number | undefined {
+    return this.optional(
+      key,
+      expected,
+      (value) => Number.isInteger(value) && (value as number) >= min && (value as number) <= max,
+    );
   }
 
   private optional<T>(key: string, expected: string, valid: (value: unknown) => boolean): T | undefined {

@@ -4,7 +4,8 @@
  * The isolation readings are the engine's own (interpretIsolationLevel), never a second copy.
  */
 import { type EngineId, type EngineReading, ISOLATION_LEVEL_KEY, interpretIsolationLevel } from '@racelab/engine';
-import { overlaps } from './schedule';
+import { type AuditBudgets, auditBudgets, pairsInOrder } from './limits';
+import { activeRunBound, overlaps, type ScheduledRun } from './schedule';
 import type { Finding, Job } from './types';
 
 /** Which engine's reading applies to a job's `engine` text; null when we cannot tell. */
@@ -25,6 +26,12 @@ export const byTable = (jobs: Job[]) => {
   for (const j of jobs) tables.set(j.table, [...(tables.get(j.table) ?? []), j]);
   return tables;
 };
+
+/**
+ * Each table's jobs, tables with fewer jobs first (then in manifest order): a pairwise budget that
+ * runs out then cuts the largest table, not every table after the first.
+ */
+export const tablesSmallestFirst = (jobs: Job[]) => [...byTable(jobs)].sort((a, b) => a[1].length - b[1].length);
 
 /** Jobs that write the table, other than `job`. */
 const otherWriters = (job: Job, all: Job[]) =>
@@ -163,26 +170,35 @@ function blindAppendThatReads(jobs: Job[]): Finding[] {
     }));
 }
 
-function compactionOverlap(jobs: Job[]): Finding[] {
+function scheduledRun(job: Job): ScheduledRun | null {
+  const { cron, maxDurationMinutes } = job.schedule ?? {};
+  return cron && maxDurationMinutes ? { cron, maxDurationMinutes } : null;
+}
+
+/**
+ * Each compaction against each update or delete of its table whose schedules can meet. The runs a
+ * pair walks are counted before it is compared, and the audit's budget of runs stops the check.
+ */
+function compactionOverlap(jobs: Job[], budget: AuditBudgets['schedules']): Finding[] {
   const out: Finding[] = [];
-  for (const [table, tableJobs] of byTable(jobs)) {
-    const scheduled = tableJobs.filter((j) => j.schedule?.cron && j.schedule.maxDurationMinutes);
-    for (const c of scheduled.filter((j) => j.operation === 'optimize')) {
-      for (const w of scheduled.filter((j) => j.operation === 'update' || j.operation === 'delete')) {
-        const at = overlaps(
-          { cron: c.schedule?.cron as string, maxDurationMinutes: c.schedule?.maxDurationMinutes as number },
-          { cron: w.schedule?.cron as string, maxDurationMinutes: w.schedule?.maxDurationMinutes as number },
-        );
-        if (!at) continue;
-        out.push({
-          rule: 'compaction-overlaps-rewrites',
-          severity: 'warning',
-          jobs: [c.name, w.name],
-          table,
-          evidence: `${c.name} ('${c.schedule?.cron}', up to ${c.schedule?.maxDurationMinutes} min) and ${w.name} ('${w.schedule?.cron}', up to ${w.schedule?.maxDurationMinutes} min) can run at once, e.g. ${at.start.toISOString().slice(11, 16)}–${at.end.toISOString().slice(11, 16)} UTC on ${at.start.toISOString().slice(0, 10)}: a compaction that commits first makes the ${w.operation} fail (lesson C1/C2), one that commits second fails itself (C3)`,
-          fix: `schedule ${c.name} outside ${w.name}'s window, or give ${w.name} a redo loop`,
-        });
-      }
+  for (const [table, tableJobs] of tablesSmallestFirst(jobs)) {
+    const scheduled = tableJobs.filter((j) => scheduledRun(j) !== null);
+    const bound = new Map(scheduled.map((j) => [j, activeRunBound(scheduledRun(j) as ScheduledRun)]));
+    for (const [i, k] of pairsInOrder(scheduled.length)) {
+      const pair = [scheduled[i], scheduled[k]] as [Job, Job];
+      const c = pair.find((j) => j.operation === 'optimize');
+      const w = pair.find((j) => j.operation === 'update' || j.operation === 'delete');
+      if (!c || !w || !budget.take((bound.get(c) as number) + (bound.get(w) as number))) continue;
+      const at = overlaps(scheduledRun(c) as ScheduledRun, scheduledRun(w) as ScheduledRun);
+      if (!at) continue;
+      out.push({
+        rule: 'compaction-overlaps-rewrites',
+        severity: 'warning',
+        jobs: [c.name, w.name],
+        table,
+        evidence: `${c.name} ('${c.schedule?.cron}', up to ${c.schedule?.maxDurationMinutes} min) and ${w.name} ('${w.schedule?.cron}', up to ${w.schedule?.maxDurationMinutes} min) can run at once, e.g. ${at.start.toISOString().slice(11, 16)}–${at.end.toISOString().slice(11, 16)} UTC on ${at.start.toISOString().slice(0, 10)}: a compaction that commits first makes the ${w.operation} fail (lesson C1/C2), one that commits second fails itself (C3)`,
+        fix: `schedule ${c.name} outside ${w.name}'s window, or give ${w.name} a redo loop`,
+      });
     }
   }
   return out;
@@ -205,8 +221,11 @@ function noVacuum(jobs: Job[]): Finding[] {
   return out;
 }
 
-/** Every rule that needs only the manifest; file overlaps need the table and live in overlap.ts. */
-export function manifestFindings(jobs: Job[]): Finding[] {
+/**
+ * Every rule that needs only the manifest; file overlaps need the table and live in tables.ts. The
+ * schedule comparison spends `budgets.schedules`; the caller reports what it left out.
+ */
+export function manifestFindings(jobs: Job[], budgets: AuditBudgets = auditBudgets()): Finding[] {
   return [
     ...isolationNotParsed(jobs),
     ...isolationDiffersAcrossEngines(jobs),
@@ -215,7 +234,7 @@ export function manifestFindings(jobs: Job[]): Finding[] {
     ...retriesOff(jobs),
     ...checkThenAppend(jobs),
     ...blindAppendThatReads(jobs),
-    ...compactionOverlap(jobs),
+    ...compactionOverlap(jobs, budgets.schedules),
     ...noVacuum(jobs),
   ];
 }

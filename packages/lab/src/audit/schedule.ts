@@ -41,6 +41,13 @@ export interface ScheduledRun {
  */
 export const REFERENCE_WEEK_START = '2026-06-01T00:00:00.000Z';
 
+/**
+ * The longest run the schedule rules accept: the 7 days they look at. A longer run overlaps every
+ * run of every other job and says nothing more, while each extra day of duration is another day of
+ * runs to walk (a million minutes of `* * * * *` is a million runs; a hundred million ran out of heap).
+ */
+export const MAX_DURATION_MINUTES = 7 * 24 * 60;
+
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 
@@ -191,14 +198,10 @@ export function runWindows(cron: Cron | string, maxDurationMinutes: number, from
  * The first intersection of a run of `a` with a run of `b` among the runs active in the
  * `days`-day window from REFERENCE_WEEK_START, or null. Runs that started before the window and
  * are still going count, so a Sunday-night run is seen against Monday's. The interval returned
- * is the real intersection, not clipped to the window.
+ * is the real intersection, not clipped to the window. Linear in the runs of both (a sorted sweep).
  */
 export function overlaps(a: ScheduledRun, b: ScheduledRun, days = 7): Window | null {
-  const windowStart = Date.parse(REFERENCE_WEEK_START);
-  const windowEnd = windowStart + days * DAY_MS;
-  const runsA = activeRuns(a, windowStart, windowEnd);
-  const runsB = activeRuns(b, windowStart, windowEnd);
-  return firstIntersection(runsA, runsB);
+  return firstIntersection(activeRuns(a, days), activeRuns(b, days));
 }
 
 interface Run {
@@ -206,12 +209,31 @@ interface Run {
   end: number;
 }
 
-/** Runs overlapping [windowStart, windowEnd), sorted by start and so, with one duration, by end. */
-function activeRuns(run: ScheduledRun, windowStart: number, windowEnd: number): Run[] {
+/** The days `activeRuns` walks: a run still going at the window's start began less than one duration before it. */
+function activeSpan(run: ScheduledRun, days: number): { cron: Cron; duration: number; from: number; to: number } {
   const duration = durationMs(run.maxDurationMinutes);
-  // A run still going at windowStart began less than one duration before it.
-  const starts = startsBetween(toCron(run.cron), windowStart - duration + MINUTE_MS, windowEnd);
-  return starts.map((start) => ({ start, end: start + duration }));
+  const windowStart = Date.parse(REFERENCE_WEEK_START);
+  return {
+    cron: toCron(run.cron),
+    duration,
+    from: windowStart - duration + MINUTE_MS,
+    to: windowStart + days * DAY_MS,
+  };
+}
+
+/** Runs overlapping the window, sorted by start and so, with one duration, by end. */
+function activeRuns(run: ScheduledRun, days: number): Run[] {
+  const { cron, duration, from, to } = activeSpan(run, days);
+  return startsBetween(cron, from, to).map((start) => ({ start, end: start + duration }));
+}
+
+/**
+ * At most how many runs `overlaps` walks for `run`, counted without listing them, so a caller can
+ * bound its work before it starts. With MAX_DURATION_MINUTES, at most 14 days of `* * * * *`: 20,160.
+ */
+export function activeRunBound(run: ScheduledRun, days = 7): number {
+  const { cron, from, to } = activeSpan(run, days);
+  return matchingDays(cron, from, to).length * cron.hours.length * cron.minutes.length;
 }
 
 function firstIntersection(runsA: Run[], runsB: Run[]): Window | null {
@@ -234,8 +256,7 @@ function firstIntersection(runsA: Run[], runsB: Run[]): Window | null {
 /** Start times (ms) of every run in [fromMs, toMs), walking the matching UTC days. */
 function startsBetween(cron: Cron, fromMs: number, toMs: number): number[] {
   const starts: number[] = [];
-  for (let day = Math.floor(fromMs / DAY_MS) * DAY_MS; day < toMs; day += DAY_MS) {
-    if (!dayMatches(cron, new Date(day))) continue;
+  for (const day of matchingDays(cron, fromMs, toMs)) {
     for (const hour of cron.hours) {
       for (const minute of cron.minutes) {
         const start = day + (hour * 60 + minute) * MINUTE_MS;
@@ -246,13 +267,22 @@ function startsBetween(cron: Cron, fromMs: number, toMs: number): number[] {
   return starts;
 }
 
+/** Midnights (ms) of the UTC days in [fromMs, toMs) that `cron` runs on, including the day fromMs falls in. */
+function matchingDays(cron: Cron, fromMs: number, toMs: number): number[] {
+  const days: number[] = [];
+  for (let day = Math.floor(fromMs / DAY_MS) * DAY_MS; day < toMs; day += DAY_MS) {
+    if (dayMatches(cron, new Date(day))) days.push(day);
+  }
+  return days;
+}
+
 function toCron(cron: Cron | string): Cron {
   return typeof cron === 'string' ? parseCron(cron) : cron;
 }
 
 function durationMs(minutes: number): number {
-  if (!Number.isInteger(minutes) || minutes <= 0) {
-    throw new RangeError(`maxDurationMinutes must be an integer > 0, got ${minutes}`);
+  if (!Number.isInteger(minutes) || minutes <= 0 || minutes > MAX_DURATION_MINUTES) {
+    throw new RangeError(`maxDurationMinutes must be an integer from 1 to ${MAX_DURATION_MINUTES}, got ${minutes}`);
   }
   return minutes * MINUTE_MS;
 }

@@ -2,14 +2,16 @@
  * The parts of a jobs audit that read the tables themselves: which files two jobs' predicates
  * both touch in the table's current layout (counted from the data), the partition column that
  * would keep them apart, and the conflict forecast for every pair of jobs on a table, both orders,
- * made by the lab's forecast (the engine's winner simulation and pure checker).
+ * made by the lab's forecast (the engine's winner simulation and pure checker). Both work pairwise,
+ * within each table only (only writers of one table can race), and spend the audit's budgets.
  */
-import { columnsOf, DeltaTable, parsePredicate, renderSql, withConnection } from '@racelab/engine';
+import { columnsOf, type DeltaTable, parsePredicate, renderSql, withConnection } from '@racelab/engine';
 import type { WriterSpec } from '../cases/catalog';
 import { sqlIdent } from '../data/sql';
 import { forecastConflict } from '../forecast';
 import { tableLayout } from '../tables/layout';
-import { byTable } from './rules';
+import { type AuditBudgets, pairsInOrder } from './limits';
+import { tablesSmallestFirst } from './rules';
 import type { Finding, Job } from './types';
 
 export interface PairForecast {
@@ -29,11 +31,10 @@ const PREDICATED = new Set(['update', 'delete', 'merge', 'overwrite']);
 
 /** A column whose values split the two predicates' rows apart, with few enough values to partition by. */
 async function separatingColumn(
-  path: string,
+  table: DeltaTable,
   a: string,
   b: string,
 ): Promise<{ column: string; values: number } | null> {
-  const table = await DeltaTable.open(path);
   const [pa, pb] = [parsePredicate(a, table.schema), parsePredicate(b, table.schema)];
   return withConnection(async (conn) => {
     const rel = await table.relation(conn);
@@ -52,32 +53,45 @@ async function separatingColumn(
   });
 }
 
-/** Pairs of jobs whose predicates match rows in the same files of the table as it is now. */
-export async function fileOverlaps(jobs: Job[], resolve: (table: string) => Promise<string>): Promise<Finding[]> {
+/**
+ * Pairs of jobs whose predicates match rows in the same files of the table as it is now. Only the
+ * pairs within `budget` are compared, so only their predicates are counted; a column that separates
+ * two predicates is sought once per pair of predicate texts, however many jobs share them.
+ */
+export async function fileOverlaps(
+  jobs: Job[],
+  open: (table: string) => DeltaTable,
+  budget: AuditBudgets['sharedFiles'],
+): Promise<Finding[]> {
   const out: Finding[] = [];
-  for (const [table, tableJobs] of byTable(jobs)) {
+  for (const [table, tableJobs] of tablesSmallestFirst(jobs)) {
     const withPredicate = tableJobs.filter((j) => PREDICATED.has(j.operation) && j.predicate);
-    if (withPredicate.length < 2) continue;
-    const path = await resolve(table);
-    const layout = await tableLayout(path, undefined, { predicates: withPredicate.map((j) => j.predicate as string) });
-    for (let i = 0; i < withPredicate.length; i++) {
-      for (let k = i + 1; k < withPredicate.length; k++) {
-        const [a, b] = [withPredicate[i] as Job, withPredicate[k] as Job];
-        const shared = layout.files.filter((f) => (f.matches?.[i] ?? 0) > 0 && (f.matches?.[k] ?? 0) > 0);
-        if (shared.length === 0) continue;
-        const split = await separatingColumn(path, a.predicate as string, b.predicate as string);
-        const names = shared.slice(0, 10).map((f) => f.path);
-        out.push({
-          rule: 'predicates-share-files',
-          severity: 'warning',
-          jobs: [a.name, b.name],
-          table,
-          evidence: `'${a.predicate}' and '${b.predicate}' both match rows in ${shared.length} of ${layout.files.length} files at version ${layout.version} (${names.join(', ')}${shared.length > names.length ? ', …' : ''}): each rewrites files the other read, so the second to commit fails (lesson B1)`,
-          fix: split
-            ? `partition the table by ${split.column} (${split.values} values): the two predicates then fall in different partitions (lesson B3: both commit)`
-            : 'no column with few values separates them: run the two jobs one after the other, or give both a redo loop',
-        });
-      }
+    const pairs = [...pairsInOrder(withPredicate.length)].filter(() => budget.take());
+    if (pairs.length === 0) continue;
+    const predicates = [...new Set(pairs.flat().map((i) => (withPredicate[i] as Job).predicate as string))];
+    const layout = await tableLayout(open(table), undefined, { predicates });
+    const matches = (f: (typeof layout.files)[number], job: Job) =>
+      f.matches?.[predicates.indexOf(job.predicate as string)] ?? 0;
+    const splits = new Map<string, Promise<{ column: string; values: number } | null>>();
+    for (const [i, k] of pairs) {
+      const [a, b] = [withPredicate[i] as Job, withPredicate[k] as Job];
+      const shared = layout.files.filter((f) => matches(f, a) > 0 && matches(f, b) > 0);
+      if (shared.length === 0) continue;
+      const key = `${a.predicate}\0${b.predicate}`;
+      if (!splits.has(key))
+        splits.set(key, separatingColumn(open(table), a.predicate as string, b.predicate as string));
+      const split = await splits.get(key);
+      const names = shared.slice(0, 10).map((f) => f.path);
+      out.push({
+        rule: 'predicates-share-files',
+        severity: 'warning',
+        jobs: [a.name, b.name],
+        table,
+        evidence: `'${a.predicate}' and '${b.predicate}' both match rows in ${shared.length} of ${layout.files.length} files at version ${layout.version} (${names.join(', ')}${shared.length > names.length ? ', …' : ''}): each rewrites files the other read, so the second to commit fails (lesson B1)`,
+        fix: split
+          ? `partition the table by ${split.column} (${split.values} values): the two predicates then fall in different partitions (lesson B3: both commit)`
+          : 'no column with few values separates them: run the two jobs one after the other, or give both a redo loop',
+      });
     }
   }
   return out;
@@ -105,36 +119,44 @@ function writerOf(job: Job, identitySet: Record<string, string>): WriterSpec | s
   }
 }
 
-/** Every ordered pair of jobs on each table: does the second commit after the first? */
-export async function pairForecasts(jobs: Job[], resolve: (table: string) => Promise<string>): Promise<PairForecast[]> {
+/**
+ * Every ordered pair of jobs on each table, both orders of a pair together, within `budget`: does
+ * the second commit after the first? Each table is judged at the one snapshot `open` gives.
+ */
+export async function pairForecasts(
+  jobs: Job[],
+  open: (table: string) => DeltaTable,
+  budget: AuditBudgets['forecasts'],
+): Promise<PairForecast[]> {
   const out: PairForecast[] = [];
-  for (const [table, tableJobs] of byTable(jobs)) {
-    if (tableJobs.length < 2) continue;
-    // One snapshot for every pair of the table: each forecast judges the same version.
-    const opened = await DeltaTable.open(await resolve(table));
+  for (const [table, tableJobs] of tablesSmallestFirst(jobs)) {
+    const ordered = [...pairsInOrder(tableJobs.length)].flatMap(([i, k]) => [
+      [tableJobs[i], tableJobs[k]] as [Job, Job],
+      [tableJobs[k], tableJobs[i]] as [Job, Job],
+    ]);
+    const pairs = ordered.filter(() => budget.take());
+    if (pairs.length === 0) continue;
+    const opened = open(table);
     const schema = opened.schema;
     // The stand-in update sets a column no predicate reads: a set column's stats are unknown after
     // the rewrite, and an unknown VendorID would make every VendorID predicate match.
     const read = new Set(tableJobs.flatMap((j) => (j.predicate ? columnsOf(parsePredicate(j.predicate, schema)) : [])));
     const column = schema.fields.find((f) => /^[A-Za-z_]\w*$/.test(f.name) && !read.has(f.name))?.name ?? '';
-    for (const first of tableJobs) {
-      for (const second of tableJobs) {
-        if (first === second) continue;
-        const [a, b] = [writerOf(first, { [column]: column }), writerOf(second, { [column]: column })];
-        const base = { table, first: first.name, second: second.name };
-        if (typeof a === 'string' || typeof b === 'string') {
-          out.push({
-            ...base,
-            secondCommits: null,
-            failedCheck: null,
-            message: null,
-            skipped: typeof a === 'string' ? a : (b as string),
-          });
-          continue;
-        }
-        const f = await forecastConflict({ table: opened, first: a, second: b });
-        out.push({ ...base, secondCommits: f.secondCommits, failedCheck: f.failedCheck, message: f.message });
+    for (const [first, second] of pairs) {
+      const [a, b] = [writerOf(first, { [column]: column }), writerOf(second, { [column]: column })];
+      const base = { table, first: first.name, second: second.name };
+      if (typeof a === 'string' || typeof b === 'string') {
+        out.push({
+          ...base,
+          secondCommits: null,
+          failedCheck: null,
+          message: null,
+          skipped: typeof a === 'string' ? a : (b as string),
+        });
+        continue;
       }
+      const f = await forecastConflict({ table: opened, first: a, second: b });
+      out.push({ ...base, secondCommits: f.secondCommits, failedCheck: f.failedCheck, message: f.message });
     }
   }
   return out;

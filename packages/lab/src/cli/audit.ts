@@ -54,6 +54,7 @@ async function main(): Promise<number> {
     }
     console.log('');
   }
+  for (const s of audit.skipped) console.log(`NOT CHECKED ${s.check}: ${s.note}`);
   if (options.json) await writeFile(userPath(options.json), `${JSON.stringify(audit, null, 2)}\n`);
   return audit.failed ? 1 : 0;
 }

@@ -8,6 +8,15 @@ export const FEBRUARY_DAYS: readonly FebruaryDay[] = ['2025-02-01', '2025-02-02'
 export const MIN_SCALE = 0.01;
 export const MAX_SCALE = 1;
 
+/**
+ * The scales the product builds data sets for on request (lab aliases and races through the API).
+ * Each scale is its own data set and base tables under the work folder, kept for reuse (about 265 MB
+ * near scale 1), so any number in range would let requests fill the disk one scale at a time. These
+ * are the scales the dashboard, the docs and the tests use; all of them together take about twice
+ * the space of scale 1. The CLI, run by a person on their own machine, still takes any scale in range.
+ */
+export const SERVED_SCALES: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1];
+
 /** Vendor ids of the January file, in the order the lab reports them. */
 export const VENDORS = [1, 2, 6, 7] as const;
 export type Vendor = (typeof VENDORS)[number];

@@ -10,6 +10,7 @@ export {
   type LabDay,
   MAX_SCALE,
   MIN_SCALE,
+  SERVED_SCALES,
   scaledFigures,
   VENDORS,
   type Vendor,

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "JobAudit" ADD COLUMN "skipped" JSONB NOT NULL DEFAULT '[]';
