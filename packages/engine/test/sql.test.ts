@@ -9,33 +9,7 @@ import {
   renderSql,
   resolveColumn,
 } from '../src/sql';
-
-const taxi: StructType = {
-  type: 'struct',
-  fields: [
-    field('VendorID', 'integer'),
-    field('tpep_pickup_datetime', 'timestamp_ntz'),
-    field('tpep_dropoff_datetime', 'timestamp_ntz'),
-    field('passenger_count', 'long'),
-    field('trip_distance', 'double'),
-    field('RatecodeID', 'long'),
-    field('store_and_fwd_flag', 'string'),
-    field('PULocationID', 'integer'),
-    field('DOLocationID', 'integer'),
-    field('payment_type', 'long'),
-    field('fare_amount', 'double'),
-    field('extra', 'double'),
-    field('mta_tax', 'double'),
-    field('tip_amount', 'double'),
-    field('tolls_amount', 'double'),
-    field('improvement_surcharge', 'double'),
-    field('total_amount', 'double'),
-    field('congestion_surcharge', 'double'),
-    field('Airport_fee', 'double'),
-    field('cbd_congestion_fee', 'double'),
-    field('trip_id', 'long', false),
-  ],
-};
+import { TLC_SCHEMA as taxi } from './helpers/taxi';
 
 /** Columns beyond the taxi set, for types and names the taxi schema lacks. */
 const wide: StructType = {
@@ -100,7 +74,7 @@ describe('parsePredicate: accepted predicates render to DuckDB SQL', () => {
     ['abs(coalesce(tip_amount, 0)) = 0', '(abs(coalesce("tip_amount", 0)) = 0)'],
     ["lower(store_and_fwd_flag) = upper('n')", `(lower("store_and_fwd_flag") = upper('n'))`],
     ["CAST(VendorID AS VARCHAR) = '1'", `(CAST("VendorID" AS VARCHAR) = '1')`],
-    ['CAST(fare_amount AS DECIMAL(10, 2)) > 1', '(CAST("fare_amount" AS DECIMAL(10,2)) > 1)'],
+    ['CAST(VendorID AS DECIMAL(12, 2)) > 1', '(CAST("VendorID" AS DECIMAL(12,2)) > 1)'],
     ['trip_id = 12345678901234567890', '("trip_id" = 12345678901234567890)'],
     ['NOT NOT VendorID = 1', '(NOT (NOT ("VendorID" = 1)))'],
     ['VendorID = 1 AND extra = 2 AND tip_amount = 3', '(("VendorID" = 1) AND ("extra" = 2) AND ("tip_amount" = 3))'],

@@ -19,7 +19,6 @@ import {
   type IsolationLevel,
   matchingFiles,
   parsePredicate,
-  parseUpdateExpression,
   partitionGroups,
   resolveColumn,
   type SimulatedCommit,
@@ -31,6 +30,7 @@ import {
 import type { FebDay, WriterOperation, WriterSpec } from './cases/catalog';
 import { type Dataset, FEBRUARY_DAYS } from './data/index';
 import type { Conn } from './data/sql';
+import { runnablePredicate, runnableUpdateValue } from './expressions';
 import { dayPredicate } from './runner/operations';
 import { appendedFiles } from './tables/append-stats';
 
@@ -76,10 +76,10 @@ function checkedDay(writer: WriterSpec, day: unknown): FebDay {
   return day as FebDay;
 }
 
-/** Parses user text against the schema; the message names the writer as well as the problem. */
-function parsed<T>(writer: WriterSpec, what: string, parse: () => T): T {
+/** User text made runnable (see expressions.ts); the message names the writer as well as the problem. */
+async function runnable<T>(writer: WriterSpec, what: string, parse: () => Promise<T>): Promise<T> {
   try {
-    return parse();
+    return await parse();
   } catch (e) {
     if (e instanceof ExpressionError) {
       throw new ExpressionError(`writer '${writer.name}' ${what}: ${e.message}`, e.position);
@@ -132,17 +132,12 @@ async function simulateWriter(
     }
     case 'update':
     case 'delete': {
-      const predicate = parsed(writer, 'predicate', () => parsePredicate(op.predicate, table.schema));
-      const updatedColumns =
-        op.kind === 'update'
-          ? Object.entries(op.set).map(([col, text]) =>
-              parsed(writer, `set ${col}`, () => {
-                const name = resolveColumn(table.schema, col).name;
-                parseUpdateExpression(text, table.schema, name);
-                return name;
-              }),
-            )
-          : [];
+      const predicate = await runnable(writer, 'predicate', () => runnablePredicate(conn, op.predicate, table.schema));
+      const updatedColumns: string[] = [];
+      for (const [col, text] of Object.entries(op.kind === 'update' ? op.set : {})) {
+        await runnable(writer, `set ${col}`, () => runnableUpdateValue(conn, text, table.schema, col));
+        updatedColumns.push(resolveColumn(table.schema, col).name);
+      }
       if (op.kind === 'update' && updatedColumns.length === 0) {
         throw new ForecastError(`writer '${writer.name}': an update needs at least one column to set`);
       }

@@ -1,18 +1,20 @@
 /**
  * What `startRace` asks for, checked in full before anything is stored: a preset or custom writers
  * (never both), runs and scale within the lab's bounds, table properties the lab can set, and every
- * predicate and update expression parsed by the engine against the table's schema (in the lab's
- * customCase). The result is the spec the worker runs, stored with the race.
+ * predicate and update expression parsed by the engine against the table's schema and run by
+ * DuckDB on a row of it (in the lab's runnableCustomCase). The result is the spec the worker runs,
+ * stored with the race.
  */
 import {
   CaseInputError,
   type CustomWriterInput,
-  customCase,
   type LabCase,
   LabInputError,
   type LocationConfig,
   LocationError,
   resolveTableLocation,
+  runnableCustomCase,
+  SERVED_SCALES,
   selectCases,
   UnknownCaseError,
   validateLabOptions,
@@ -93,7 +95,7 @@ async function tableRootOf(input: StartRaceInput, locations: LocationConfig): Pr
 }
 
 export async function raceSpec(input: StartRaceInput, locations: LocationConfig): Promise<RaceSpec> {
-  const spec = caseSpec(input);
+  const spec = await caseSpec(input);
   const tableRoot = await tableRootOf(input, locations);
   if (tableRoot !== undefined && spec.case.engine !== 'delta') {
     throw new InputError(`tableRoot applies to Delta cases; ${spec.case.id} is ${spec.case.engine}`);
@@ -105,7 +107,7 @@ export async function raceSpec(input: StartRaceInput, locations: LocationConfig)
   };
 }
 
-function caseSpec(input: StartRaceInput): RaceSpec {
+async function caseSpec(input: StartRaceInput): Promise<RaceSpec> {
   const hasCase = input.caseId != null;
   const hasWriters = input.writers != null;
   if (hasCase === hasWriters)
@@ -120,7 +122,8 @@ function caseSpec(input: StartRaceInput): RaceSpec {
       const table = input.table ?? 'flat';
       if (table !== 'flat' && table !== 'partitioned')
         throw new InputError(`table must be flat or partitioned, got '${table}'`);
-      c = customCase({ table, properties, writers: (input.writers as WriterInput[]).map(toCustomWriter) });
+      const writers = (input.writers as WriterInput[]).map(toCustomWriter);
+      c = await runnableCustomCase({ table, properties, writers });
     }
     const { runs, scale } = validateLabOptions({
       cases: [c],
@@ -128,6 +131,9 @@ function caseSpec(input: StartRaceInput): RaceSpec {
       ...(input.runs != null && { runs: input.runs }),
       ...(input.scale != null && { scale: input.scale }),
     });
+    // Each scale is a data set the worker builds and keeps; the CLI may take any, the API only these.
+    if (!SERVED_SCALES.includes(scale))
+      throw new InputError(`scale must be one of ${SERVED_SCALES.join(', ')}, got ${scale}`);
     return { case: c, runs, scale };
   } catch (e) {
     if (e instanceof CaseInputError) throw new InputError(e.message, e.problems);

@@ -12,18 +12,19 @@ import {
   type StructField,
   type StructType,
 } from '../delta/protocol/schema';
-import type {
-  ArithOp,
-  CastTarget,
-  Column,
-  CompareOp,
-  DateLiteral,
-  Expr,
-  FunctionName,
-  Literal,
-  NumberLiteral,
-  SqlType,
-  TimestampLiteral,
+import {
+  type ArithOp,
+  type CastTarget,
+  type Column,
+  type CompareOp,
+  columnsOf,
+  type DateLiteral,
+  type Expr,
+  type FunctionName,
+  type Literal,
+  type NumberLiteral,
+  type SqlType,
+  type TimestampLiteral,
 } from './ast';
 import { fail } from './errors';
 import { renderExpression } from './render';
@@ -232,6 +233,51 @@ function castable(from: SqlType, to: SqlType): boolean {
   return (from === 'date' || from === 'timestamp') && (to === 'date' || to === 'timestamp');
 }
 
+/** The digits a DECIMAL needs before its point to hold every value of an integer type. */
+const INTEGER_DIGITS: Partial<Record<string, number>> = { byte: 3, short: 5, integer: 10, long: 19 };
+/** Digits before the point that every value of an integer CAST target can take (INTEGER holds 999,999,999). */
+const TARGET_DIGITS: Partial<Record<string, number>> = { integer: 9, long: 18 };
+/** DuckDB's round() takes its digits as an INTEGER. */
+const ROUND_DIGITS = { min: -2_147_483_648, max: 2_147_483_647 };
+
+/**
+ * Whether every value of numeric type `from` converts to `to` without an error. `from` is undefined
+ * for a computed number, whose DuckDB type the binder does not track: it counts as a double.
+ * Integer types only widen; a DECIMAL or integer target needs room for every digit the source has
+ * before its point (a DECIMAL one more when the cast rounds fraction digits away: 9.995 as
+ * DECIMAL(3,2) is 10.00); a floating-point value fits no integer or DECIMAL (1e300, NaN, infinity).
+ */
+function numberFits(from: DeltaType | undefined, to: CastTarget): boolean {
+  if (to === 'double' || to === 'string') return true;
+  const target = decimalParts(to);
+  const room = target ? target.precision - target.scale : (TARGET_DIGITS[to] ?? 0);
+  const fromName = typeof from === 'string' ? from : '';
+  const integerDigits = INTEGER_DIGITS[fromName];
+  if (integerDigits !== undefined) return target ? integerDigits <= room : (INTEGER_DIGITS[to] ?? 0) >= integerDigits;
+  const source = from === undefined ? null : decimalParts(from);
+  if (!source) return false;
+  const rounds = target !== null && target.scale < source.scale;
+  return source.precision - source.scale <= (rounds ? room - 1 : room);
+}
+
+/**
+ * Why a cast of a column-reading operand can fail on some row's value (null when it cannot): text
+ * to anything but text fails on any row whose text does not parse, a number on any value out of
+ * the target's range. Such a predicate would pass every check and then stop a race on its data,
+ * so it is refused here; a constant operand is left to DuckDB, which evaluates it when the
+ * expression is checked (see checkExpressionRuns).
+ */
+function partialCast(operand: Expr, to: CastTarget, target: SqlType): string | null {
+  if (target === 'string' || operand.sqlType === 'null' || columnsOf(operand).length === 0) return null;
+  const duck = deltaToDuckType(to);
+  if (operand.sqlType === 'string') return `text that is not a ${duck} fails it; compare the text itself instead`;
+  if (operand.sqlType !== 'number') return null;
+  const from = operand.kind === 'column' ? operand.type : undefined;
+  if (numberFits(from, to)) return null;
+  const what = from === undefined ? 'a computed number' : `type ${typeName(from)}`;
+  return `not every value of ${what} fits ${duck}; compare the number itself (numbers of all types compare), or use round()`;
+}
+
 export function cast(operand: Expr, to: CastTarget, pos: number): Expr {
   const target = sqlTypeOf(to);
   // A cast string constant is checked now and becomes a typed literal, which pruning can use.
@@ -241,6 +287,13 @@ export function cast(operand: Expr, to: CastTarget, pos: number): Expr {
   }
   if (!castable(operand.sqlType, target)) {
     fail(`cannot cast ${describe(operand)} to ${deltaToDuckType(to)} at 'CAST' (position ${pos})`, pos);
+  }
+  const partial = partialCast(operand, to, target);
+  if (partial) {
+    fail(
+      `CAST of ${describe(operand)} to ${deltaToDuckType(to)} at position ${pos} can fail on the table's data: ${partial}`,
+      pos,
+    );
   }
   return { kind: 'cast', operand, to, sqlType: target, pos };
 }
@@ -260,6 +313,13 @@ export function call(fn: FunctionName, args: Expr[], pos: number): Expr {
       requireType(x, 'number', fn, pos);
       if (digits && !(digits.kind === 'literal' && digits.sqlType === 'number' && Number.isInteger(digits.value))) {
         fail(`round() at position ${pos} needs an integer literal for its digits, got ${describe(digits)}`, pos);
+      }
+      // DuckDB's round() takes its digits as an INTEGER: a larger literal matches no round() at all.
+      if (digits && (digits.value < ROUND_DIGITS.min || digits.value > ROUND_DIGITS.max)) {
+        fail(
+          `round() at position ${pos}: its second argument ${renderExpression(digits)} is out of range (${ROUND_DIGITS.min} to ${ROUND_DIGITS.max})`,
+          pos,
+        );
       }
       return { kind: 'call', fn, args, sqlType: 'number', pos };
     }

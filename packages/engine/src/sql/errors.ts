@@ -7,8 +7,8 @@ export class ExpressionError extends Error {
   /** 1-based character position in the source text, when the problem has one. */
   readonly position: number | undefined;
 
-  constructor(message: string, position?: number) {
-    super(message);
+  constructor(message: string, position?: number, options?: ErrorOptions) {
+    super(message, options);
     this.position = position;
   }
 }

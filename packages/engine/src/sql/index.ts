@@ -19,6 +19,6 @@ export { resolveColumn } from './bind';
 export { ExpressionError } from './errors';
 export { evaluate } from './evaluate';
 export { MAX_LENGTH } from './lexer';
-export { MAX_DEPTH, parsePredicate, parseUpdateExpression } from './parser';
+export { ALLOWED_FUNCTIONS, MAX_DEPTH, parsePredicate, parseUpdateExpression } from './parser';
 export { canMatch, type FileStatsView } from './prune';
 export { renderExpression, renderSql } from './render';

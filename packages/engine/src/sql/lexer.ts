@@ -74,6 +74,9 @@ function readQuoted(text: string, start: number, what: string): { value: string;
 
 export function tokenize(text: string, what: string): Token[] {
   if (text.length > MAX_LENGTH) fail(`${what} is too long: ${text.length} characters, the limit is ${MAX_LENGTH}`);
+  // DuckDB's parser ends its input at a NUL, even inside a string literal: the SQL it would read is not ours.
+  const nul = text.indexOf('\u0000');
+  if (nul >= 0) fail(`a NUL character (position ${nul + 1}) is not allowed in a ${what}`, nul + 1);
   const tokens: Token[] = [];
   let i = 0;
   while (i < text.length) {

@@ -12,7 +12,8 @@ function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-function renderLiteral(e: Literal): string {
+/** A literal as DuckDB reads it; `human` spells a UTC instant as the parser reads it back (TIMESTAMP '…+00'). */
+function renderLiteral(e: Literal, human = false): string {
   switch (e.sqlType) {
     case 'number':
       return e.text;
@@ -26,7 +27,8 @@ function renderLiteral(e: Literal): string {
       return `DATE '${e.value}'`;
     case 'timestamp':
       // An explicit +00 keeps the instant independent of the DuckDB session's TimeZone.
-      return e.utc ? `TIMESTAMPTZ '${formatTimestamp(e.value)}+00'` : `TIMESTAMP '${formatTimestamp(e.value)}'`;
+      if (!e.utc) return `TIMESTAMP '${formatTimestamp(e.value)}'`;
+      return `${human ? 'TIMESTAMP' : 'TIMESTAMPTZ'} '${formatTimestamp(e.value)}+00'`;
   }
 }
 
@@ -51,7 +53,7 @@ export function renderSql(e: Expr): string {
     case 'isBool':
       return `(${renderSql(e.operand)} IS ${e.negated ? 'NOT ' : ''}${e.value ? 'TRUE' : 'FALSE'})`;
     case 'in':
-      return `(${renderSql(e.operand)} ${e.negated ? 'NOT ' : ''}IN (${e.list.map(renderLiteral).join(', ')}))`;
+      return `(${renderSql(e.operand)} ${e.negated ? 'NOT ' : ''}IN (${e.list.map((l) => renderLiteral(l)).join(', ')}))`;
     case 'between':
       return `(${renderSql(e.operand)} ${e.negated ? 'NOT ' : ''}BETWEEN ${renderLiteral(e.low)} AND ${renderLiteral(e.high)})`;
     case 'cast':
@@ -97,7 +99,7 @@ export function renderExpression(e: Expr): string {
   };
   switch (e.kind) {
     case 'literal':
-      return renderLiteral(e);
+      return renderLiteral(e, true);
     case 'column':
       return BARE_IDENT.test(e.name) && !isKeyword(e.name) ? e.name : quoteIdent(e.name);
     case 'negate':
@@ -117,9 +119,9 @@ export function renderExpression(e: Expr): string {
     case 'isBool':
       return `${child(e.operand, 5)} IS ${e.negated ? 'NOT ' : ''}${e.value ? 'TRUE' : 'FALSE'}`;
     case 'in':
-      return `${child(e.operand, 5)} ${e.negated ? 'NOT ' : ''}IN (${e.list.map(renderLiteral).join(', ')})`;
+      return `${child(e.operand, 5)} ${e.negated ? 'NOT ' : ''}IN (${e.list.map((l) => renderLiteral(l, true)).join(', ')})`;
     case 'between':
-      return `${child(e.operand, 5)} ${e.negated ? 'NOT ' : ''}BETWEEN ${renderLiteral(e.low)} AND ${renderLiteral(e.high)}`;
+      return `${child(e.operand, 5)} ${e.negated ? 'NOT ' : ''}BETWEEN ${renderLiteral(e.low, true)} AND ${renderLiteral(e.high, true)}`;
     case 'cast':
       return `CAST(${renderExpression(e.operand)} AS ${deltaToDuckType(e.to)})`;
     case 'call':

@@ -14,6 +14,34 @@ export const TAXI: StructType = {
   ],
 };
 
+/** All the TLC yellow-taxi columns with the types the lab gives them, trip_id last. */
+export const TLC_SCHEMA: StructType = {
+  type: 'struct',
+  fields: [
+    field('VendorID', 'integer'),
+    field('tpep_pickup_datetime', 'timestamp_ntz'),
+    field('tpep_dropoff_datetime', 'timestamp_ntz'),
+    field('passenger_count', 'long'),
+    field('trip_distance', 'double'),
+    field('RatecodeID', 'long'),
+    field('store_and_fwd_flag', 'string'),
+    field('PULocationID', 'integer'),
+    field('DOLocationID', 'integer'),
+    field('payment_type', 'long'),
+    field('fare_amount', 'double'),
+    field('extra', 'double'),
+    field('mta_tax', 'double'),
+    field('tip_amount', 'double'),
+    field('tolls_amount', 'double'),
+    field('improvement_surcharge', 'double'),
+    field('total_amount', 'double'),
+    field('congestion_surcharge', 'double'),
+    field('Airport_fee', 'double'),
+    field('cbd_congestion_fee', 'double'),
+    field('trip_id', 'long', false),
+  ],
+};
+
 /** `count` deterministic trips of one day; vendor 7 only in the first half, vendor 6 only in the second. */
 export function taxiRows(day: string, firstId: number, count: number): Record<string, unknown>[] {
   return Array.from({ length: count }, (_, i) => {

@@ -2,7 +2,8 @@
  * Races of a user's own making: writers given as plain fields (from the API or a file) become a
  * DeltaCase on one of the lab's base tables, or a refusal listing every problem at once. Every
  * predicate and update expression is parsed by the engine against the base tables' schema here,
- * so text that would not parse never reaches a queue, a worker or DuckDB.
+ * and (runnableCustomCase) run by DuckDB on a row of it, so text that would not parse or run never
+ * reaches a queue or a worker.
  */
 import {
   duckToDeltaType,
@@ -12,8 +13,10 @@ import {
   parsePredicate,
   parseUpdateExpression,
   type StructType,
+  withConnection,
 } from '@racelab/engine';
 import { DATASET_COLUMNS } from '../data/schema';
+import { runnablePredicate, runnableUpdateValue } from '../expressions';
 import type { DeltaCase, FebDay, LabCase, WriterOperation, WriterSpec } from './catalog';
 
 export interface CustomWriterInput {
@@ -68,13 +71,18 @@ export function labTableSchema(): StructType {
   return schema;
 }
 
+/** An ExpressionError as a problem of `what`; anything else is not the user's to fix. */
+function problemOf(what: string, e: unknown): string {
+  if (e instanceof ExpressionError) return `${what}: ${e.message}`;
+  throw e;
+}
+
 function expressionProblem(what: string, check: () => unknown): string | null {
   try {
     check();
     return null;
   } catch (e) {
-    if (e instanceof ExpressionError) return `${what}: ${e.message}`;
-    throw e;
+    return problemOf(what, e);
   }
 }
 
@@ -215,6 +223,37 @@ export function customCase(input: CustomCaseInput, schema: StructType = labTable
     ...(input.properties && Object.keys(input.properties).length > 0 && { properties: input.properties }),
     writers,
   };
+}
+
+/**
+ * A custom race whose every predicate and update value DuckDB can also run on the table: what a
+ * race is started with, so no writer fails on an expression that could never run (see expressions.ts).
+ */
+export async function runnableCustomCase(
+  input: CustomCaseInput,
+  schema: StructType = labTableSchema(),
+): Promise<DeltaCase> {
+  const c = customCase(input, schema);
+  const problems: string[] = [];
+  await withConnection(async (conn) => {
+    const check = async (what: string, run: () => Promise<unknown>) => {
+      try {
+        await run();
+      } catch (e) {
+        problems.push(problemOf(what, e));
+      }
+    };
+    for (const { name, operation: op } of c.writers) {
+      if (op.kind !== 'update' && op.kind !== 'delete') continue;
+      await check(`writer ${name}: predicate`, () => runnablePredicate(conn, op.predicate, schema));
+      if (op.kind !== 'update') continue;
+      for (const [column, value] of Object.entries(op.set)) {
+        await check(`writer ${name}: set ${column}`, () => runnableUpdateValue(conn, value, schema, column));
+      }
+    }
+  });
+  if (problems.length > 0) throw new CaseInputError(problems);
+  return c;
 }
 
 /** A preset with extra table properties (its own come first, the given ones win). */

@@ -7,17 +7,18 @@
 import {
   type Add,
   DeltaTable,
+  type Expr,
   ExpressionError,
   fromLogPath,
   matchingFiles,
   type Protocol,
-  parsePredicate,
   parseStats,
   resolveColumn,
   type StructType,
   withConnection,
 } from '@racelab/engine';
 import { type Conn, sqlIdent } from '../data/sql';
+import { runnablePredicate } from '../expressions';
 
 export interface ValueCount {
   /** The value as DuckDB prints it (a partition value as the log holds it); null is SQL NULL. */
@@ -90,14 +91,6 @@ export async function tableLayout(
   options: LayoutOptions = {},
 ): Promise<TableLayout> {
   const table = typeof at === 'string' ? await DeltaTable.open(at) : at;
-  const predicates = (options.predicates ?? []).map((text, i) => {
-    try {
-      return parsePredicate(text, table.schema);
-    } catch (e) {
-      if (e instanceof ExpressionError) throw new ExpressionError(`predicates[${i}]: ${e.message}`);
-      throw e;
-    }
-  });
   let column: string | undefined;
   if (countBy !== undefined) {
     try {
@@ -115,6 +108,15 @@ export async function tableLayout(
   };
   const isPartition = column !== undefined && table.partitionColumns.includes(column);
   const { counts, unstated, matched } = await withConnection(async (conn) => {
+    const predicates: Expr[] = [];
+    for (const [i, text] of (options.predicates ?? []).entries()) {
+      try {
+        predicates.push(await runnablePredicate(conn, text, table.schema));
+      } catch (e) {
+        if (e instanceof ExpressionError) throw new ExpressionError(`predicates[${i}]: ${e.message}`);
+        throw e;
+      }
+    }
     const matched = [];
     for (const p of predicates) {
       matched.push(new Map((await matchingFiles(conn, table, p)).map((m) => [m.add.path, m.matched])));
