@@ -5,9 +5,9 @@
  * AssertRefSnapshotId(main) + AssertTableUUID. Lost attempts' manifests are deleted; data stays.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { rmSync } from 'node:fs';
 import { withConnection } from '../data/duck';
+import { writeNewFileSync } from '../storage/durable';
 import type { IcebergCatalog } from './catalog';
 import { type CommitTableOptions, commitTable, type Requirement, type Update, writeMetadataFile } from './commit';
 import { writeDataFile } from './data-files';
@@ -107,8 +107,8 @@ function stageAppend(
   const schema = currentSchema(m);
   const write = (location: string, bytes: Buffer): string => {
     const file = catalog.resolvePath(location);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, bytes, { flag: 'wx' });
+    // Durably: the commit will name it.
+    writeNewFileSync(file, bytes);
     return file;
   };
   const manifestLocation = joinLocation(metadataDir, `${commitUuid}-m0.avro`);

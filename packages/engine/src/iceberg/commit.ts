@@ -4,8 +4,8 @@
  * the catalog row with `UPDATE … WHERE metadata_location = <old>`. The file is written (and checked)
  * before the swap, so the row never points at a file that does not exist; a lost swap leaves it orphaned.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { writeNewFileSync } from '../storage/durable';
 import type { IcebergCatalog } from './catalog';
 import { metadataVersion, newMetadataLocation, serializeTableMetadata } from './metadata';
 import { type IcebergTable, loadTable } from './table';
@@ -99,11 +99,13 @@ export function applyUpdates(
   return m;
 }
 
-/** Writes a metadata file that must not exist yet, and checks it is there before anyone points at it. */
+/**
+ * Writes a metadata file that must not exist yet, durably (the catalog's swap is the commit, and it must
+ * not point at a file a power loss can take), and checks it is there before anyone points at it.
+ */
 export function writeMetadataFile(catalog: IcebergCatalog, location: string, m: TableMetadata): void {
   const file = catalog.resolvePath(location);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, serializeTableMetadata(m), { flag: 'wx' });
+  writeNewFileSync(file, Buffer.from(serializeTableMetadata(m)));
   if (!existsSync(file)) throw new Error(`Metadata file ${file} was not written`);
 }
 

@@ -4,10 +4,11 @@
  * differ only in case, or be renamed).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlIdent, sqlList, sqlString } from '../data/duck';
+import { mkdirDurable, syncFileAndName } from '../storage/durable';
 import type { DataFile } from './manifest';
 import { joinLocation, type PathResolver, toFileUri } from './paths';
 import { duckTypeFor } from './schema';
@@ -67,11 +68,13 @@ export async function writeDataFile(
   const fieldIds = opts.schema.fields.map((f) => `${sqlString(f.name)}: ${f.id}`).join(', ');
   const location = joinLocation(opts.dataDir, `00000-0-${randomUUID()}.parquet`);
   const file = opts.resolvePath(location);
-  mkdirSync(dirname(file), { recursive: true });
+  await mkdirDurable(dirname(file));
   await c.run(
     `COPY (SELECT ${select.join(', ')} FROM read_parquet(${sqlList(opts.sources)})) TO ${sqlString(file)} ` +
       `(FORMAT parquet, COMPRESSION zstd, FIELD_IDS {${fieldIds}})`,
   );
+  // DuckDB does not fsync; the commit that names the file must not outlive its bytes.
+  await syncFileAndName(file);
   const count = await c.runAndReadAll(`SELECT num_rows FROM parquet_file_metadata(${sqlString(file)})`);
   return {
     content: 0,

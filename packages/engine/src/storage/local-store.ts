@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { constants as fsc } from 'node:fs';
-import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { copyFile, link, mkdir, open, readdir, readFile, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { mkdirDurable, syncFileAndName, syncPath } from './durable';
 import {
   checkKey,
   type ListedObject,
@@ -9,30 +9,76 @@ import {
   NotFoundError,
   type ObjectMeta,
   type ObjectStore,
+  StorageError,
 } from './object-store';
+import { leftoverKind, leftoverUnit, ownerTag, STAGING_DIR, sweepDeadStaging } from './staging';
 
 const isCode = (e: unknown, code: string) => (e as NodeJS.ErrnoException)?.code === code;
+
+/** The relative key only: an absolute path would tell a client where the tables live. */
+const symlinkRefused = (key: string) =>
+  new StorageError(
+    `refusing '${key}': it is or passes through a symlink inside the table, and a table is read only through its own files`,
+  );
 
 /**
  * A table on the local file system. A log entry is claimed the way object_store's LocalFileSystem
  * does it for delta-rs: write a staging file, then link() it to the target name. link() fails with
  * EEXIST when the version is taken, so an existing entry is never overwritten, even by a writer
  * that crashes half way (the staging file is the only thing it can leave behind).
+ *
+ * Two rules delta-rs's local store does not have. Nothing below the root is followed through a
+ * symlink (a log entry or data file linking outside would otherwise be read, audited and shown), so
+ * every key is checked before use; symlinks in the root's own path are the location resolver's
+ * business. And every file a commit names, and the log entry itself, is fsynced with its folder
+ * before the commit is acknowledged (docs/durability.md).
  */
 export class LocalObjectStore implements ObjectStore {
-  constructor(readonly root: string) {}
+  private readonly base: string;
+  /** The root's real path, once it exists. */
+  private realRoot: string | undefined;
+
+  constructor(readonly root: string) {
+    this.base = resolve(root);
+  }
 
   get location(): string {
     return this.root;
   }
 
   private path(key: string): string {
-    return join(this.root, ...checkKey(key).split('/'));
+    return join(this.base, ...checkKey(key).split('/'));
+  }
+
+  /**
+   * `key`'s path, refused when any part of it below the root is a symlink. The real path of the deepest
+   * part that exists must be where that part lies under the root's real path: one realpath() call, whatever
+   * the depth, and it covers the folders as well as the file. What does not exist yet cannot be a symlink.
+   * (A symlink swapped in after this check and before the path is used is not caught: DuckDB opens files by
+   * path, so no check made beforehand can close that window; it takes someone with write access to the table's
+   * folder racing the reader.)
+   */
+  private async confined(key: string): Promise<string> {
+    const path = this.path(key);
+    for (let probe = path; probe !== this.base; probe = dirname(probe)) {
+      let real: string;
+      try {
+        real = await realpath(probe);
+      } catch (e) {
+        if (isCode(e, 'ELOOP')) throw symlinkRefused(key);
+        if (isCode(e, 'ENOENT') || isCode(e, 'ENOTDIR')) continue;
+        throw e;
+      }
+      this.realRoot ??= await realpath(this.base);
+      if (real !== join(this.realRoot, relative(this.base, probe))) throw symlinkRefused(key);
+      return path;
+    }
+    return path;
   }
 
   async get(key: string): Promise<Uint8Array> {
     try {
-      return await readFile(this.path(key));
+      return await readFile(await this.confined(key));
     } catch (e) {
       if (isCode(e, 'ENOENT')) throw new NotFoundError(this.root, key);
       throw e;
@@ -41,7 +87,7 @@ export class LocalObjectStore implements ObjectStore {
 
   async head(key: string): Promise<ObjectMeta | null> {
     try {
-      const s = await stat(this.path(key));
+      const s = await stat(await this.confined(key));
       return s.isFile() ? { key, size: s.size, lastModified: Math.floor(s.mtimeMs) } : null;
     } catch (e) {
       if (isCode(e, 'ENOENT')) return null;
@@ -49,41 +95,54 @@ export class LocalObjectStore implements ObjectStore {
     }
   }
 
-  async putIfAbsent(key: string, body: Uint8Array): Promise<boolean> {
-    const target = this.path(key);
-    await mkdir(dirname(target), { recursive: true });
-    const staging = `${target}#${randomUUID()}`;
-    const fh = await open(staging, fsc.O_CREAT | fsc.O_EXCL | fsc.O_WRONLY);
+  /**
+   * Writes `body` durably under a temporary name beside `key`'s file, `<name>#<owner>`: the name vacuum
+   * knows as a leftover, should the writer die before the name is given.
+   */
+  private async writeAside(key: string, body: Uint8Array): Promise<{ target: string; temp: string }> {
+    const target = await this.confined(key);
+    await mkdirDurable(dirname(target));
+    const temp = `${target}#${ownerTag()}`;
+    const fh = await open(temp, fsc.O_CREAT | fsc.O_EXCL | fsc.O_WRONLY);
     try {
       await fh.writeFile(body);
       await fh.sync();
     } finally {
       await fh.close();
     }
+    return { target, temp };
+  }
+
+  async putIfAbsent(key: string, body: Uint8Array): Promise<boolean> {
+    const { target, temp } = await this.writeAside(key, body);
+    let claimed = false;
     try {
-      await link(staging, target);
-      return true;
+      await link(temp, target);
+      claimed = true;
     } catch (e) {
-      if (isCode(e, 'EEXIST')) return false;
-      throw e;
+      if (!isCode(e, 'EEXIST')) throw e;
     } finally {
-      await unlink(staging).catch(() => {});
+      await unlink(temp).catch(() => {});
     }
+    // The entry's name reaches the disk before the commit is acknowledged (the staging file's removal with it).
+    if (claimed) await syncPath(dirname(target));
+    return claimed;
   }
 
   async put(key: string, body: Uint8Array): Promise<void> {
-    const target = this.path(key);
-    await mkdir(dirname(target), { recursive: true });
-    // Write aside and rename so a reader never sees half a file (e.g. _last_checkpoint).
-    const tmp = `${target}.${randomUUID()}.tmp`;
-    await writeFile(tmp, body);
-    await rename(tmp, target);
+    // Written aside and renamed, so a reader never sees half a file (e.g. _last_checkpoint).
+    const { target, temp } = await this.writeAside(key, body);
+    await rename(temp, target);
+    await syncPath(dirname(target));
   }
 
   async putFile(key: string, localPath: string): Promise<void> {
-    const target = this.path(key);
-    await mkdir(dirname(target), { recursive: true });
+    const target = await this.confined(key);
+    await mkdirDurable(dirname(target));
+    // DuckDB wrote it without an fsync; the commit that names it must not outlive its bytes. The name is new, so
+    // it can be given first: the file's fsync then takes the rename along, and the folder's costs next to nothing.
     await rename(localPath, target);
+    await syncFileAndName(target);
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<ListedObject[]> {
@@ -98,6 +157,8 @@ export class LocalObjectStore implements ObjectStore {
       }
       for (const ent of entries) {
         const key = keyPrefix + ent.name;
+        // Refused, not skipped: a log entry that silently vanished would make an older version look like the latest.
+        if (ent.isSymbolicLink()) throw symlinkRefused(key);
         if (ent.isDirectory()) {
           if (options.recursive) await walk(join(dir, ent.name), `${key}/`);
         } else if (ent.isFile() && (options.startAfter === undefined || key > options.startAfter)) {
@@ -106,29 +167,46 @@ export class LocalObjectStore implements ObjectStore {
       }
     };
     const folder = prefix.replace(/\/$/, '');
-    await walk(folder === '' ? this.root : this.path(folder), folder === '' ? '' : `${folder}/`);
+    await walk(folder === '' ? this.base : await this.confined(folder), folder === '' ? '' : `${folder}/`);
     return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
   async delete(key: string): Promise<void> {
-    await rm(this.path(key), { force: true });
+    const path = await this.confined(key);
+    await rm(path, { force: true });
+    // A staging folder is one writer's, so once emptied it can go; a partition folder may be written into at
+    // any moment, so it stays.
+    if (leftoverKind(key) === 'staging') await removeIfNoFiles(join(this.base, ...leftoverUnit(key).unit.split('/')));
   }
 
   async localPath(key: string): Promise<string> {
-    return this.path(key);
+    // DuckDB opens files by path and follows symlinks: the check is here, before it gets the path.
+    return this.confined(key);
   }
 
   async copyIn(source: ObjectStore, key: string): Promise<void> {
-    const target = this.path(key);
-    await mkdir(dirname(target), { recursive: true });
-    if (source instanceof LocalObjectStore) await link(source.path(key), target);
-    else await copyFile(await source.localPath(key), target);
+    const target = await this.confined(key);
+    await mkdirDurable(dirname(target));
+    if (source instanceof LocalObjectStore) await link(await source.confined(key), target);
+    else {
+      await copyFile(await source.localPath(key), target);
+      await syncPath(target);
+    }
+    await syncPath(dirname(target));
   }
 
   async stagingDir(): Promise<string> {
-    // Inside the table root so putFile() is a same-file-system rename; vacuum never looks here.
-    const dir = join(this.root, '_staging', randomUUID());
+    // Inside the table root so putFile() is a same-file-system rename; vacuum reclaims what dead writers leave.
+    const parent = await this.confined(STAGING_DIR);
+    await sweepDeadStaging(parent);
+    const dir = join(parent, ownerTag());
     await mkdir(dir, { recursive: true });
     return dir;
   }
+}
+
+/** Removes a dead writer's staging folder once vacuum took its last file (empty folders DuckDB made hold nothing). */
+async function removeIfNoFiles(dir: string): Promise<void> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => null);
+  if (entries?.every((e) => e.isDirectory())) await rm(dir, { recursive: true, force: true });
 }

@@ -14,7 +14,7 @@
  * download of one is kept and reused for DuckDB to read.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
@@ -37,6 +37,7 @@ import {
   type ObjectStore,
   StorageError,
 } from './object-store';
+import { ownerTag, sweepDeadStaging } from './staging';
 
 export interface S3Location {
   bucket: string;
@@ -74,6 +75,9 @@ export function s3ConfigFromEnv(env: NodeJS.ProcessEnv = process.env): S3ClientC
   };
 }
 
+/** Local staging folders in the temp folder: `<prefix><owner tag>`. */
+const S3_STAGING_PREFIX = 'racelab-s3-staging-';
+
 /** How often the same conditional put is sent again after 409 ConditionalRequestConflict. */
 export const CONFLICT_RETRIES = 5;
 
@@ -89,6 +93,33 @@ function defaultClient(): { client: S3Client; endpoint: string } {
     sharedClient = { client: new S3Client(config), endpoint: String(config.endpoint ?? 'aws') };
   }
   return sharedClient;
+}
+
+let cacheRoot: Promise<string> | undefined;
+
+/**
+ * This user's folder of downloaded objects in the temp folder. It must be private (0700, ours, not
+ * a symlink): its name is predictable, and files another local user planted there would be read
+ * as the table's data.
+ */
+function privateCacheRoot(): Promise<string> {
+  cacheRoot ??= (async () => {
+    const uid = process.getuid?.();
+    const name = `racelab-s3-cache-${uid ?? 'user'}`;
+    const dir = join(tmpdir(), name);
+    await mkdir(dir, { mode: 0o700 }).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EEXIST') throw e;
+    });
+    const st = await lstat(dir);
+    if (!st.isDirectory() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o077) !== 0) {
+      cacheRoot = undefined;
+      throw new StorageError(
+        `the S3 download cache $TMPDIR/${name} is not a private folder of this user (mode 0700); remove it`,
+      );
+    }
+    return dir;
+  })();
+  return cacheRoot;
 }
 
 export class S3ObjectStore implements ObjectStore {
@@ -183,7 +214,7 @@ export class S3ObjectStore implements ObjectStore {
   async putFile(key: string, localPath: string): Promise<void> {
     await this.put(key, await readFile(localPath));
     // Keep the bytes as the cached download of this key: data files never change once written.
-    const cached = this.cachePath(key);
+    const cached = await this.cachePath(key);
     await mkdir(dirname(cached), { recursive: true });
     await rename(localPath, cached).catch(() => rm(localPath, { force: true }));
   }
@@ -223,13 +254,13 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  private cachePath(key: string): string {
+  private async cachePath(key: string): Promise<string> {
     const table = createHash('sha256').update(`${this.endpoint} ${this.location}`);
-    return join(tmpdir(), 'racelab-s3-cache', table.digest('hex').slice(0, 16), ...checkKey(key).split('/'));
+    return join(await privateCacheRoot(), table.digest('hex').slice(0, 16), ...checkKey(key).split('/'));
   }
 
   async localPath(key: string): Promise<string> {
-    const path = this.cachePath(key);
+    const path = await this.cachePath(key);
     // Only whole downloads are ever renamed into place and the objects never change: a cached
     // file is the object, with no request to S3 (a scan asks for every data file it reads).
     if (
@@ -262,8 +293,15 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  /** A new local folder each time: an operation removes its own when done. */
-  stagingDir(): Promise<string> {
-    return mkdtemp(join(tmpdir(), 'racelab-s3-staging-'));
+  /**
+   * A new local folder each time: an operation removes its own when done, and what a killed one left is
+   * removed by the next process on this host that stages (its name says whose it was).
+   */
+  async stagingDir(): Promise<string> {
+    await sweepDeadStaging(tmpdir(), S3_STAGING_PREFIX);
+    const dir = join(tmpdir(), `${S3_STAGING_PREFIX}${ownerTag()}`);
+    // Not recursive, and private: in a shared temp folder, a name someone else made first is refused.
+    await mkdir(dir, { mode: 0o700 });
+    return dir;
   }
 }

@@ -182,5 +182,9 @@ function table(s: Shape, v: unknown, path: string): TableCheck {
   if (values !== undefined) t.tipDeltaValues = values;
   const byVendor = s.optional(o.tripsByVendor, `${path}.tripsByVendor`, (x, p) => s.record(x, p, int));
   if (byVendor !== undefined) t.tripsByVendor = byVendor;
+  const staging = s.optional(o.stagingFilesOnDisk, `${path}.stagingFilesOnDisk`, int);
+  if (staging !== undefined) t.stagingFilesOnDisk = staging;
+  const tempLog = s.optional(o.tempLogFilesOnDisk, `${path}.tempLogFilesOnDisk`, int);
+  if (tempLog !== undefined) t.tempLogFilesOnDisk = tempLog;
   return t;
 }

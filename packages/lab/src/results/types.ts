@@ -90,6 +90,12 @@ export interface TableCheck {
   tripsByVendor?: Record<string, number>;
   dataFilesOnDisk: number | null;
   dataFilesInLog: number | null;
+  /**
+   * Extension: what writers killed at work left beside the table, which vacuum reclaims once older than the
+   * retention: files under `_staging/`, and `_delta_log` files under a temporary name (`<name>#<owner>`).
+   */
+  stagingFilesOnDisk?: number;
+  tempLogFilesOnDisk?: number;
 }
 
 export interface RunResult {

@@ -1,12 +1,13 @@
 /**
  * What the table holds after a run, checked against the original data: rows, distinct trip ids,
  * trips per lab day, every January tip against its original by trip_id, and files on disk versus
- * files the log names (the losers' zombies are the difference). One connection and one scan
- * relation serve every query, and the January join is made once.
+ * files the log names (the losers' zombies are the difference), and what killed writers left beside
+ * the table (staging files, log files under a temporary name). One connection and one scan relation
+ * serve every query, and the January join is made once.
  */
 import { DeltaTable, withConnection } from '@racelab/engine';
 import type { TableCheck } from '../results/types';
-import { parquetObjects } from '../tables/table-store';
+import { countObjects } from '../tables/table-store';
 
 export const LAB_DAYS = ['2025-01-15', '2025-02-01', '2025-02-02', '2025-02-14'];
 const FIRST_FEBRUARY_ID = 10_000_000;
@@ -38,6 +39,7 @@ export async function checkTable(dir: string, januaryFile: string): Promise<Tabl
     await c.run('DROP TABLE __tips');
     return { totals: totals ?? [], days, tips, values };
   });
+  const objects = await countObjects(dir);
   return {
     version: t.version,
     rows: Number(checks.totals[0] ?? 0),
@@ -47,7 +49,9 @@ export async function checkTable(dir: string, januaryFile: string): Promise<Tabl
     tipChangedByVendor: byKey(checks.tips, (r) => Number(r[3])),
     tipDeltaValues: checks.values.map((r) => Number(r[0])),
     tripsByVendor: byKey(checks.tips, (r) => Number(r[1])),
-    dataFilesOnDisk: await parquetObjects(dir),
+    dataFilesOnDisk: objects.dataFiles,
     dataFilesInLog: t.activeFiles().length,
+    stagingFilesOnDisk: objects.stagingFiles,
+    tempLogFilesOnDisk: objects.tempLogFiles,
   };
 }

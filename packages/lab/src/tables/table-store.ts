@@ -5,21 +5,38 @@
  * both.
  */
 import { rm } from 'node:fs/promises';
-import { isS3Url, storeFor } from '@racelab/engine';
+import { isS3Url, leftoverKind, storeFor } from '@racelab/engine';
 import type { BaseTables } from './base-tables';
 
 /** A location under `root`, which is a folder or an s3:// prefix. */
 export const under = (root: string, ...parts: string[]) =>
   isS3Url(root) ? [root.replace(/\/+$/, ''), ...parts].join('/') : [root, ...parts].join('/');
 
-/** Every object of the table, data and log (local staging folders left out). */
+const keysOf = async (location: string) => (await storeFor(location).list('', { recursive: true })).map((o) => o.key);
+
+/** Every object of the table, data and log (what writers leave while at work left out). */
 async function objectsOf(location: string): Promise<string[]> {
-  const objects = await storeFor(location).list('', { recursive: true });
-  return objects.map((o) => o.key).filter((k) => !k.startsWith('_staging/'));
+  return (await keysOf(location)).filter((k) => leftoverKind(k) === null);
 }
 
-export async function parquetObjects(location: string): Promise<number> {
-  return (await objectsOf(location)).filter((k) => k.endsWith('.parquet') && !k.startsWith('_delta_log/')).length;
+export interface ObjectCounts {
+  /** Parquet data files, named by the log or not (zombies). */
+  dataFiles: number;
+  /** Files in `_staging/` folders and log files under a temporary name: what a killed writer leaves. */
+  stagingFiles: number;
+  tempLogFiles: number;
+}
+
+/** The table's objects counted by kind, from one listing. */
+export async function countObjects(location: string): Promise<ObjectCounts> {
+  const counts: ObjectCounts = { dataFiles: 0, stagingFiles: 0, tempLogFiles: 0 };
+  for (const key of await keysOf(location)) {
+    const kind = leftoverKind(key);
+    if (kind === 'staging') counts.stagingFiles++;
+    else if (kind === 'temp') counts.tempLogFiles++;
+    else if (key.endsWith('.parquet') && !key.startsWith('_delta_log/')) counts.dataFiles++;
+  }
+  return counts;
 }
 
 export async function removeTable(location: string): Promise<void> {

@@ -3,8 +3,15 @@
  * table longer ago than the retention, and files no commit ever named (the zombies a losing writer
  * leaves) once they are older than it. With files to delete, it commits `VACUUM START`, deletes,
  * and commits `VACUUM END`, as delta-rs does; a dry run (the default, as in Python) only lists them.
+ *
+ * It also reclaims what killed writers leave beside the table (staging folders, log entries and
+ * `_last_checkpoint` under their temporary names: see storage/staging.ts), by the same rule as
+ * zombies: older than the retention, and never a live process's on this host. These are not table
+ * files, so the markers do not count them.
  */
 import { fromLogPath } from '../../data/paths';
+import type { ObjectMeta } from '../../storage/object-store';
+import { leftoverKind, leftoverUnit, ownerAlive } from '../../storage/staging';
 import { DEFAULT_MAX_RETRIES } from '../commit/commit';
 import { type CommitOptions, Transaction } from '../commit/transaction';
 import { deletedFileRetentionMs } from '../protocol/config';
@@ -24,6 +31,9 @@ export interface VacuumResult {
   /** Object keys of the files deleted (or, in a dry run, to delete). */
   files: string[];
   bytes: number;
+  /** Keys of the leftovers of dead writers deleted (or to delete), and their bytes. */
+  leftovers: string[];
+  leftoverBytes: number;
 }
 
 export class VacuumRetentionError extends Error {
@@ -53,17 +63,34 @@ export async function vacuum(table: DeltaTable, options: VacuumOptions = {}): Pr
   }
   const files: string[] = [];
   let bytes = 0;
+  const units = new Map<string, { owner: string; newest: number; files: ObjectMeta[] }>();
   for (const { key } of await table.store.list('', { recursive: true })) {
-    if (isHidden(key) || keep.has(key)) continue;
+    const leftover = leftoverKind(key) !== null;
+    if (!leftover && (isHidden(key) || keep.has(key))) continue;
     const meta = await table.store.head(key);
     if (!meta) continue;
+    if (leftover) {
+      const { unit, owner } = leftoverUnit(key);
+      const u = units.get(unit) ?? { owner, newest: 0, files: [] };
+      u.newest = Math.max(u.newest, meta.lastModified);
+      u.files.push(meta);
+      units.set(unit, u);
+      continue;
+    }
     // A file no commit names may belong to a writer still at work: only old ones go.
     if (!tombstoned.has(key) && meta.lastModified > cutoff) continue;
     files.push(key);
     bytes += meta.size;
   }
   files.sort();
-  if (dryRun || files.length === 0) return { dryRun, files, bytes };
+  // A staging folder goes whole or not at all: its newest file says when its writer was last at work.
+  const stale = [...units.values()].filter((u) => u.newest <= cutoff && !ownerAlive(u.owner)).flatMap((u) => u.files);
+  const leftovers = stale.map((m) => m.key).sort();
+  const leftoverBytes = stale.reduce((n, m) => n + m.size, 0);
+  const result = { dryRun, files, bytes, leftovers, leftoverBytes };
+  if (dryRun) return result;
+  for (const key of leftovers) await table.store.delete(key);
+  if (files.length === 0) return result;
 
   const marker = async (
     operation: string,
@@ -92,5 +119,5 @@ export async function vacuum(table: DeltaTable, options: VacuumOptions = {}): Pr
   );
   for (const key of files) await table.store.delete(key);
   await marker('VACUUM END', { status: 'COMPLETED' }, { numDeletedFiles: files.length, numVacuumedDirectories: 0 });
-  return { dryRun, files, bytes };
+  return result;
 }
