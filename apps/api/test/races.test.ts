@@ -2,13 +2,16 @@
  * The control plane end to end, over real HTTP against real Postgres, with the API and a worker as
  * separate processes: a preset race runs and its stored outcomes are the lesson's; progress
  * streams in order; a race survives an API restart; cancelling kills the writers; a killed
- * worker leaves a FAILED race with the reason.
+ * worker leaves a FAILED race with the reason; a race that fails inside its worker shows a reason
+ * without the server's folders, and so does text an earlier version stored raw.
  */
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { scaledFigures } from '@racelab/lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gql, subscribe } from './helpers/client';
-import { printed, type Stack, startStack, stopProc } from './helpers/stack';
+import { printed, type Stack, spawnTs, startStack, stopProc } from './helpers/stack';
 
 const SCALE = 0.01;
 const F = scaledFigures(SCALE);
@@ -279,6 +282,19 @@ describe('races outlive processes', () => {
     await printed(stack.startWorker(), /waiting for races/);
   });
 
+  it('a worker stopped the moment it says it is ready exits (its signal handler is in place by then)', async () => {
+    // A SIGTERM that arrived while the worker swapped its signal listeners used to be dropped, and the
+    // worker then never stopped: 3 of 16 tries hung. Each try here stops a fresh worker at its ready line.
+    for (let i = 0; i < 12; i++) {
+      const w = stack.startWorker();
+      await printed(w, /waiting for races/);
+      await stopProc(w, 'SIGTERM');
+      expect(w.child.exitCode).toBe(0);
+      expect(w.output.join('')).toMatch(/: SIGTERM, stopping/);
+      stack.workers.pop();
+    }
+  });
+
   it('a killed worker leaves its race FAILED with the reason, and no writer behind', async () => {
     const worker = stack.workers[0];
     if (!worker) throw new Error('no worker');
@@ -303,5 +319,87 @@ describe('races outlive processes', () => {
     const after = await startRace({ caseId: 'A1', runs: 1, scale: SCALE });
     expect((await follow(after)).at(-1)?.status).toBe('DONE');
     expect(writerProcesses()).toEqual([]);
+  });
+});
+
+describe('internals stay on the server (issue 13, item 6)', () => {
+  const RACE_TEXTS = `query($id: ID!) { race(id: $id) { status reason runs { reason writers { errorMessage
+    attemptErrors { errorMessage } } } } }`;
+  type Texts = {
+    race: {
+      status: string;
+      reason: string;
+      runs: { reason: string; writers: { errorMessage: string; attemptErrors: { errorMessage: string }[] }[] }[];
+    };
+  };
+  let id: string;
+  let events: Event[];
+
+  beforeAll(async () => {
+    // A worker whose work folder cannot be made (a file stands where its parent should be): the lab fails
+    // at once, inside the worker, with Node's message naming the absolute path.
+    for (const w of stack.workers.splice(0)) await stopProc(w);
+    const blocker = join(stack.dir, 'blocker');
+    writeFileSync(blocker, '');
+    const broken = spawnTs('src/worker/main.ts', { ...stack.env, LAB_WORK_DIR: join(blocker, 'lab') });
+    try {
+      await printed(broken, /waiting for races/);
+      id = await startRace({ caseId: 'A1', runs: 1, scale: SCALE });
+      events = await follow(id);
+      expect(broken.output.join('')).toContain(`race ${id} failed: Error: ENOTDIR: not a directory, mkdir '${blocker}`);
+    } finally {
+      await stopProc(broken, 'SIGKILL');
+    }
+    await printed(stack.startWorker(), /waiting for races/);
+  });
+
+  it('a race that fails inside the worker stores and shows a reason without the server folder', async () => {
+    const r = await gql<Texts>(stack.apiUrl, RACE_TEXTS, { id });
+    expect(r.data?.race).toMatchObject({ status: 'FAILED', reason: "ENOTDIR: not a directory, mkdir '$LAB_WORK_DIR'" });
+    const [row] = await stack.sql<{ reason: string }>('SELECT reason FROM "Race" WHERE id = $1', [id]);
+    expect(events.at(-1)).toMatchObject({ status: 'FAILED', message: row?.reason });
+    for (const text of [r.data?.race.reason, row?.reason, events.at(-1)?.message]) {
+      expect(text).not.toContain(stack.dir);
+      expect(text).not.toContain('/work');
+      expect(text).not.toContain('/tmp');
+    }
+  });
+
+  it('text stored raw by an earlier version is made safe when read; the engine messages stay exact', async () => {
+    const work = stack.env.LAB_WORK_DIR as string;
+    const duckdb = `Invalid Input Error: No magic bytes found at end of file '${work}/data/feb-2025-02-01.parquet'\n\nLINE 1: DESCRIBE SELECT * FROM read_parquet(['${work}/data/feb...\n               ^`;
+    const enoent = `ENOENT: no such file or directory, open '${stack.dir}/pg/postmaster.pid'\n    at async open (node:internal/fs/promises:639:25)`;
+    await stack.sql('UPDATE "Race" SET reason = $2 WHERE id = $1', [id, enoent]);
+    await stack.sql(`UPDATE "RaceEvent" SET message = $2 WHERE "raceId" = $1 AND status = 'FAILED'`, [id, enoent]);
+    const [run] = await stack.sql<{ id: string }>(
+      `INSERT INTO "Run" (id, "raceId", index, status, reason, "commitOrder")
+       VALUES (gen_random_uuid()::text, $1, 1, 'FAILED', $2, '{}') RETURNING id`,
+      [id, enoent],
+    );
+    await stack.sql(
+      `INSERT INTO "WriterOutcome" ("runId", position, name, operation, committed, attempts, "errorClass", "errorMessage",
+         "attemptErrors", warnings)
+       VALUES ($1, 0, 'A', 'append', false, 2, 'Error', $2, $3::jsonb, '{}')`,
+      [run?.id, duckdb, JSON.stringify([{ attempt: 1, errorClass: 'CommitFailedError', errorMessage: ADDED }])],
+    );
+    const r = await gql<Texts>(stack.apiUrl, RACE_TEXTS, { id });
+    const safeEnoent = "ENOENT: no such file or directory, open '…/postmaster.pid'";
+    expect(r.data?.race).toEqual({
+      status: 'FAILED',
+      reason: safeEnoent,
+      runs: [
+        {
+          reason: safeEnoent,
+          writers: [
+            {
+              errorMessage:
+                "DuckDB could not run a query: Invalid Input Error: No magic bytes found at end of file '$LAB_WORK_DIR/data/feb-2025-02-01.parquet'",
+              attemptErrors: [{ errorMessage: ADDED }],
+            },
+          ],
+        },
+      ],
+    });
+    expect((await follow(id)).at(-1)?.message).toBe(safeEnoent);
   });
 });

@@ -2,7 +2,7 @@
  * Types and fields about tables: the per-engine reading of an isolation string, the audit of
  * tables' `delta.isolationLevel`, the layout of a table's files, and the conflict forecast.
  */
-import { DeltaTable, ISOLATION_LEVEL_KEY, NotATableError, type StructType } from '@racelab/engine';
+import { DeltaTable, ExpressionError, ISOLATION_LEVEL_KEY, NotATableError, type StructType } from '@racelab/engine';
 import {
   CaseInputError,
   customCase,
@@ -24,7 +24,7 @@ import { toCustomWriter, type WriterInput } from '../races/spec';
 import { type Interpretation, interpret } from '../tables/interpret';
 import { type ApiContext, builder, requireReader, requireToken } from './builder';
 import { InputError } from './errors';
-import { KeyValue, type KeyValueShape, ValueCount, WriterInputType } from './types';
+import { KeyValue, type KeyValueShape, shown, ValueCount, WriterInputType } from './types';
 
 export const MAX_AUDIT_LOCATIONS = 50;
 const MAX_LAYOUT_PREDICATES = 20;
@@ -161,7 +161,7 @@ const MeasuredType = builder.objectRef<Measured>('MeasuredOutcome').implement({
     runs: t.exposeInt('runs'),
     firstCommitted: t.exposeInt('firstCommitted'),
     secondCommitted: t.exposeInt('secondCommitted'),
-    messages: t.exposeStringList('messages'),
+    messages: t.stringList({ resolve: (m, _args, ctx) => [...new Set(m.messages.map((x) => shown(x, ctx)))] }),
     caseIds: t.exposeStringList('caseIds'),
   }),
 });
@@ -218,10 +218,12 @@ builder.queryFields((t) => ({
       if ((predicates?.length ?? 0) > MAX_LAYOUT_PREDICATES)
         throw new InputError(`predicates: at most ${MAX_LAYOUT_PREDICATES}`);
       const { resolved, table } = await openTable(ctx, location);
+      // Each day is a preview counted with DuckDB: a day asked for twice is refused, not counted twice.
       const days = appendDays ?? [];
       const unknownDay = days.find((d) => !FEB_DAYS.includes(d as (typeof FEB_DAYS)[number]));
       if (unknownDay !== undefined)
         throw new InputError(`appendDays: ${unknownDay} is not one of ${FEB_DAYS.join(', ')}`);
+      if (new Set(days).size < days.length) throw new InputError('appendDays: each day at most once');
       if (days.length > 0 && !resolved.dataset)
         throw new InputError('appendDays: only the lab tables (lab:…) have days to append');
       try {
@@ -273,7 +275,7 @@ builder.queryFields((t) => ({
         // Appends to a lab table are judged by the rows the day really has (its data set's file).
         return await forecastConflict({ table, first, second, ...(resolved.dataset && { dataset: resolved.dataset }) });
       } catch (e) {
-        if (e instanceof ForecastError) throw new InputError(e.message);
+        if (e instanceof ForecastError || e instanceof ExpressionError) throw new InputError(e.message);
         throw e;
       }
     },

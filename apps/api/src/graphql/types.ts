@@ -2,10 +2,17 @@
  * The object types of the API: those of contracts/api.graphql with their exact names and fields,
  * extended with what the lab records (timings, bytes, the run's commit log, reasons).
  */
-import type { LabCase } from '@racelab/lab';
+import { clientSafeMessage, type LabCase, namedRoots } from '@racelab/lab';
 import type { Race, RaceEvent, Run, TableCheck, WriterOutcome } from '../db/prisma';
 import type { RaceSpec } from '../races/spec';
-import { builder } from './builder';
+import { type ApiContext, builder } from './builder';
+
+/**
+ * Stored error text as a client sees it. Workers store it safe already; rows written before they did
+ * may quote SQL or server folders, so it is made safe again when read (that changes nothing otherwise).
+ */
+export const shown = (text: string, ctx: ApiContext) => clientSafeMessage(text, { roots: namedRoots(ctx.locations) });
+const shownOrNull = (text: string | null, ctx: ApiContext) => (text === null ? null : shown(text, ctx));
 
 export const RaceStatusEnum = builder.enumType('RaceStatus', {
   values: ['QUEUED', 'RUNNING', 'DONE', 'FAILED', 'CANCELLED'] as const,
@@ -110,7 +117,7 @@ export const AttemptError = builder.objectRef<AttemptShape>('AttemptError').impl
   fields: (t) => ({
     attempt: t.exposeInt('attempt'),
     errorClass: t.exposeString('errorClass'),
-    errorMessage: t.exposeString('errorMessage'),
+    errorMessage: t.string({ resolve: (a, _args, ctx) => shown(a.errorMessage, ctx) }),
     readVersion: t.int({ nullable: true, resolve: (a) => a.readVersion ?? null }),
   }),
 });
@@ -123,7 +130,7 @@ export const WriterOutcomeType = builder.objectRef<WriterOutcome>('WriterOutcome
     version: t.exposeInt('version', { nullable: true }),
     attempts: t.exposeInt('attempts'),
     errorClass: t.exposeString('errorClass', { nullable: true }),
-    errorMessage: t.exposeString('errorMessage', { nullable: true }),
+    errorMessage: t.string({ nullable: true, resolve: (w, _args, ctx) => shownOrNull(w.errorMessage, ctx) }),
     commitRetries: t.exposeInt('commitRetries', { nullable: true }),
     readVersion: t.exposeInt('readVersion', { nullable: true }),
     attemptErrors: t.field({ type: [AttemptError], resolve: (w) => w.attemptErrors as unknown as AttemptShape[] }),
@@ -185,7 +192,7 @@ export const RunType = builder.objectRef<RunShape>('Run').implement({
     writers: t.field({ type: [WriterOutcomeType], resolve: (r) => r.writers }),
     table: t.field({ type: TableCheckType, nullable: true, resolve: (r) => r.tableCheck }),
     durationMs: t.exposeInt('durationMs', { nullable: true }),
-    reason: t.exposeString('reason', { nullable: true }),
+    reason: t.string({ nullable: true, resolve: (r, _args, ctx) => shownOrNull(r.reason, ctx) }),
     commitOrder: t.exposeStringList('commitOrder'),
     commitLog: t.field({ type: [LogEntry], resolve: (r) => (r.commitLog ?? []) as unknown as LogEntryShape[] }),
   }),
@@ -202,7 +209,11 @@ export const RaceType = builder.objectRef<Race>('Race').implement({
     finishedAt: t.string({ nullable: true, resolve: (r) => r.finishedAt?.toISOString() ?? null }),
     runsRequested: t.exposeInt('runsRequested'),
     scale: t.exposeFloat('scale'),
-    reason: t.exposeString('reason', { nullable: true, description: 'why the race failed or was cancelled' }),
+    reason: t.string({
+      nullable: true,
+      description: 'why the race failed or was cancelled',
+      resolve: (r, _args, ctx) => shownOrNull(r.reason, ctx),
+    }),
     worker: t.exposeString('worker', { nullable: true }),
     spec: t.string({ description: 'the race as the worker runs it (JSON)', resolve: (r) => JSON.stringify(r.spec) }),
     tableRoot: t.string({ nullable: true, resolve: (r) => (r.spec as unknown as RaceSpec).tableRoot ?? null }),
@@ -224,7 +235,7 @@ export const RaceEventType = builder.objectRef<RaceEvent>('RaceEvent').implement
   fields: (t) => ({
     raceId: t.exposeID('raceId'),
     runIndex: t.exposeInt('runIndex', { nullable: true }),
-    message: t.exposeString('message'),
+    message: t.string({ resolve: (e, _args, ctx) => shown(e.message, ctx) }),
     status: t.field({ type: RaceStatusEnum, resolve: (e) => e.status }),
     sequence: t.exposeInt('id', { description: 'increases with every event of every race' }),
     at: t.string({ resolve: (e) => e.createdAt.toISOString() }),

@@ -3,7 +3,8 @@
  * one race at a time from the queue, runs writers of races that span workers (up to 8 at once,
  * each in its own process), and sweeps for races whose worker died. LAB_WORKER_ROLE=races or
  * writers limits it to one of the two. SIGTERM/SIGINT stop it: the race in hand is failed with
- * that reason and its writer processes are killed.
+ * that reason and its writer processes are killed. The Postgres cases (P1–P3) run in the lab's own
+ * database: LAB_POSTGRES_URL (its own role, as `npm start` sets it), else on DATABASE_URL's server.
  */
 import { hostname } from 'node:os';
 import { type RemoteWriterJob, runWriterJob } from '@racelab/lab';
@@ -53,8 +54,6 @@ if (role !== 'races') {
     if (job) await runWriterJob(job.data, host);
   });
 }
-console.log(`worker ${worker} waiting for races (role: ${role})`);
-
 let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
@@ -66,4 +65,8 @@ async function stop(signal: string) {
   await db.$disconnect();
   process.exit(0);
 }
+// Before the line that says we are ready: a SIGTERM that arrives while onStopSignal swaps the
+// listeners is dropped by libuv (it was meant for the listener just removed), and the worker would
+// never stop. Whoever waits for the ready line may stop us at once.
 onStopSignal((signal) => void stop(signal));
+console.log(`worker ${worker} waiting for races (role: ${role})`);

@@ -3,7 +3,15 @@
  * fresh table copies), store each run's outcomes as it ends, and end the race DONE, CANCELLED or
  * FAILED with the reason. Cancellation arrives by NOTIFY on the lock's own connection.
  */
-import { type LabProgress, RaceCancelledError, type RemoteWriterJob, type RunResult, runLab } from '@racelab/lab';
+import {
+  clientSafeMessage,
+  type LabProgress,
+  namedRoots,
+  RaceCancelledError,
+  type RemoteWriterJob,
+  type RunResult,
+  runLab,
+} from '@racelab/lab';
 import pg from 'pg';
 import type { ApiConfig } from '../config';
 import type { Db } from '../db/prisma';
@@ -108,7 +116,10 @@ export async function runRaceJob(deps: WorkerDeps, raceId: string): Promise<void
       } else if (e instanceof RaceCancelledError) {
         await endRace(db, raceId, 'CANCELLED', "cancelled on request; the race's writer processes were killed");
       } else {
-        await endRace(db, raceId, 'FAILED', (e as Error).message ?? String(e));
+        // The reason is shown to clients: it keeps the error's gist, the log keeps all of it.
+        console.error(`race ${raceId} failed:`, e);
+        const roots = namedRoots({ workDir: deps.cfg.labWorkDir, dataDir: deps.cfg.labDataDir });
+        await endRace(db, raceId, 'FAILED', clientSafeMessage(e, { roots }));
       }
     } finally {
       deps.shutdown.removeEventListener('abort', onShutdown);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prepareDataset } from '../data/index';
 import type { WriterResult } from '../results/types';
+import { namedRoots } from '../safe-message';
 import type { WriterJob } from './messages';
 import { type BarrierRow, PgBarrier } from './pg-barrier';
 import { type Done, RaceCancelledError, type RaceHooks, result } from './race';
@@ -67,6 +68,7 @@ export async function raceAcrossHosts(
       if (!deadline.aborted) throw e;
       rows = await barrier.rows();
     }
+    const roots = namedRoots({ workDir: hooks.workDir });
     return jobs.map((j) => {
       const row = rows.find((r) => r.writer === j.writer.name);
       const d = row?.data as { opened?: number; prepared?: number } & Partial<Done & { crashed: string }>;
@@ -77,7 +79,7 @@ export async function raceAcrossHosts(
             : (d as Done)
           : { crashed: `writer ${j.writer.name} did not finish in time (last seen: ${row?.state ?? 'never'})` };
       const ready = d?.opened !== undefined ? { opened: d.opened, prepared: d.prepared ?? d.opened } : undefined;
-      return { ...result(j.writer, ready, done, started), ...(row?.host && { host: row.host }) };
+      return { ...result(j.writer, ready, done, started, roots), ...(row?.host && { host: row.host }) };
     });
   } finally {
     // Deleting the rows is also what tells writers still waiting that the race is off.

@@ -7,6 +7,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { WriterSpec } from '../cases/catalog';
 import type { WriterResult } from '../results/types';
+import { clientSafeMessage, type NamedRoot, namedRoots } from '../safe-message';
 import type { FromWriter, WriterJob, WriterOutcome } from './messages';
 
 const WRITER = fileURLToPath(new URL('./writer-process.ts', import.meta.url));
@@ -62,6 +63,8 @@ export interface RaceHooks {
   onEvent?: (writer: string, event: WriterEvent) => void;
   /** Aborting kills every writer process at once and rejects with RaceCancelledError. */
   signal?: AbortSignal;
+  /** The lab's work folder: writers' error messages name paths in it relative to it, and no other folder. */
+  workDir?: string;
 }
 
 /** Rejects when `signal` aborts; never settles otherwise. */
@@ -96,7 +99,8 @@ export async function race(jobs: WriterJob[], started: number, hooks: RaceHooks 
     // The barrier: every writer holds its table; now release those that wait for no one, together.
     for (const w of writers) if (!w.spec.startAfter) release(w);
     const done = await Promise.race([Promise.all(writers.map((w) => w.done)), abort]);
-    return writers.map((w, i) => result(w.spec, ready[i], done[i], started));
+    const roots = namedRoots({ workDir: hooks.workDir });
+    return writers.map((w, i) => result(w.spec, ready[i], done[i], started, roots));
   } finally {
     // A cancelled (or failed) race returns only once its writers are really gone.
     const alive = writers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
@@ -107,11 +111,22 @@ export async function race(jobs: WriterJob[], started: number, hooks: RaceHooks 
 
 const OPERATION_NAMES: Partial<Record<string, string>> = { 'overwrite-day': 'overwrite' };
 
+/**
+ * A writer's error as results keep it: they are stored and shown to clients, so a stack, SQL or server
+ * folder in it is cut (the engine's messages pass unchanged); the whole text goes to the log instead.
+ */
+function keptMessage(writer: string, text: string, roots: readonly NamedRoot[]): string {
+  const safe = clientSafeMessage(text, { roots });
+  if (safe !== text) console.error(`writer ${writer}: ${text}`);
+  return safe;
+}
+
 export function result(
   spec: WriterSpec,
   ready: { opened: number; prepared: number } | undefined,
   d: Done | undefined,
   started: number,
+  roots: readonly NamedRoot[],
 ): WriterResult {
   const operation = OPERATION_NAMES[spec.operation.kind] ?? spec.operation.kind;
   if (!d || 'crashed' in d) {
@@ -126,14 +141,17 @@ export function result(
       waitedOnLock: null,
       warnings: [],
       errorClass: 'WriterCrashed',
-      errorMessage: d && 'crashed' in d ? d.crashed : 'no result',
+      errorMessage: d && 'crashed' in d ? keptMessage(spec.name, d.crashed, roots) : 'no result',
     };
   }
   const rel = (t: number) => t - started;
+  const { errorMessage, attemptErrors } = d.outcome;
   return {
     name: spec.name,
     operation,
     ...d.outcome,
+    errorMessage: errorMessage === null ? null : keptMessage(spec.name, errorMessage, roots),
+    attemptErrors: attemptErrors.map((a) => ({ ...a, errorMessage: keptMessage(spec.name, a.errorMessage, roots) })),
     waitedOnLock: null,
     timings: {
       opened: rel(ready?.opened ?? started),
