@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Every test of the repository, from a fresh clone after `npm ci`: lint and format, type checks,
 # unit and integration tests of every package, and the apps' builds. It installs what the tests
-# need from Debian's apt when it is missing: Chromium for the dashboard, radosgw's packages (unpacked
-# under var/radosgw, not installed) for the S3 tests.
+# need from Debian's apt when it is missing: Chromium for the dashboard, strace for the durability
+# tests, radosgw's packages (unpacked under var/radosgw, not installed) for the S3 tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
 
-# The dashboard's end-to-end tests drive Debian's Chromium (never a downloaded browser).
-bash scripts/ensure-apt.sh chromium=chromium
+# The dashboard's end-to-end tests drive Debian's Chromium (never a downloaded browser); the
+# durability tests read a real writer's fsyncs with strace.
+bash scripts/ensure-apt.sh chromium=chromium strace=strace
 
 rm -rf var/test-reports
 npx biome check --error-on-warnings .

@@ -102,12 +102,25 @@ if ((await db.race.count()) === 0 && process.env.LAB_FIRST_RACES !== '0') {
 }
 await db.$disconnect();
 
-const env = { DATABASE_URL: database.url, NODE_ENV: process.env.NODE_ENV ?? 'development' };
+// `npm start` runs the product: production unless a developer sets NODE_ENV (an empty one counts as
+// unset), since libraries take their defaults from it, yoga's error details among them.
+const env = { DATABASE_URL: database.url, NODE_ENV: process.env.NODE_ENV || 'production' };
 // tsx as a loader in the process itself (not its CLI, which runs the code in a child): the PID we
 // hold is the process that runs the code, so stopping or killing it really stops that code.
 const tsx = ['--import', 'tsx'];
-const api = start('api', process.execPath, [...tsx, 'src/main.ts'], API_DIR, { ...env, API_PORT: String(cfg.apiPort) });
-for (let i = 1; i <= workers; i++) start(`worker${i}`, process.execPath, [...tsx, 'src/worker/main.ts'], API_DIR, env);
+// GraphiQL is bundled (no CDN) and the API answers only on loopback names, so the one-machine
+// product keeps it on; a deployment that runs the API itself gets production's default (off).
+const graphiql = process.env.API_GRAPHIQL ?? '1';
+const api = start('api', process.execPath, [...tsx, 'src/main.ts'], API_DIR, {
+  ...env,
+  API_PORT: String(cfg.apiPort),
+  API_GRAPHIQL: graphiql,
+});
+// Only workers run the lab's Postgres cases: they alone get the lab database's role.
+const workerEnv = { ...env, ...(database.labUrl && { LAB_POSTGRES_URL: database.labUrl }) };
+for (let i = 1; i <= workers; i++) {
+  start(`worker${i}`, process.execPath, [...tsx, 'src/worker/main.ts'], API_DIR, workerEnv);
+}
 const apiUrl = `http://${cfg.apiHost}:${cfg.apiPort}`;
 await ready(`${apiUrl}/health`, api, 'the API');
 
@@ -132,9 +145,13 @@ if (withWeb) {
 
 console.log(`
 racelab is up
-  API       ${apiUrl}/graphql  (GraphiQL in a browser)
+  API       ${apiUrl}/graphql  ${graphiql === '0' ? '(GraphiQL off: API_GRAPHIQL=0)' : '(GraphiQL in a browser)'}
   dashboard ${withWeb ? `http://127.0.0.1:${cfg.webPort}/` : 'not started (LAB_NO_WEB=1)'}
   workers   ${workers}
   database  ${cfg.databaseUrl ? 'DATABASE_URL' : `embedded, ${cfg.embeddedDir}`}
-${admin ? `\n  API token (shown once; store it, send it as Authorization: Bearer <token>):\n  ${admin}\n` : ''}
+${
+  admin
+    ? `\n  API token (shown once; store it, send it as Authorization: Bearer <token>):\n  ${admin}\n`
+    : '\n  API token: run `npm run token -- create` for a new one (list, revoke: `npm run token -- help`)\n'
+}
 Ctrl-C stops everything.`);

@@ -5,6 +5,7 @@
  */
 export * from './conflict';
 export { configureDuck, withConnection } from './data/duck';
+export { checkExpressionRuns, type RunCheckOptions } from './data/expression-check';
 export { fromLogPath, toLogPath } from './data/paths';
 export { DataFileMissingError } from './data/scan';
 export { type DataSource, SchemaMismatchError } from './data/source';
@@ -67,3 +68,4 @@ export {
   S3ObjectStore,
   s3ConfigFromEnv,
 } from './storage/s3-store';
+export { type LeftoverKind, leftoverKind } from './storage/staging';

@@ -1,6 +1,15 @@
 /** @racelab/lab: the race lab: data sets, base tables, writer processes behind a barrier, cases, checks. */
 
-export { auditJobs, type Finding, type Job, type JobAudit, type Manifest, type PairForecast } from './audit/index';
+export {
+  auditJobs,
+  type Finding,
+  type Job,
+  type JobAudit,
+  MAX_PAIR_FORECASTS,
+  type Manifest,
+  type PairForecast,
+  type SkippedWork,
+} from './audit/index';
 export { ManifestError, parseManifest, readManifest } from './audit/manifest';
 export {
   CASES,
@@ -22,9 +31,10 @@ export {
   labTableSchema,
   MAX_WRITERS,
   propertyProblems,
+  runnableCustomCase,
   withProperties,
 } from './cases/custom';
-export { type Dataset, prepareDataset, scaledFigures } from './data/index';
+export { type Dataset, prepareDataset, SERVED_SCALES, scaledFigures } from './data/index';
 export { type DemoReport, runDemo } from './demo';
 export { type ConflictForecast, ForecastError, type ForecastInput, forecastConflict } from './forecast';
 export { LabInputError, type LabOptions, type LabProgress, MAX_RUNS, runLab, validateLabOptions } from './lab';
@@ -36,10 +46,19 @@ export {
   type ResolvedLocation,
   resolveTableLocation,
 } from './locations';
-export { findFreePort, type LabPostgres, processAlive, startLabPostgres } from './postgres/index';
+export {
+  ensureDatabase,
+  findFreePort,
+  LAB_DATABASE,
+  type LabPostgres,
+  processAlive,
+  startLabPostgres,
+  withDatabase,
+} from './postgres/index';
 export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';
 export * from './results/types';
 export { type AcrossHosts, type RemoteWriterJob, runWriterJob, type WriterHost } from './runner/across-hosts';
 export { RaceCancelledError } from './runner/race';
+export { clientSafeMessage, namedRoots } from './safe-message';
 export { type AppendedFile, previewAppend } from './tables/append-stats';
 export { type LayoutFile, type LayoutOptions, type TableLayout, tableLayout, type ValueCount } from './tables/layout';
