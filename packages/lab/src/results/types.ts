@@ -98,10 +98,69 @@ export interface TableCheck {
   tempLogFilesOnDisk?: number;
 }
 
+/** A row that differs between the raced table and the serial replay, for people to look at. */
+export interface VerdictExample {
+  kind: 'duplicated' | 'missing' | 'extra';
+  /** The row's columns as JSON values (dates and timestamps as ISO text). */
+  row: Record<string, unknown>;
+}
+
+/** What a writer's replayed change did to the raced table, when the raced table is not the serial one. */
+export interface VerdictWriter {
+  name: string;
+  /** Its change is absent from the raced table although it reported committed. */
+  notApplied: boolean;
+  /** Its change is in the raced table twice. */
+  appliedTwice: boolean;
+}
+
+/** A writer that failed: what its change would have touched, left as it was. */
+export interface FailedWriterCheck {
+  name: string;
+  /** Rows its change would have touched (a delete's or update's matches in the raced table; an append's rows). */
+  rowsTouched: number;
+  /** Whether those rows are as the writer found them (true: nothing of its change leaked in). */
+  untouched: boolean;
+  /** In words, e.g. "the delete failed: its 1,206 VendorID 7 rows are still there". */
+  summary: string;
+}
+
+/**
+ * Extension: the serial-replay oracle's answer for a run. The writers that reported committed are replayed
+ * whole, one after another, on a fresh copy of the run's starting table, and the raced table is compared
+ * with that serial result as a multiset of rows.
+ */
+export interface RunVerdict {
+  /**
+   * serializable: equal to the serial result in commit order; reordered: equal in another serial order
+   * (what WriteSerializable permits), named in `order`; not-serializable: equal in no order tried.
+   */
+  status: 'serializable' | 'reordered' | 'not-serializable';
+  /** The order replayed for `status`: commit order, or the other order that matched. */
+  order: string[];
+  /** The verdict in words a person reads at a glance. */
+  summary: string;
+  /** For not-serializable: rows the raced table has more often than the serial one (extra copies of a serial row). */
+  rowsDuplicated?: number;
+  /** Rows of the serial result missing from the raced table. */
+  rowsMissing?: number;
+  /** Rows of the raced table that the serial result has nowhere. */
+  rowsExtra?: number;
+  /** For not-serializable: each committed writer, whether its change is missing or doubled. */
+  writers?: VerdictWriter[];
+  /** A few rows that differ (at most 5 of each kind). */
+  examples?: VerdictExample[];
+  failedWriters: FailedWriterCheck[];
+  /** The oracle's own time, ms, kept out of the run's durationMs. */
+  oracleMs: number;
+}
+
 export interface RunResult {
   index: number;
   writers: WriterResult[];
   table: TableCheck;
+  /** Extension: did the table end as some serial order of the committed writers would leave it? */
+  verdict?: RunVerdict;
   /** Extension: writer names in the order their commits landed (from the table's own log). */
   commitOrder?: string[];
   /** Extension: the run's wall time, ms. */
