@@ -2,9 +2,10 @@
  * bench/lab: the whole lab (every case, 5 runs, --scale 1) on this machine: wall time per case and
  * in total, peak memory (the lab process and its writer processes), and beside each Delta case the
  * time raw DuckDB takes for the same data work, measured in the same run: the rewrites, deletes,
- * appends and compactions its writers do, with no log, no processes and no checks.
+ * appends and compactions its writers do, with no log, no processes and no checks; and the median time of
+ * each case's serial-replay oracle (its verdict's oracleMs, outside the run's time).
  *
- *   npm run bench:lab [-- --scale S --runs N]
+ *   npm run bench:lab [-- --scale S --runs N --cases A1,B1]
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,18 +54,26 @@ const arg = (name: string, d: number) =>
   process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : d;
 const scale = arg('--scale', 1);
 const runs = arg('--runs', 5);
+const only = process.argv.includes('--cases')
+  ? process.argv[process.argv.indexOf('--cases') + 1]?.split(',')
+  : undefined;
+const cases = only ? CASES.filter((c) => only.includes(c.id)) : CASES;
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 const runTimes = new Map<string, number[]>();
 const writerRss: number[] = [];
+const oracleTimes = new Map<string, number[]>();
 const total = await timed(() =>
   runLab({
+    ...(only && { cases: only }),
     runs,
     scale,
     workDir: REPO_LAB,
     onProgress: (p) => {
       if (p.kind !== 'run' || !p.result) return;
       runTimes.set(p.caseId, [...(runTimes.get(p.caseId) ?? []), p.result.durationMs ?? 0]);
+      const oracleMs = p.result.verdict?.oracleMs;
+      if (oracleMs !== undefined) oracleTimes.set(p.caseId, [...(oracleTimes.get(p.caseId) ?? []), oracleMs]);
       for (const w of p.result.writers) if (w.peakRssMb) writerRss.push(w.peakRssMb);
       process.stderr.write(`${p.done}/${p.total} ${p.caseId} run ${p.run}: ${p.result.durationMs} ms\n`);
     },
@@ -72,20 +81,24 @@ const total = await timed(() =>
 );
 const dataset = await prepareDataset({ scale, cacheDir: join(REPO_LAB, 'data') });
 const base = join(REPO_LAB, 'base', `${dataset.source}-${dataset.scale}`);
-console.log(`bench/lab: ${CASES.length} cases x ${runs} runs at scale ${scale} (${dataset.source} data), 2 cores`);
-console.log('case  runs total   median run   raw DuckDB work   ratio');
+console.log(`bench/lab: ${cases.length} cases x ${runs} runs at scale ${scale} (${dataset.source} data), 2 cores`);
+console.log('case  runs total   median run   raw DuckDB work   ratio   median oracle');
 let rawTotal = 0;
-for (const c of CASES) {
+for (const c of cases) {
   const times = runTimes.get(c.id) ?? [];
   const sum = times.reduce((a, b) => a + b, 0);
-  let raw = '';
+  let raw = ''.padEnd(23);
   if (c.engine === 'delta') {
     const ms = await rawWork(c, join(base, c.table), (d) => dataset.february(d as '2025-02-01'));
     rawTotal += ms * runs;
     raw = `${ms.toFixed(0).padStart(8)} ms   ${(median(times) / ms).toFixed(1).padStart(5)}x`;
   }
   console.log(
-    `${c.id.padEnd(5)} ${(sum / 1000).toFixed(1).padStart(8)} s ${median(times).toFixed(0).padStart(9)} ms   ${raw}`,
+    `${c.id.padEnd(5)} ${(sum / 1000).toFixed(1).padStart(8)} s ${median(times).toFixed(0).padStart(9)} ms   ${raw}   ${median(
+      oracleTimes.get(c.id) ?? [0],
+    )
+      .toFixed(0)
+      .padStart(8)} ms`,
   );
 }
 console.log(

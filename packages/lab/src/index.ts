@@ -62,3 +62,4 @@ export { RaceCancelledError } from './runner/race';
 export { clientSafeMessage, namedRoots } from './safe-message';
 export { type AppendedFile, previewAppend } from './tables/append-stats';
 export { type LayoutFile, type LayoutOptions, type TableLayout, tableLayout, type ValueCount } from './tables/layout';
+export { caseVerdict, commitOrderOf, type DeltaVerdictInput, deltaVerdict } from './verdict/index';

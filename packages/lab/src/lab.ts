@@ -186,7 +186,8 @@ async function postgresRun(index: number, serverUrl: string, c: PostgresCase): P
     index,
     writers: r.writers,
     table: r.table,
-    commitOrder: r.writers.filter((w) => w.committed).map((w) => w.name),
+    verdict: r.verdict,
+    commitOrder: r.commitOrder,
     durationMs: r.durationMs,
   };
 }

@@ -23,6 +23,7 @@ import {
   type PostgresCaseResult,
   postgresServerVersion,
   postgresTableCheck,
+  postgresVerdict,
   preparePostgresLab,
   processAlive,
   resetPostgresLab,
@@ -206,6 +207,14 @@ describe('embedded Postgres and the P cases', () => {
     expect(r.table.tipDeltaByVendor).toEqual({ ...zeroDeltas(), '1': 700, '2': 2000 });
     expect(r.table.tipChangedByVendor).toEqual({ '1': 700, '2': 2000, '6': 0, '7': 0 });
     expect(r.table.tipDeltaValues).toEqual([1]);
+    expect(r.commitOrder).toEqual(['A', 'B']);
+    expect(r.verdict).toMatchObject({
+      status: 'serializable',
+      order: ['A', 'B'],
+      summary: 'data OK',
+      failedWriters: [],
+    });
+    console.info(`P1 oracle: ${r.verdict.oracleMs} ms (run ${r.durationMs} ms)`);
   });
 
   it.each([1, 2])('P2 (run %i): same rows, read committed: B waits, then both land (+2 per trip)', async () => {
@@ -219,6 +228,7 @@ describe('embedded Postgres and the P cases', () => {
     expect(r.table.tipDeltaByVendor).toEqual({ ...zeroDeltas(), '2': 2 * 2000 });
     expect(r.table.tipChangedByVendor).toEqual({ '1': 0, '2': 2000, '6': 0, '7': 0 });
     expect(r.table.tipDeltaValues).toEqual([2]);
+    expect(r.verdict).toMatchObject({ status: 'serializable', order: ['A', 'B'], summary: 'data OK' });
   });
 
   it.each([1, 2])('P3 (run %i): same rows, repeatable read: B waits, then fails to serialize', async () => {
@@ -233,6 +243,78 @@ describe('embedded Postgres and the P cases', () => {
     });
     expect(r.table.tipDeltaByVendor).toEqual({ ...zeroDeltas(), '2': 2000 });
     expect(r.table.tipDeltaValues).toEqual([1]);
+    expect(r.commitOrder).toEqual(['A']);
+    expect(r.verdict).toMatchObject({
+      status: 'serializable',
+      order: ['A'],
+      summary: 'data OK',
+      failedWriters: [
+        {
+          name: 'B',
+          rowsTouched: VENDOR_TRIPS['2'],
+          untouched: true,
+          summary: 'the update failed: its 2,000 rows of VendorID 2 are untouched by it',
+        },
+      ],
+    });
+  });
+
+  describe('the oracle on a table the writers did not leave as they said', () => {
+    /** Resets the tips, runs `tamper` on trips, and asks for the verdict on what the writers claim. */
+    async function verdictAfter(tamper: string[], writers: { name: string; committed: boolean; vendor: number }[]) {
+      const url = labDatabaseUrl(mainServer().url);
+      await resetPostgresLab(mainServer().url);
+      return withClient(url, async (c) => {
+        for (const sql of tamper) await c.query(sql);
+        const names = writers.filter((w) => w.committed).map((w) => w.name);
+        return postgresVerdict(c, writers, names, 'READ COMMITTED');
+      });
+    }
+    const plusOne = (vendor: number) => `UPDATE trips SET tip_amount = tip_amount + 1 WHERE "VendorID" = ${vendor}`;
+
+    it('a committed update missing from the table: not serializable, its change not applied', async () => {
+      const v = await verdictAfter([], [{ name: 'A', committed: true, vendor: 7 }]);
+      expect(v).toMatchObject({
+        status: 'not-serializable',
+        order: ['A'],
+        rowsDuplicated: 0,
+        rowsMissing: 200,
+        rowsExtra: 200,
+        summary: '200 rows missing, 200 rows no serial order writes',
+        writers: [{ name: 'A', notApplied: true, appliedTwice: false }],
+      });
+      expect(v.examples?.filter((e) => e.kind === 'missing')).toHaveLength(5);
+      expect(v.examples?.[0]?.row).toMatchObject({ VendorID: 7 });
+    });
+
+    it('an update applied twice, and a failed writer whose change leaked in', async () => {
+      const twice = await verdictAfter(
+        [plusOne(6), plusOne(6)],
+        [
+          { name: 'A', committed: true, vendor: 6 },
+          { name: 'B', committed: false, vendor: 7 },
+        ],
+      );
+      expect(twice.status).toBe('not-serializable');
+      expect(twice.writers).toEqual([{ name: 'A', notApplied: false, appliedTwice: true }]);
+      expect(twice.failedWriters).toEqual([
+        {
+          name: 'B',
+          rowsTouched: 200,
+          untouched: true,
+          summary: 'the update failed: its 200 rows of VendorID 7 are untouched by it',
+        },
+      ]);
+      const leaked = await verdictAfter(
+        [plusOne(6), plusOne(7)],
+        [
+          { name: 'A', committed: true, vendor: 6 },
+          { name: 'B', committed: false, vendor: 7 },
+        ],
+      );
+      expect(leaked).toMatchObject({ status: 'not-serializable', rowsMissing: 200, rowsExtra: 200 });
+      expect(leaked.failedWriters[0]).toMatchObject({ rowsTouched: 200, untouched: false });
+    });
   });
 
   it('reset puts every tip back', async () => {

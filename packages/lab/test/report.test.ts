@@ -17,7 +17,7 @@ import {
   UnusableInputError,
   validateResults,
 } from '../src/report/index';
-import type { LabResults, RunResult, TableCheck, WriterResult } from '../src/results/types';
+import type { LabResults, RunResult, RunVerdict, TableCheck, WriterResult } from '../src/results/types';
 
 const { ADDED, DELETED_READ, NO_RETRIES, COMMIT_FAILED, PG_SERIALIZE } = messages;
 const LAB = fileURLToPath(new URL('..', import.meta.url));
@@ -192,7 +192,50 @@ function d1Run(index: number): RunResult {
   };
 }
 
+/**
+ * The verdict a correct oracle gives each run of this file: serializable in commit order, except I5 (the update
+ * before the append) and E1 (every Feb 14 trip once too often); every loser's rows untouched.
+ */
+function verdictFor(id: string, r: RunResult): RunVerdict {
+  const committed = r.writers
+    .filter((w) => w.committed)
+    .sort((a, b) => (a.version ?? 0) - (b.version ?? 0))
+    .map((w) => w.name);
+  const failedWriters = r.writers
+    .filter((w) => !w.committed)
+    .map((w) => ({ name: w.name, rowsTouched: 1, untouched: true, summary: 'its rows are untouched' }));
+  const base = { order: r.commitOrder ?? committed, failedWriters, oracleMs: 12 };
+  if (id === 'I5') {
+    return {
+      ...base,
+      status: 'reordered',
+      order: ['vendor2', 'append'],
+      summary: 'reordered: update before append, as WriteSerializable allows',
+    };
+  }
+  if (id === 'E1') {
+    return {
+      ...base,
+      status: 'not-serializable',
+      summary: `${FIG.f14} rows written twice`,
+      rowsDuplicated: FIG.f14,
+      rowsMissing: 0,
+      rowsExtra: 0,
+      writers: committed.map((name) => ({ name, notApplied: false, appliedTwice: false })),
+      examples: [{ kind: 'duplicated', row: { trip_id: 10_000_000 } }],
+    };
+  }
+  return { ...base, status: 'serializable', summary: 'data OK' };
+}
+
 function goodResults(dataDir: string, scale = 0.01): LabResults {
+  const r = resultsWithoutVerdicts(dataDir, scale);
+  for (const k of r.cases) for (const x of k.runs) x.verdict = verdictFor(k.id, x);
+  return r;
+}
+
+/** As the lab wrote results before it recorded verdicts. */
+function resultsWithoutVerdicts(dataDir: string, scale = 0.01): LabResults {
   const { J, f1, f2, f14 } = FIG;
   return {
     createdAt: '2026-10-03T10:00:00.000Z',
@@ -470,6 +513,15 @@ function allMismatches(report: Report): string[] {
   ];
 }
 
+/** The mismatches of the good file with `plant` applied; the file must fail. */
+async function mismatches(plant: (r: LabResults) => void): Promise<string[]> {
+  const r = clone(goodResults(dataDir));
+  plant(r);
+  const report = await checkResults(r);
+  expect(report.ok).toBe(false);
+  return allMismatches(report);
+}
+
 describe('report checker: recount', () => {
   it('counts the raw data with its own SQL', async () => {
     const report = await checkResults(goodResults(dataDir));
@@ -527,20 +579,13 @@ describe('report checker: a correct results file', () => {
     [v1.attemptErrors, v2.attemptErrors] = [v2.attemptErrors, v1.attemptErrors];
     [v1.readVersion, v2.readVersion] = [3, 2];
     d.commitOrder = ['vendor6', 'vendor7', 'vendor2', 'vendor1'];
+    (d.verdict as RunVerdict).order = d.commitOrder;
     const report = await checkResults(r);
     expect(allMismatches(report)).toEqual([]);
   });
 });
 
 describe('report checker: planted wrong numbers', () => {
-  async function mismatches(plant: (r: LabResults) => void): Promise<string[]> {
-    const r = clone(goodResults(dataDir));
-    plant(r);
-    const report = await checkResults(r);
-    expect(report.ok).toBe(false);
-    return allMismatches(report);
-  }
-
   it('A1 rows off by one', async () => {
     const m = await mismatches((r) => {
       run(r, 'A1', 2).table.rows += 1;
@@ -643,6 +688,82 @@ describe('report checker: planted wrong numbers', () => {
     expect(m).toContain("P2 run 2: B's waitedOnLock differs: expected true, got false");
     expect(m).toContain(
       'A2 run 1: loser error class differs (feb01): expected "CommitFailedError", got "CommitConflictError"',
+    );
+  });
+});
+
+describe('report checker: verdicts', () => {
+  const verdict = (r: LabResults, id: string) => run(r, id).verdict as RunVerdict;
+
+  it('E1 said to be serializable', async () => {
+    const m = await mismatches((r) => {
+      Object.assign(verdict(r, 'E1'), { status: 'serializable', summary: 'data OK' });
+    });
+    expect(m).toEqual([
+      'E1 run 1: verdict differs: expected "not-serializable" (each Feb 14 trip once too often), got "serializable"',
+    ]);
+  });
+
+  it('I5 said to be serializable in commit order', async () => {
+    const m = await mismatches((r) => {
+      Object.assign(verdict(r, 'I5'), { status: 'serializable', order: ['append', 'vendor2'], summary: 'data OK' });
+    });
+    expect(m).toEqual([
+      'I5 run 1: verdict differs: expected "reordered" (the update before the append), got "serializable"',
+    ]);
+  });
+
+  it('I5 reordered the wrong way round', async () => {
+    const m = await mismatches((r) => {
+      verdict(r, 'I5').order = ['append', 'vendor2'];
+    });
+    expect(m).toEqual([
+      'I5 run 1: verdict order differs: expected "vendor2, append" (the update before the append), got "append, vendor2"',
+    ]);
+  });
+
+  it('E1 with one row too many written twice, and its summary saying so', async () => {
+    const m = await mismatches((r) => {
+      Object.assign(verdict(r, 'E1'), { rowsDuplicated: FIG.f14 + 1, summary: `${FIG.f14 + 1} rows written twice` });
+    });
+    expect(m).toEqual([
+      `E1 run 1: verdict rowsDuplicated differs: expected ${FIG.f14} (each Feb 14 trip once too often), got ${FIG.f14 + 1}`,
+      `E1 run 1: verdict summary differs: expected it to start "${FIG.f14} rows written twice", got "${FIG.f14 + 1} rows written twice"`,
+    ]);
+  });
+
+  it("a loser whose change leaked in, an A1 run called not serializable, P3's loser left out", async () => {
+    const m = await mismatches((r) => {
+      const b1 = verdict(r, 'B1');
+      b1.failedWriters = b1.failedWriters.map((f) => ({ ...f, untouched: false, summary: 'its rows changed' }));
+      Object.assign(run(r, 'A1', 2).verdict as RunVerdict, { status: 'not-serializable', summary: '3 rows missing' });
+      verdict(r, 'P3').failedWriters = [];
+    });
+    expect(m).toEqual([
+      'A1 run 2: verdict differs: expected "serializable" (in commit order), got "not-serializable"',
+      'B1 run 1: verdict: vendor2 failed, yet "its rows changed"',
+      'P3 run 1: verdict failedWriters differ: expected B, got none',
+    ]);
+  });
+
+  it('a results file from before verdicts passes, each case saying its runs were not checked', async () => {
+    const report = await checkResults(resultsWithoutVerdicts(dataDir));
+    expect(allMismatches(report)).toEqual([]);
+    const e1 = report.cases.find((k) => k.id === 'E1');
+    expect(e1?.verdicts).toEqual(['no verdict recorded (not checked)']);
+  });
+
+  it('the validator reads a verdict when there is one', () => {
+    const r = clone(goodResults(dataDir));
+    expect(validateResults(r, 'r.json')).toEqual(r);
+    (verdict(r, 'E1') as { status: string }).status = 'fine';
+    expect(() => validateResults(r, 'r.json')).toThrow(
+      'r.json: cases[11].runs[0].verdict.status must be one of serializable, reordered, not-serializable',
+    );
+    const p = clone(goodResults(dataDir));
+    (verdict(p, 'P3').failedWriters[0] as { rowsTouched: unknown }).rowsTouched = -1;
+    expect(() => validateResults(p, 'r.json')).toThrow(
+      'r.json: cases[17].runs[0].verdict.failedWriters[0].rowsTouched must be at least 0',
     );
   });
 });
@@ -760,7 +881,9 @@ describe('npm run lab:report (the CLI)', () => {
     const ok = cli(good);
     expect(ok.err).toBe('');
     expect(ok.code).toBe(0);
-    expect(ok.out).toContain('✓ D1  2 runs; commit order 6, 7, 1, 2 (2 of 2)');
+    expect(ok.out).toContain('✓ D1  2 runs; data OK in 2 of 2; commit order 6, 7, 1, 2 (2 of 2)');
+    expect(ok.out).toContain(`✓ E1  1 run; ${FIG.f14} rows written twice in 1 of 1\n`);
+    expect(ok.out).toContain('✓ I5  1 run; reordered: update before append, as WriteSerializable allows in 1 of 1\n');
     expect(ok.out).toContain('skipped (not in the file): I1 I2 I3 I6');
     expect(ok.out).toContain('cases document not checked: results at scale 0.01');
     expect(ok.out.trim().split('\n').at(-1)).toMatch(/^OK: 18 cases checked/);
@@ -770,6 +893,22 @@ describe('npm run lab:report (the CLI)', () => {
     expect(bad.out).toContain('✗ D1  2 runs');
     expect(bad.out).toContain("    D1 run 2: vendor2's attempt count differs: expected 3");
     expect(bad.out.trim().split('\n').at(-1)).toMatch(/^MISMATCH: \d+ mismatch(es)? \(1 of 18 cases\)/);
+
+    // The planted error of issue 14: E1's runs said to leave the data OK.
+    const e1Planted = join(dir, 'e1-serializable.json');
+    const e = clone(goodResults(dataDir));
+    Object.assign(run(e, 'E1').verdict as RunVerdict, { status: 'serializable', summary: 'data OK' });
+    await writeFile(e1Planted, JSON.stringify(e));
+    const e1 = cli(e1Planted);
+    expect(e1.code).toBe(1);
+    expect(e1.out).toContain('✗ E1  1 run; data OK in 1 of 1, 1 mismatch\n');
+    expect(e1.out).toContain('    E1 run 1: verdict differs: expected "not-serializable"');
+
+    const older = join(dir, 'older.json');
+    await writeFile(older, JSON.stringify(resultsWithoutVerdicts(dataDir)));
+    const o = cli(older);
+    expect(o.code).toBe(0);
+    expect(o.out).toContain('✓ A1  2 runs; no verdict recorded (not checked) in 2 of 2\n');
 
     const notJson = join(dir, 'not.json');
     await writeFile(notJson, 'lab results, honest');

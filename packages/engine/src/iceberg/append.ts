@@ -73,10 +73,18 @@ export interface PreparedAppend {
 
 const num = (summary: Record<string, string> | undefined, k: string): bigint => BigInt(summary?.[k] ?? '0');
 
-/** The snapshot's summary: this append's counts, totals carried over from the parent (pyiceberg snapshots.py). */
-function summaryFor(parent: Snapshot | undefined, f: DataFile): Snapshot['summary'] {
+/**
+ * The snapshot's summary: the caller's properties (pyiceberg's `snapshot_properties`), then this append's
+ * counts and the totals carried over from the parent (pyiceberg snapshots.py), which a property cannot override.
+ */
+function summaryFor(
+  parent: Snapshot | undefined,
+  f: DataFile,
+  properties: Record<string, string>,
+): Snapshot['summary'] {
   const p = parent?.summary;
   return {
+    ...properties,
     operation: 'append',
     'added-files-size': String(f.fileSizeInBytes),
     'added-data-files': '1',
@@ -99,6 +107,7 @@ function stageAppend(
   m: TableMetadata,
   snapshotId: bigint,
   dataFile: DataFile,
+  properties: Record<string, string>,
 ): { updates: Update[]; requirements: Requirement[]; written: string[] } {
   const commitUuid = randomUUID();
   const parent = currentSnapshot(m);
@@ -145,7 +154,7 @@ function stageAppend(
     'sequence-number': sequenceNumber,
     'timestamp-ms': Date.now(),
     'manifest-list': toFileUri(listFile),
-    summary: summaryFor(parent, dataFile),
+    summary: summaryFor(parent, dataFile, properties),
     'schema-id': schema['schema-id'],
   };
   return {
@@ -161,11 +170,20 @@ function stageAppend(
   };
 }
 
+export interface PrepareAppendOptions {
+  /** Extra snapshot summary properties, as pyiceberg's `append(df, snapshot_properties=…)`. */
+  snapshotProperties?: Record<string, string>;
+}
+
 /**
  * Writes the data file now (Parquet with field ids, from `sources`) and returns the commit step, so
  * several processes can each load and write, wait at a barrier, and then commit.
  */
-export async function prepareIcebergAppend(table: IcebergTable, sources: string[]): Promise<PreparedAppend> {
+export async function prepareIcebergAppend(
+  table: IcebergTable,
+  sources: string[],
+  options: PrepareAppendOptions = {},
+): Promise<PreparedAppend> {
   const dataFile = await withConnection((c) =>
     writeDataFile(c, {
       schema: currentSchema(table.metadata),
@@ -191,7 +209,13 @@ export async function prepareIcebergAppend(table: IcebergTable, sources: string[
         policy,
         {
           attempt: async () => {
-            const staged = stageAppend(table.catalog, current.metadata, snapshotId, dataFile);
+            const staged = stageAppend(
+              table.catalog,
+              current.metadata,
+              snapshotId,
+              dataFile,
+              options.snapshotProperties ?? {},
+            );
             written.push(staged.written);
             const done = await commitTable(table.catalog, table.identifier, staged, { beforeSwap: opts.beforeSwap });
             for (const files of written.slice(0, -1)) for (const f of files) rmSync(f, { force: true });

@@ -9,6 +9,7 @@ export {
   appendParquetToIcebergTable,
   type CreateTableOptions as CreateIcebergTableOptions,
   createIcebergTable,
+  type PrepareAppendOptions as PrepareIcebergAppendOptions,
   type PreparedAppend as PreparedIcebergAppend,
   prepareIcebergAppend,
 } from './append';

@@ -5,6 +5,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import { runLab } from '../lab';
 import { caseOutcome, loserErrors, tableAfter } from '../results/summary';
+import { caseVerdict } from '../verdict/index';
 import { numberOption, parseArgs, userPath, workDirOption } from './args';
 import { progressBar } from './progress';
 
@@ -45,6 +46,8 @@ async function main(): Promise<void> {
   );
   for (const c of results.cases) {
     console.log(`\n${c.id}  ${c.title ?? ''}`);
+    console.log(`    verdict: ${caseVerdict(c)}`);
+    for (const f of c.runs.at(-1)?.verdict?.failedWriters ?? []) console.log(`             ${f.summary}`);
     console.log(`    outcome: ${caseOutcome(c)}`);
     for (const e of loserErrors(c)) console.log(`    loser:   ${e.replaceAll('\n', '\n             ')}`);
     console.log(`    table:   ${tableAfter(c.runs.at(-1))}`);

@@ -10,9 +10,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { withConnection } from '@racelab/engine';
 import pg from 'pg';
-import type { TableCheck, WriterResult, WriterTimings } from '../results/types';
+import type { RunVerdict, TableCheck, WriterResult, WriterTimings } from '../results/types';
 import { copyFromFile } from './copy';
 import { ensureDatabase, withDatabase } from './databases';
+import { tipUpdateSql } from './tip-update';
+import { postgresVerdict } from './verdict';
 
 /** The lab's own database on the server. */
 export const LAB_DATABASE = 'racelab_lab';
@@ -38,6 +40,10 @@ export interface PostgresWriterResult extends WriterResult {
 export interface PostgresCaseResult {
   writers: PostgresWriterResult[];
   table: TableCheck;
+  /** The committed writers in the order their COMMIT returned to the runner. */
+  commitOrder: string[];
+  /** The serial-replay oracle's verdict on the table afterwards (its time is not in durationMs). */
+  verdict: RunVerdict;
   durationMs: number;
   /** How many times the watcher asked pg_blocking_pids before B waited or returned. */
   watchPolls: number;
@@ -375,10 +381,11 @@ function classify(e: unknown): { errorClass: string; errorMessage: string; sqlSt
   return { errorClass: 'Error', errorMessage: String(e), sqlState: null };
 }
 
-const UPDATE_SQL = 'UPDATE trips SET tip_amount = tip_amount + 1 WHERE "VendorID" = $1';
+const UPDATE_SQL = tipUpdateSql('trips');
 
 interface WriterState {
   name: string;
+  vendor: number;
   client: Client;
   backendPid: number;
   committed: boolean;
@@ -408,12 +415,16 @@ function writerResult(w: WriterState, waitedOnLock: boolean | null): PostgresWri
   };
 }
 
-/** Ends the writer's transaction: COMMIT if its statement succeeded, else ROLLBACK. */
-async function finish(w: WriterState, ms: () => number): Promise<void> {
+/**
+ * Ends the writer's transaction: COMMIT if its statement succeeded, else ROLLBACK. Its name joins `committed` when
+ * COMMIT returns: the order the runner saw the commits, which the oracle replays.
+ */
+async function finish(w: WriterState, ms: () => number, committed: string[]): Promise<void> {
   if (w.error === undefined) {
     try {
       await w.client.query('COMMIT');
       w.committed = true;
+      committed.push(w.name);
     } catch (e) {
       w.error = e;
     }
@@ -449,12 +460,13 @@ export async function runPostgresCase(serverUrl: string, spec: PostgresCaseSpec)
 
     const t0 = performance.now();
     const ms = () => Math.round((performance.now() - t0) * 10) / 10;
-    const writer = async (name: string): Promise<WriterState> => {
+    const writer = async (name: string, vendor: number): Promise<WriterState> => {
       const client = await connect(name);
       const pid = Number((await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid);
       const opened = ms();
       return {
         name,
+        vendor,
         client,
         backendPid: pid,
         committed: false,
@@ -463,15 +475,15 @@ export async function runPostgresCase(serverUrl: string, spec: PostgresCaseSpec)
         timings: { opened, prepared: opened, released: opened, finished: opened },
       };
     };
-    const a = await writer('A');
-    const b = await writer('B');
+    const a = await writer('A', spec.vendorA);
+    const b = await writer('B', spec.vendorB);
 
     // A: update its rows and keep the transaction open.
     await a.client.query(`BEGIN ISOLATION LEVEL ${level}`);
     a.timings.prepared = ms();
     a.timings.released = ms();
     try {
-      a.rowsUpdated = (await a.client.query(UPDATE_SQL, [spec.vendorA])).rowCount;
+      a.rowsUpdated = (await a.client.query(UPDATE_SQL, [a.vendor])).rowCount;
     } catch (e) {
       a.error = e;
     }
@@ -482,7 +494,7 @@ export async function runPostgresCase(serverUrl: string, spec: PostgresCaseSpec)
     b.timings.prepared = ms();
     let bReturned = false;
     b.timings.released = ms();
-    const bStatement = b.client.query(UPDATE_SQL, [spec.vendorB]).then(
+    const bStatement = b.client.query(UPDATE_SQL, [b.vendor]).then(
       (r) => {
         b.rowsUpdated = r.rowCount;
       },
@@ -516,15 +528,20 @@ export async function runPostgresCase(serverUrl: string, spec: PostgresCaseSpec)
     }
 
     // Only now A commits; then B's statement is awaited and B ends its transaction.
-    await finish(a, ms);
+    const commitOrder: string[] = [];
+    await finish(a, ms, commitOrder);
     await bStatement;
-    await finish(b, ms);
+    await finish(b, ms, commitOrder);
 
     const table = await tableCheck(watcher);
+    const durationMs = Math.round(performance.now() - t0);
+    const verdict = await postgresVerdict(watcher, [a, b], commitOrder, level);
     return {
       writers: [writerResult(a, null), writerResult(b, waitedOnLock)],
       table,
-      durationMs: Math.round(performance.now() - t0),
+      commitOrder,
+      verdict,
+      durationMs,
       watchPolls: polls,
     };
   } finally {

@@ -26,3 +26,4 @@ export {
   startLabPostgres,
   withLabPostgres,
 } from './server';
+export { postgresVerdict, type ReplayedWriter } from './verdict';

@@ -15,6 +15,7 @@ import {
   type Report,
   UnusableInputError,
 } from './types';
+import { checkVerdict, verdictLine } from './verdict';
 
 function checkCases(results: LabResults, figures: Figures): Pick<Report, 'cases' | 'checked' | 'skipped' | 'unknown'> {
   const cases: CaseReport[] = [];
@@ -27,7 +28,7 @@ function checkCases(results: LabResults, figures: Figures): Pick<Report, 'cases'
       continue;
     }
     checked.push(spec.id);
-    const report: CaseReport = { id: spec.id, runs: 0, mismatches: [], notes: [] };
+    const report: CaseReport = { id: spec.id, runs: 0, mismatches: [], notes: [], verdicts: [] };
     if (entries.length > 1) report.mismatches.push(`${spec.id}: listed ${entries.length} times in the file`);
     const runs = entries.flatMap((k) => k.runs);
     if (runs.length === 0) report.mismatches.push(`${spec.id}: no runs stored`);
@@ -38,6 +39,8 @@ function checkCases(results: LabResults, figures: Figures): Pick<Report, 'cases'
       const c = new RunCheck(spec.id, run, figures);
       checkGeneric(c, spec);
       spec.check(c);
+      checkVerdict(c, spec);
+      report.verdicts.push(verdictLine(c));
       report.mismatches.push(...c.mismatches);
       report.notes.push(...c.notes);
     }

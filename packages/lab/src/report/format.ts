@@ -3,6 +3,13 @@ import type { Report } from './types';
 
 const n = (x: number) => x.toLocaleString('en-US');
 
+/** Equal lines counted, in the order they first appear. */
+function tally(lines: readonly string[]): Map<string, number> {
+  const counted = new Map<string, number>();
+  for (const line of lines) counted.set(line, (counted.get(line) ?? 0) + 1);
+  return counted;
+}
+
 export function formatReport(report: Report, file: string): string[] {
   const f = report.figures;
   const vendors = Object.entries(f.byVendor)
@@ -15,10 +22,10 @@ export function formatReport(report: Report, file: string): string[] {
   ];
   if (report.unknown.length) lines.push(`not lesson cases, not checked: ${report.unknown.join(' ')}`);
   for (const k of report.cases) {
-    const counted = new Map<string, number>();
-    for (const note of k.notes) counted.set(note, (counted.get(note) ?? 0) + 1);
-    const remarks = [...counted].map(([note, times]) => `; ${note} (${times} of ${k.runs})`).join('');
-    const runs = `${k.runs} run${k.runs === 1 ? '' : 's'}${remarks}`;
+    // The verdict first ("data OK in 5 of 5"), then the case's own remarks.
+    const verdicts = [...tally(k.verdicts)].map(([words, times]) => `; ${words} in ${times} of ${k.runs}`).join('');
+    const remarks = [...tally(k.notes)].map(([note, times]) => `; ${note} (${times} of ${k.runs})`).join('');
+    const runs = `${k.runs} run${k.runs === 1 ? '' : 's'}${verdicts}${remarks}`;
     if (k.mismatches.length === 0) {
       lines.push(`✓ ${k.id}  ${runs}`);
     } else {

@@ -33,6 +33,8 @@ export interface CaseReport {
   mismatches: string[];
   /** Remarks that are not mismatches, one per run that made it (D1: "commit order 6, 7, 1, 2"). */
   notes: string[];
+  /** Each run's verdict in words ("data OK"), or that it has none. */
+  verdicts: string[];
 }
 
 export interface DocumentNumber {

@@ -7,9 +7,13 @@ import type {
   AttemptError,
   CaseResult,
   DataSourceKind,
+  FailedWriterCheck,
   LabResults,
   RunResult,
+  RunVerdict,
   TableCheck,
+  VerdictExample,
+  VerdictWriter,
   WriterResult,
 } from '../results/types';
 import { UnusableInputError } from './types';
@@ -115,7 +119,61 @@ function runResult(s: Shape, v: unknown, path: string): RunResult {
   if (order !== undefined) run.commitOrder = order;
   const duration = s.optional(o.durationMs, `${path}.durationMs`, (x, p) => s.number(x, p));
   if (duration !== undefined) run.durationMs = duration;
+  // Older results files have no verdict; when one is there it must be whole.
+  const runVerdict = s.optional(o.verdict, `${path}.verdict`, (x, p) => verdict(s, x, p));
+  if (runVerdict !== undefined) run.verdict = runVerdict;
   return run;
+}
+
+const VERDICT_STATUSES: readonly string[] = ['serializable', 'reordered', 'not-serializable'];
+const EXAMPLE_KINDS: readonly string[] = ['duplicated', 'missing', 'extra'];
+
+function verdict(s: Shape, v: unknown, path: string): RunVerdict {
+  const o = s.object(v, path);
+  const status = s.string(o.status, `${path}.status`);
+  if (!VERDICT_STATUSES.includes(status)) s.fail(`${path}.status`, `must be one of ${VERDICT_STATUSES.join(', ')}`);
+  const out: RunVerdict = {
+    status: status as RunVerdict['status'],
+    order: s.list(o.order, `${path}.order`, (x, p) => s.string(x, p)),
+    summary: s.string(o.summary, `${path}.summary`),
+    failedWriters: s.list(o.failedWriters, `${path}.failedWriters`, (x, p) => failedWriter(s, x, p)),
+    oracleMs: s.number(o.oracleMs, `${path}.oracleMs`),
+  };
+  for (const key of ['rowsDuplicated', 'rowsMissing', 'rowsExtra'] as const) {
+    const n = s.optional(o[key], `${path}.${key}`, (x, p) => s.integer(x, p, 0));
+    if (n !== undefined) out[key] = n;
+  }
+  const writers = s.optional(o.writers, `${path}.writers`, (x, p) => s.list(x, p, (y, q) => verdictWriter(s, y, q)));
+  if (writers !== undefined) out.writers = writers;
+  const examples = s.optional(o.examples, `${path}.examples`, (x, p) => s.list(x, p, (y, q) => example(s, y, q)));
+  if (examples !== undefined) out.examples = examples;
+  return out;
+}
+
+function verdictWriter(s: Shape, v: unknown, path: string): VerdictWriter {
+  const o = s.object(v, path);
+  return {
+    name: s.string(o.name, `${path}.name`),
+    notApplied: s.boolean(o.notApplied, `${path}.notApplied`),
+    appliedTwice: s.boolean(o.appliedTwice, `${path}.appliedTwice`),
+  };
+}
+
+function example(s: Shape, v: unknown, path: string): VerdictExample {
+  const o = s.object(v, path);
+  const kind = s.string(o.kind, `${path}.kind`);
+  if (!EXAMPLE_KINDS.includes(kind)) s.fail(`${path}.kind`, `must be one of ${EXAMPLE_KINDS.join(', ')}`);
+  return { kind: kind as VerdictExample['kind'], row: s.object(o.row, `${path}.row`) };
+}
+
+function failedWriter(s: Shape, v: unknown, path: string): FailedWriterCheck {
+  const o = s.object(v, path);
+  return {
+    name: s.string(o.name, `${path}.name`),
+    rowsTouched: s.integer(o.rowsTouched, `${path}.rowsTouched`, 0),
+    untouched: s.boolean(o.untouched, `${path}.untouched`),
+    summary: s.string(o.summary, `${path}.summary`),
+  };
 }
 
 function writer(s: Shape, v: unknown, path: string): WriterResult {

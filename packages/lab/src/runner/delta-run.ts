@@ -8,6 +8,7 @@ import type { RunResult } from '../results/types';
 import type { BaseTables } from '../tables/base-tables';
 import { freshCopy } from '../tables/fresh-copy';
 import { removeTable } from '../tables/table-store';
+import { deltaVerdict } from '../verdict/index';
 import { raceAcrossHosts } from './across-hosts';
 import { race } from './race';
 import { type RunContext, runDir } from './run-context';
@@ -41,13 +42,21 @@ export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunCon
     const writers = ctx.acrossHosts
       ? await raceAcrossHosts(jobs, started, ctx.dataset.scale, ctx.acrossHosts, ctx)
       : await race(jobs, started, ctx);
-    return {
-      index,
-      writers,
-      table: await checkTable(dir, ctx.dataset.january),
-      commitOrder: await commitOrder(dir),
-      durationMs: Date.now() - started,
-    };
+    const table = await checkTable(dir, ctx.dataset.january);
+    const order = await commitOrder(dir);
+    // The run's own time ends here: the oracle's is its verdict's oracleMs.
+    const durationMs = Date.now() - started;
+    const verdict = await deltaVerdict({
+      raced: dir,
+      results: writers,
+      logOrder: order,
+      base: ctx.bases[c.table],
+      ...(c.properties && { properties: c.properties }),
+      writers: c.writers,
+      dayFile: (day) => ctx.dataset.february(day),
+      copyDir: (i) => `${dir}-oracle-${i}`,
+    });
+    return { index, writers, table, verdict, commitOrder: order, durationMs };
   } finally {
     if (!ctx.keep) await removeTable(dir);
   }

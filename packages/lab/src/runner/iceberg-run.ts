@@ -1,7 +1,7 @@
 /**
  * One run of an Iceberg case: a new SQLite catalog in the run's folder, a table seeded with the
  * 2025-01-15 trips (one snapshot, so a loser sees "branch main has changed"), the writers' race,
- * then the table checks.
+ * then the table checks and the serial-replay verdict.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import {
 } from '@racelab/engine';
 import type { IcebergCase } from '../cases/catalog';
 import type { RunResult, TableCheck } from '../results/types';
+import { icebergCommitOrder, icebergVerdict, racedIcebergState } from '../verdict/index';
 import { race } from './race';
 import { type RunContext, runDir } from './run-context';
 import { LAB_DAYS } from './table-check';
@@ -58,6 +59,8 @@ export async function runIcebergCase(
   const dir = runDir(ctx, c.id, index);
   const started = Date.now();
   const catalogPath = join(dir, 'catalog.db');
+  // The table as the race starts: the seed's snapshot, where the oracle's replays start too.
+  let start: string;
   try {
     await mkdir(dir, { recursive: true });
     const catalog = await IcebergSqliteCatalog.open({ path: catalogPath, warehouse: join(dir, 'warehouse') });
@@ -66,7 +69,7 @@ export async function runIcebergCase(
         schemaFrom: ctx.jan15,
         ...(c.properties && { properties: c.properties }),
       });
-      await appendParquetToIcebergTable(catalog, TABLE, [ctx.jan15]);
+      start = (await appendParquetToIcebergTable(catalog, TABLE, [ctx.jan15])).metadataLocation;
     } finally {
       await catalog.close();
     }
@@ -81,7 +84,20 @@ export async function runIcebergCase(
       };
     });
     const writers = await race(jobs, started, ctx);
-    return { index, writers, table: await checkIcebergTable(catalogPath), durationMs: Date.now() - started };
+    const table = await checkIcebergTable(catalogPath);
+    const raced = await racedIcebergState(catalogPath, TABLE);
+    // The run's own time ends here: the oracle's is its verdict's oracleMs.
+    const durationMs = Date.now() - started;
+    const verdict = await icebergVerdict({
+      raced,
+      table: TABLE,
+      start,
+      results: writers,
+      writers: c.writers,
+      dayFile: (day) => ctx.dataset.february(day),
+      copyDir: (i) => join(dir, `oracle-${i}`),
+    });
+    return { index, writers, table, verdict, commitOrder: icebergCommitOrder(raced), durationMs };
   } finally {
     if (!ctx.keep) await rm(dir, { recursive: true, force: true });
   }

@@ -17,7 +17,10 @@ export async function icebergAppend(
   outcome.attempts = 1;
   if (!job.dayFile) throw new Error(`${job.writer.name}: an Iceberg append needs a day file`);
   try {
-    const prepared = await prepareIcebergAppend(table, [job.dayFile]);
+    // The snapshot names its writer, as Delta's commitInfo does: Iceberg writers report no version to match.
+    const prepared = await prepareIcebergAppend(table, [job.dayFile], {
+      snapshotProperties: { writer: job.writer.name },
+    });
     outcome.filesWritten = 1;
     const r = await prepared.commit({ onWarning: (text) => outcome.warnings.push(text) });
     await send({ type: 'committed', version: null });

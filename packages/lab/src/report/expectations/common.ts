@@ -10,7 +10,14 @@ export interface CaseSpec {
   /** The writer names the runner uses for this case. */
   writers: readonly string[];
   check(c: RunCheck): void;
+  /** The run's serial-replay verdict, from the checker's own arithmetic; absent: serializable in commit order. */
+  verdict?(c: RunCheck): ExpectedVerdict;
 }
+
+export type ExpectedVerdict =
+  | { status: 'serializable' }
+  | { status: 'reordered'; order: readonly string[]; how: string }
+  | { status: 'not-serializable'; rowsDuplicated: number; how: string };
 
 function describe(w: WriterResult): string {
   if (w.committed) return `committed${w.version !== null ? ` at version ${w.version}` : ''}`;

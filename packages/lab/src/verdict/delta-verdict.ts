@@ -1,0 +1,53 @@
+/**
+ * The oracle for a Delta run: commit order from the log, replays on fresh copies of the base table, and
+ * comparisons over the files the two tables do not share. Its copies live beside the run's table and are
+ * removed whatever happens.
+ */
+import { DeltaTable } from '@racelab/engine';
+import type { RunVerdict, WriterResult } from '../results/types';
+import { removeTable } from '../tables/table-store';
+import { diffTables } from './compare';
+import { type EngineOracle, serialReplayVerdict } from './oracle';
+import { commitOrderOf, type Replayed, type ReplayInput, replaySerial } from './replay';
+import { writerChanges } from './writer-changes';
+
+export interface DeltaVerdictInput extends ReplayInput {
+  /** The raced table, after its writers finished. */
+  raced: string;
+  results: WriterResult[];
+  /** Writer names in log order (version 1 first). */
+  logOrder: string[];
+  /** A new folder for the oracle's i-th copy. */
+  copyDir: (i: number) => string;
+}
+
+export async function deltaVerdict(input: DeltaVerdictInput): Promise<RunVerdict> {
+  const started = Date.now();
+  const raced = await DeltaTable.open(input.raced);
+  const order = commitOrderOf(input.results, input.logOrder);
+  const logged = new Map(input.results.map((w) => [w.name, w.version] as const));
+  const oracle: EngineOracle<Replayed> = {
+    reorderingAllowedBy: 'WriteSerializable',
+    replay: (o, dir) => replaySerial(input, o, dir),
+    removeCopy: removeTable,
+    diff: (r, predicate) => diffTables(raced, r.table, predicate),
+    racedCount: (predicate) => raced.count(predicate),
+    writerChanges: (serial, overall) =>
+      writerChanges(
+        raced,
+        serial.table,
+        order.map((name) => {
+          const version = logged.get(name);
+          const inLog = version !== null && version !== undefined && input.logOrder[version - 1] === name;
+          const serialVersion = serial.versions.get(name);
+          return {
+            name,
+            ...(inLog && { racedVersion: version }),
+            ...(serialVersion !== undefined && { serialVersion }),
+          };
+        }),
+        overall,
+      ),
+  };
+  return serialReplayVerdict(oracle, { ...input, order, started });
+}

@@ -1,0 +1,61 @@
+/**
+ * The writers that failed: how many rows their change would have touched, and whether those rows are as
+ * a serial result without them leaves them (true: nothing of the failed change leaked in). When the raced
+ * table equals a serial result of the committed writers, nothing can have leaked; otherwise the rows in
+ * the writer's scope are compared, over the files the two tables do not share.
+ */
+import type { FebDay, WriterSpec } from '../cases/catalog';
+import type { FailedWriterCheck } from '../results/types';
+import { dayPredicate } from '../runner/operations';
+import { countRows, parquetRows, type RowDiff, sameRows } from './compare';
+import { describePredicate, operationWord, thousands } from './words';
+
+/** The raced table and the serial result a run's failed writers are checked against. */
+export interface ComparedTables {
+  /** The raced table's rows matching a predicate (all of them without one). */
+  racedCount(predicate?: string): Promise<number>;
+  /** The two tables' rows matching a predicate (all of them without one), compared. */
+  diff(predicate?: string): Promise<RowDiff>;
+}
+
+export async function checkFailedWriters(
+  failed: WriterSpec[],
+  tables: ComparedTables,
+  tablesEqual: boolean,
+  dayFile: (day: FebDay) => string,
+): Promise<FailedWriterCheck[]> {
+  const out: FailedWriterCheck[] = [];
+  for (const w of failed) {
+    const op = w.operation;
+    // The rows the change is about: its predicate's, its day's, or (a compaction) the whole table's.
+    const scope = 'predicate' in op ? op.predicate : 'day' in op ? dayPredicate(op.day) : undefined;
+    const isAppend = op.kind === 'append' || op.kind === 'check-then-append';
+    const rowsTouched = isAppend
+      ? await countRows(parquetRows([dayFile(op.day)], dayFile(op.day)))
+      : await tables.racedCount(scope);
+    const untouched = tablesEqual || sameRows(await tables.diff(scope));
+    const what = `the ${operationWord(op)} failed`;
+    const detail = (() => {
+      switch (op.kind) {
+        case 'delete':
+          return untouched
+            ? `its ${describePredicate(op.predicate).rows(rowsTouched)} are still there`
+            : `yet rows matching ${op.predicate} differ from a serial result without it`;
+        case 'update':
+          return untouched
+            ? `its ${describePredicate(op.predicate).rows(rowsTouched)} keep their values`
+            : `yet rows matching ${op.predicate} differ from a serial result without it`;
+        case 'optimize':
+          return untouched
+            ? `the table's ${thousands(rowsTouched)} rows are as the other writers left them`
+            : 'yet the table differs from a serial result without it';
+        default:
+          return untouched
+            ? `its ${thousands(rowsTouched)} ${op.day} trips ${isAppend ? 'are not in the table' : 'left the day as it was'}`
+            : `yet the ${op.day} trips differ from a serial result without it`;
+      }
+    })();
+    out.push({ name: w.name, rowsTouched, untouched, summary: `${what}${untouched ? ': ' : ', '}${detail}` });
+  }
+  return out;
+}

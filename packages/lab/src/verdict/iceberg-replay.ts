@@ -1,0 +1,97 @@
+/**
+ * The serial replay of an Iceberg run: a new SQLite catalog whose table starts at the run's starting
+ * metadata (its location moved into the copy's folder, so the replay's data, manifests and metadata land
+ * there; the starting snapshot's files are shared, as Iceberg never rewrites a file), then the committed
+ * writers' appends one after another with the engine, each snapshot tagged with its writer as in the race.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  defaultIcebergPathResolver,
+  type IcebergDataFile,
+  IcebergSqliteCatalog,
+  type IcebergTable,
+  icebergDataFiles,
+  openIcebergTable,
+  prepareIcebergAppend,
+  readIcebergTableMetadata,
+  serializeIcebergTableMetadata,
+} from '@racelab/engine';
+import type { FebDay, WriterSpec } from '../cases/catalog';
+
+export interface IcebergReplayInput {
+  /** The run's table identifier (`namespace.table`) and its metadata location before the race. */
+  table: string;
+  start: string;
+  writers: WriterSpec[];
+  dayFile: (day: FebDay) => string;
+}
+
+/** What the oracle reads of an Iceberg table: its current data files, and each tagged snapshot's. */
+export interface IcebergState {
+  dataFiles: IcebergDataFile[];
+  /** Per writer (the lab's writers name themselves in the snapshot summary): its snapshot's sequence number and added files. */
+  commits: Map<string, { sequenceNumber: number; added: IcebergDataFile[] }>;
+}
+
+export function icebergState(table: IcebergTable): IcebergState {
+  const filesOf = (id: bigint | undefined) =>
+    id === undefined ? [] : icebergDataFiles(table, { snapshotId: String(id) }).dataFiles;
+  const commits: IcebergState['commits'] = new Map();
+  for (const s of table.metadata.snapshots) {
+    const writer = s.summary.writer;
+    if (writer === undefined) continue;
+    const before = new Set(filesOf(s['parent-snapshot-id']).map((f) => f.filePath));
+    const added = filesOf(s['snapshot-id']).filter((f) => !before.has(f.filePath));
+    commits.set(writer, { sequenceNumber: s['sequence-number'], added });
+  }
+  return { dataFiles: icebergDataFiles(table).dataFiles, commits };
+}
+
+export interface IcebergReplayed extends IcebergState {
+  failures: string[];
+}
+
+/** Registers a copy of the starting metadata, located in `dir`, in a new catalog there. */
+async function freshIcebergCopy(input: IcebergReplayInput, dir: string): Promise<IcebergSqliteCatalog> {
+  const start = readIcebergTableMetadata(input.start, defaultIcebergPathResolver);
+  const location = join(dir, 'table');
+  const metadataFile = join(location, 'metadata', `00000-${randomUUID()}.metadata.json`);
+  mkdirSync(join(location, 'metadata'), { recursive: true });
+  writeFileSync(metadataFile, serializeIcebergTableMetadata({ ...start, location: pathToFileURL(location).href }));
+  const catalog = await IcebergSqliteCatalog.open({ path: join(dir, 'catalog.db') });
+  const dot = input.table.lastIndexOf('.');
+  const id = { namespace: input.table.slice(0, dot), name: input.table.slice(dot + 1) };
+  await catalog.createNamespace(id.namespace);
+  await catalog.insertTable(id, pathToFileURL(metadataFile).href);
+  return catalog;
+}
+
+/** Replays `order` (writer names) into `dir`, a new folder. */
+export async function replayIceberg(input: IcebergReplayInput, order: string[], dir: string): Promise<IcebergReplayed> {
+  const catalog = await freshIcebergCopy(input, dir);
+  try {
+    const failures: string[] = [];
+    for (const name of order) {
+      const spec = input.writers.find((w) => w.name === name);
+      if (!spec) throw new Error(`replay: no writer named ${name}`);
+      const op = spec.operation;
+      try {
+        // The race's Iceberg writers append their day whatever else the spec says (iceberg-writer.ts).
+        if (!('day' in op)) throw new Error('an Iceberg append needs a day');
+        const table = await openIcebergTable(catalog, input.table);
+        const prepared = await prepareIcebergAppend(table, [input.dayFile(op.day)], {
+          snapshotProperties: { writer: name },
+        });
+        await prepared.commit();
+      } catch (e) {
+        failures.push(`${name}'s replayed append failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+      }
+    }
+    return { ...icebergState(await openIcebergTable(catalog, input.table)), failures };
+  } finally {
+    await catalog.close();
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The oracle for an Iceberg run: commit order is the order of the writers' snapshot sequence numbers,
+ * replays go into new catalogs beside the run's, and comparisons read the data files the two final
+ * snapshots do not share (Iceberg never rewrites a data file: same path, same rows).
+ */
+import { rm } from 'node:fs/promises';
+import { type IcebergDataFile, IcebergSqliteCatalog, openIcebergTable } from '@racelab/engine';
+import type { RunVerdict, WriterResult } from '../results/types';
+import { countRows, diffRows, parquetRows, unshared } from './compare';
+import {
+  type IcebergReplayed,
+  type IcebergReplayInput,
+  type IcebergState,
+  icebergState,
+  replayIceberg,
+} from './iceberg-replay';
+import { type EngineOracle, serialReplayVerdict } from './oracle';
+import { committedInOrder } from './orders';
+import { writerChange } from './writer-changes';
+
+export interface IcebergVerdictInput extends IcebergReplayInput {
+  /** The raced table, after its writers finished. */
+  raced: IcebergState;
+  results: WriterResult[];
+  /** A new folder for the oracle's i-th copy. */
+  copyDir: (i: number) => string;
+}
+
+/** The raced table's state and commit order: writer names by their snapshots' sequence numbers. */
+export async function racedIcebergState(catalogPath: string, table: string): Promise<IcebergState> {
+  const catalog = await IcebergSqliteCatalog.open({ path: catalogPath });
+  try {
+    return icebergState(await openIcebergTable(catalog, table));
+  } finally {
+    await catalog.close();
+  }
+}
+
+export const icebergCommitOrder = (state: IcebergState): string[] =>
+  [...state.commits].sort(([, a], [, b]) => a.sequenceNumber - b.sequenceNumber).map(([name]) => name);
+
+export async function icebergVerdict(input: IcebergVerdictInput): Promise<RunVerdict> {
+  const started = Date.now();
+  const { raced } = input;
+  // The starting snapshot's files are in every table compared, and lend their columns to an empty side.
+  const schemaFile = raced.dataFiles[0]?.localPath;
+  if (schemaFile === undefined) throw new Error(`${input.table} has no data files to compare`);
+  const rowsOf = (files: IcebergDataFile[], where?: string) =>
+    parquetRows(
+      files.map((f) => f.localPath),
+      schemaFile,
+      where,
+    );
+  const order = committedInOrder(input.results, (w) => raced.commits.get(w.name)?.sequenceNumber);
+  const oracle: EngineOracle<IcebergReplayed> = {
+    // Appends rebased on whatever landed first: what an Iceberg commit's retry does.
+    reorderingAllowedBy: 'snapshot isolation',
+    replay: (o, dir) => replayIceberg(input, o, dir),
+    removeCopy: (dir) => rm(dir, { recursive: true, force: true }),
+    diff: (serial, where) => {
+      const [r, s] = unshared(raced.dataFiles, serial.dataFiles, (f) => f.filePath);
+      return diffRows([rowsOf(r, where)], [rowsOf(s, where)]);
+    },
+    racedCount: (where) => countRows(rowsOf(raced.dataFiles, where)),
+    writerChanges: async (serial, overall) => {
+      const added = (state: IcebergState, name: string) => ({
+        adds: [rowsOf(state.commits.get(name)?.added ?? [])],
+        removes: [],
+      });
+      const out = [];
+      for (const name of order) out.push(await writerChange(name, added(raced, name), added(serial, name), overall));
+      return out;
+    },
+  };
+  return serialReplayVerdict(oracle, { ...input, order, started });
+}

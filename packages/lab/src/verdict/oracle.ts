@@ -1,0 +1,121 @@
+/**
+ * The oracle's steps, whatever the engine: replay the committed writers in commit order and compare;
+ * failing that, with at most 4 committed writers, every other order; then what differs, per writer, and
+ * what the failed writers left as it was. An engine supplies the replays and the comparisons.
+ */
+import type { FebDay, WriterSpec } from '../cases/catalog';
+import type { RunVerdict, VerdictWriter, WriterResult } from '../results/types';
+import { type RowDiff, sameRows } from './compare';
+import { checkFailedWriters } from './failed-writers';
+import { otherOrders } from './orders';
+import { notSerializableSummary, orderLabels, reorderedSummary, SERIALIZABLE_SUMMARY } from './words';
+
+export interface SerialResult {
+  /** Replayed commits that failed, in words: with nobody racing, a finding in itself. */
+  failures: string[];
+}
+
+export interface EngineOracle<S extends SerialResult> {
+  /** Replays `order` (writer names) on a fresh copy of the run's starting table, made in `dir` (a new folder). */
+  replay(order: string[], dir: string): Promise<S>;
+  /** Removes a copy the oracle made. */
+  removeCopy(dir: string): Promise<void>;
+  /** The raced table against a serial result, only the rows matching `predicate` when there is one. */
+  diff(serial: S, predicate?: string): Promise<RowDiff>;
+  /** The raced table's rows matching `predicate` (all of them without one). */
+  racedCount(predicate?: string): Promise<number>;
+  /** Per committed writer, its change in the race against its change in the commit-order replay. */
+  writerChanges(serial: S, overall: RowDiff): Promise<VerdictWriter[]>;
+  /** What permits a serial order other than commit order ("WriteSerializable"). */
+  reorderingAllowedBy: string;
+}
+
+export interface OracleRun {
+  /** The committed writers in the order their commits became visible. */
+  order: string[];
+  writers: WriterSpec[];
+  results: WriterResult[];
+  dayFile: (day: FebDay) => string;
+  /** A new folder for the oracle's i-th copy; every copy is removed before the verdict is returned. */
+  copyDir: (i: number) => string;
+  /** When the oracle started (Date.now()), for oracleMs. */
+  started: number;
+}
+
+export async function serialReplayVerdict<S extends SerialResult>(
+  oracle: EngineOracle<S>,
+  run: OracleRun,
+): Promise<RunVerdict> {
+  const dirs: string[] = [];
+  const replay = (order: string[]) => {
+    const dir = run.copyDir(dirs.length);
+    dirs.push(dir);
+    return oracle.replay(order, dir);
+  };
+  try {
+    return await verdictFrom(oracle, run, replay, () => oracle.removeCopy(dirs.at(-1) as string));
+  } finally {
+    for (const dir of dirs) await oracle.removeCopy(dir);
+  }
+}
+
+async function verdictFrom<S extends SerialResult>(
+  oracle: EngineOracle<S>,
+  run: OracleRun,
+  replay: (order: string[]) => Promise<S>,
+  discardLast: () => Promise<void>,
+): Promise<RunVerdict> {
+  const { order } = run;
+  const serial = await replay(order);
+  const diff = await oracle.diff(serial);
+  let match: { status: 'serializable' | 'reordered'; order: string[]; replay: S } | null = sameRows(diff)
+    ? { status: 'serializable', order, replay: serial }
+    : null;
+  if (!match) {
+    // A replay depends on the writers' operations only: names just tag the commits.
+    const operationOf = (name: string) => JSON.stringify(run.writers.find((w) => w.name === name)?.operation);
+    for (const other of otherOrders(order, operationOf)) {
+      const r = await replay(other);
+      if (sameRows(await oracle.diff(r))) {
+        match = { status: 'reordered', order: other, replay: r };
+        break;
+      }
+      // Not needed any more: its copy goes now rather than with the others at the end.
+      await discardLast();
+    }
+  }
+  const against = match?.replay ?? serial;
+  const failedWriters = await checkFailedWriters(
+    run.writers.filter((w) => run.results.some((r) => r.name === w.name && !r.committed)),
+    { racedCount: (predicate) => oracle.racedCount(predicate), diff: (predicate) => oracle.diff(against, predicate) },
+    match !== null,
+    run.dayFile,
+  );
+  const said = (summary: string) => [summary, ...against.failures].join('; ');
+  const oracleMs = () => Date.now() - run.started;
+  if (match?.status === 'serializable') {
+    return { status: 'serializable', order, summary: said(SERIALIZABLE_SUMMARY), failedWriters, oracleMs: oracleMs() };
+  }
+  if (match) {
+    const labels = orderLabels(match.order, run.writers);
+    return {
+      status: 'reordered',
+      order: match.order,
+      summary: said(reorderedSummary(labels, oracle.reorderingAllowedBy)),
+      failedWriters,
+      oracleMs: oracleMs(),
+    };
+  }
+  const counts = { rowsDuplicated: diff.duplicated, rowsMissing: diff.missing, rowsExtra: diff.extra };
+  const writers = await oracle.writerChanges(serial, diff);
+  return {
+    status: 'not-serializable',
+    order,
+    summary: said(notSerializableSummary(counts)),
+    ...counts,
+    writers,
+    examples: diff.examples,
+    failedWriters,
+    oracleMs: oracleMs(),
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * The serial replay: the committed writers' logic run whole, one after another, in this process, on a
+ * fresh copy of the run's starting table. Each writer does what its process did (the same prepareChange),
+ * but with nobody racing it: a check-then-append re-checks the table as it is then, a retry loop needs
+ * one try, a compaction compacts what it finds.
+ */
+import { DeltaTable } from '@racelab/engine';
+import type { FebDay, WriterSpec } from '../cases/catalog';
+import type { WriterResult } from '../results/types';
+import { dayPredicate, prepareChange } from '../runner/operations';
+import { freshCopy } from '../tables/fresh-copy';
+import { committedInOrder } from './orders';
+
+export interface ReplayInput {
+  /** The base table the run's copy was made from, and the properties the copy got. */
+  base: string;
+  properties?: Record<string, string>;
+  writers: WriterSpec[];
+  dayFile: (day: FebDay) => string;
+}
+
+export interface Replayed {
+  table: DeltaTable;
+  /** The version each replayed writer committed (absent: it had nothing to commit, or failed). */
+  versions: Map<string, number>;
+  /** Replayed commits that failed, in words: with nobody racing, a finding in itself. */
+  failures: string[];
+}
+
+/** Commit order from the Delta log: a writer whose version's commit is not its own (or that has none) goes last. */
+export const commitOrderOf = (writers: WriterResult[], logOrder: string[]): string[] =>
+  committedInOrder(writers, (w) => (w.version !== null && logOrder[w.version - 1] === w.name ? w.version : undefined));
+
+/** Replays `order` (writer names, a name may repeat) into `dir`, a new folder. */
+export async function replaySerial(input: ReplayInput, order: string[], dir: string): Promise<Replayed> {
+  await freshCopy(input.base, dir, input.properties);
+  const versions = new Map<string, number>();
+  const failures: string[] = [];
+  for (const name of order) {
+    const spec = input.writers.find((w) => w.name === name);
+    if (!spec) throw new Error(`replay: no writer named ${name}`);
+    const op = spec.operation;
+    const table = await DeltaTable.open(dir);
+    const day = 'day' in op ? op.day : undefined;
+    // The check a check-then-append makes, made now on the table as the replay has left it.
+    const observed = op.kind === 'check-then-append' ? { [op.day]: await table.count(dayPredicate(op.day)) } : {};
+    try {
+      const { prepared } = await prepareChange(
+        table,
+        op,
+        { customMetadata: { writer: name } },
+        day && input.dayFile(day),
+        observed,
+      );
+      if (prepared) versions.set(name, (await prepared.commit()).version);
+    } catch (e) {
+      failures.push(
+        `${name}'s replayed ${op.kind} failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+      );
+    }
+  }
+  return { table: await DeltaTable.open(dir), versions, failures };
+}
