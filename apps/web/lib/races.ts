@@ -1,4 +1,4 @@
-/** The races' GraphQL documents, their shapes, and the words that sum up a race's outcome. */
+/** The races' GraphQL documents, their shapes, and the words and tones that sum up a race's outcome. */
 
 export interface WriterRow {
   name: string;
@@ -15,8 +15,22 @@ export interface WriterRow {
   timings: { opened: number; prepared: number; released: number; finished: number } | null;
 }
 
+/** The serial-replay oracle's verdict on a run (the API's RunVerdict); example rows as column/value text. */
+export interface VerdictRow {
+  status: string;
+  order: string[];
+  summary: string;
+  rowsDuplicated: number | null;
+  rowsMissing: number | null;
+  rowsExtra: number | null;
+  writers: { name: string; notApplied: boolean; appliedTwice: boolean }[];
+  examples: { kind: string; row: { key: string; value: string | null }[] }[];
+  failedWriters: { name: string; rowsTouched: number; untouched: boolean; summary: string }[];
+}
+
 export interface RunRow {
   index: number;
+  verdict: VerdictRow | null;
   status: string;
   durationMs: number | null;
   reason: string | null;
@@ -43,6 +57,9 @@ export interface RaceSummary {
   runsRequested: number;
   scale: number;
   reason: string | null;
+  /** The runs' verdicts in words, and the worst of their statuses; null while no run has a verdict. */
+  verdictSummary: string | null;
+  verdictStatus: string | null;
   runs: { index: number; status: string; writers: { name: string; committed: boolean }[] }[];
 }
 
@@ -55,7 +72,7 @@ export interface RaceDetail extends Omit<RaceSummary, 'runs'> {
 
 export const RACES = `query Races($after: String, $caseId: String, $status: RaceStatus) {
   races(first: 20, after: $after, caseId: $caseId, status: $status) {
-    edges { node { id caseId title status createdAt finishedAt runsRequested scale reason
+    edges { node { id caseId title status createdAt finishedAt runsRequested scale reason verdictSummary verdictStatus
       runs { index status writers { name committed } } } }
     pageInfo { hasNextPage endCursor }
   }
@@ -63,10 +80,12 @@ export const RACES = `query Races($after: String, $caseId: String, $status: Race
 
 export const RACE = `query Race($id: ID!) {
   race(id: $id) {
-    id caseId title status createdAt startedAt finishedAt runsRequested scale reason worker
+    id caseId title status createdAt startedAt finishedAt runsRequested scale reason worker verdictSummary verdictStatus
     tableProperties { key value }
     runs {
       index status durationMs reason
+      verdict { status order summary rowsDuplicated rowsMissing rowsExtra writers { name notApplied appliedTwice }
+        examples { kind row { key value } } failedWriters { name rowsTouched untouched summary } }
       commitLog { position writer version operation }
       writers { name operation committed version attempts commitRetries errorClass errorMessage readVersion
         filesWritten bytesWritten timings { opened prepared released finished } }
@@ -118,6 +137,17 @@ export function outcomeSummary(race: Pick<RaceSummary, 'runs' | 'runsRequested'>
     .map(([pattern, n]) => `${pattern} · ${n} of ${race.runsRequested}`)
     .join('; ');
 }
+
+/** How a verdict looks: a serial result is good, another serial order is allowed but worth a look, else bad. */
+export function verdictTone(status: string): 'ok' | 'warn' | 'bad' {
+  return status === 'serializable' ? 'ok' : status === 'reordered' ? 'warn' : 'bad';
+}
+
+export const VERDICT_LABEL: Record<string, string> = {
+  serializable: 'serializable',
+  reordered: 'reordered',
+  'not-serializable': 'not serializable',
+};
 
 export function runsDone(race: Pick<RaceSummary, 'runs'>): number {
   return race.runs.filter((r) => r.status === 'DONE').length;

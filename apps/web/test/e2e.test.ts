@@ -1,6 +1,6 @@
 /**
  * The dashboard in a real Chromium against the real API, worker and Postgres: start a race and
- * watch it end with the lesson's outcome; the isolation page flags capital-W WriteSerializable;
+ * watch it end with the lesson's outcome; the verdicts in the list and on a run card; the isolation page flags capital-W WriteSerializable;
  * the playground's predictions; the audit of a WriteSerializable table. Every page is
  * screenshotted into var/screenshots, and no page may log a console error.
  */
@@ -53,8 +53,11 @@ describe('races', () => {
     }
     await tab.shot('race-detail');
     await page.getByRole('link', { name: '← All races' }).click();
+    // The list says the verdict: the table is a serial result in both runs, and the losing update left its rows.
     const row = page.getByTestId('race-row').first();
-    await expect.poll(() => row.getByTestId('outcome').textContent()).toBe('one commits, one fails · 2 of 2');
+    await expect
+      .poll(() => row.getByTestId('outcome').textContent())
+      .toMatch(/^data OK in 2 of 2; the update failed: its [\d,]+ VendorID [12] rows keep their values \([12] of 2\)/);
     await tab.shot('races');
   });
 
@@ -74,8 +77,8 @@ describe('races', () => {
   });
 });
 
-/** Starts a preset through the API itself and follows its progress stream until the race ends. */
-async function raceThroughApi(caseId: string): Promise<string> {
+/** Starts a race through the API itself (a preset's id, or the input) and follows its progress until it ends. */
+async function raceThroughApi(race: string | Record<string, unknown>): Promise<string> {
   const post = (query: string, variables: Record<string, unknown>, accept = 'application/json') =>
     fetch(stack.apiUrl, {
       method: 'POST',
@@ -83,7 +86,9 @@ async function raceThroughApi(caseId: string): Promise<string> {
       body: JSON.stringify({ query, variables }),
     });
   const started = (await (
-    await post('mutation($i: StartRaceInput!) { startRace(input: $i) { id } }', { i: { caseId, runs: 1, scale: 0.01 } })
+    await post('mutation($i: StartRaceInput!) { startRace(input: $i) { id } }', {
+      i: { runs: 1, scale: 0.01, ...(typeof race === 'string' ? { caseId: race } : race) },
+    })
   ).json()) as { data: { startRace: { id: string } } };
   const id = started.data.startRace.id;
   const stream = await post('subscription($id: ID!) { raceProgress(id: $id) { status } }', { id }, 'text/event-stream');
@@ -95,6 +100,52 @@ async function raceThroughApi(caseId: string): Promise<string> {
   expect(after.data.race.status).toBe('DONE');
   return id;
 }
+
+describe('verdicts', () => {
+  it('the list says "written twice" for E1, in a bad tone, and "data OK" for A1', async () => {
+    const e1 = await raceThroughApi('E1');
+    const a1 = await raceThroughApi('A1');
+    const { page } = tab;
+    await page.goto('/races');
+    const verdictOf = (id: string) =>
+      page
+        .getByTestId('race-row')
+        .filter({ has: page.locator(`a[href="/races/${id}"]`) })
+        .getByTestId('verdict-summary');
+    await verdictOf(e1).waitFor();
+    expect(await verdictOf(e1).textContent()).toMatch(/^[\d,]+ rows written twice in 1 of 1$/);
+    expect(await verdictOf(e1).getAttribute('class')).toContain('bad');
+    expect(await verdictOf(a1).textContent()).toBe('data OK in 1 of 1');
+    expect(await verdictOf(a1).getAttribute('class')).toContain('ok');
+    const twice = (await verdictOf(e1).textContent())?.split(' ')[0];
+    await tab.shot('races-verdicts');
+
+    // E1's run card starts with the verdict, then what differs and some of the rows written twice.
+    await page.goto(`/races/${e1}`);
+    const verdict = page.getByTestId('run').first().getByTestId('verdict');
+    await verdict.waitFor();
+    expect(await verdict.getAttribute('data-status')).toBe('not-serializable');
+    expect(
+      await verdict.locator('[data-testid=verdict-differences] tr[data-figure=rowsDuplicated] td').textContent(),
+    ).toBe(twice);
+    expect(await verdict.locator('[data-testid=verdict-examples] tbody tr').count()).toBeGreaterThan(0);
+    await tab.shot('race-verdict-e1');
+  });
+
+  it("a compaction ‖ delete race whose delete fails says the delete's rows are still there", async () => {
+    const id = await raceThroughApi({
+      writers: [
+        { name: 'compaction', operation: 'optimize' },
+        { name: 'gdpr-delete', operation: 'delete', predicate: 'VendorID = 7', startAfter: 'compaction' },
+      ],
+    });
+    const { page } = tab;
+    await page.goto(`/races/${id}`);
+    const failed = page.getByTestId('run').first().getByTestId('failed-writers');
+    await failed.waitFor();
+    expect(await failed.textContent()).toMatch(/the delete failed: its [\d,]+ VendorID 7 rows are still there/);
+  });
+});
 
 describe('isolation settings', () => {
   it('shows the measured matrix and flags capital-W WriteSerializable for delta-rs, with the spelling to use', async () => {

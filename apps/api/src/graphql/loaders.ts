@@ -3,6 +3,7 @@
  * asked for in the same tick are collected and fetched together (the DataLoader idea, in a few lines).
  */
 import type { Db } from '../db/prisma';
+import type { StoredVerdict } from '../races/store';
 import type { RunShape } from './types';
 
 export function batchLoader<K, V>(fetch: (keys: K[]) => Promise<Map<K, V>>, empty: V): (key: K) => Promise<V> {
@@ -31,6 +32,18 @@ export function createLoaders(db: Db) {
       });
       const by = new Map<string, RunShape[]>();
       for (const r of runs) by.set(r.raceId, [...(by.get(r.raceId) ?? []), r]);
+      return by;
+    }, []),
+    /** Only the verdicts, for a race's one-line summary: a page of the race list needs nothing else of its runs. */
+    verdictsOf: batchLoader<string, (StoredVerdict | null)[]>(async (raceIds) => {
+      const runs = await db.run.findMany({
+        where: { raceId: { in: raceIds } },
+        orderBy: [{ raceId: 'asc' }, { index: 'asc' }],
+        select: { raceId: true, verdict: true },
+      });
+      const by = new Map<string, (StoredVerdict | null)[]>();
+      for (const r of runs)
+        by.set(r.raceId, [...(by.get(r.raceId) ?? []), r.verdict as unknown as StoredVerdict | null]);
       return by;
     }, []),
   };

@@ -2,9 +2,11 @@
  * The object types of the API: those of contracts/api.graphql with their exact names and fields,
  * extended with what the lab records (timings, bytes, the run's commit log, reasons).
  */
-import { clientSafeMessage, type LabCase, namedRoots } from '@racelab/lab';
+import { clientSafeMessage, type FailedWriterCheck, type LabCase, namedRoots, type VerdictWriter } from '@racelab/lab';
 import type { Race, RaceEvent, Run, TableCheck, WriterOutcome } from '../db/prisma';
 import type { RaceSpec } from '../races/spec';
+import type { StoredVerdict } from '../races/store';
+import { verdictSummary, worstVerdict } from '../races/verdict-summary';
 import { type ApiContext, builder } from './builder';
 
 /**
@@ -184,6 +186,57 @@ export const LogEntry = builder.objectRef<LogEntryShape>('LogEntry').implement({
   }),
 });
 
+export const VerdictWriterType = builder.objectRef<VerdictWriter>('VerdictWriter').implement({
+  description: "A committed writer's change in the raced table, when the table is not the serial one",
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    notApplied: t.exposeBoolean('notApplied', { description: 'absent although the writer reported committed' }),
+    appliedTwice: t.exposeBoolean('appliedTwice', { description: 'in the raced table twice' }),
+  }),
+});
+
+type StoredExample = NonNullable<StoredVerdict['examples']>[number];
+export const VerdictExampleType = builder.objectRef<StoredExample>('VerdictExample').implement({
+  description: 'A row that differs between the raced table and the serial replay',
+  fields: (t) => ({
+    kind: t.exposeString('kind', { description: 'duplicated, missing or extra' }),
+    row: t.field({
+      type: [KeyValue],
+      description: "the row's columns in the table's order, as text (dates and timestamps as ISO text)",
+      resolve: (e) => pairs(Object.fromEntries(e.row)),
+    }),
+  }),
+});
+
+export const FailedWriterCheckType = builder.objectRef<FailedWriterCheck>('FailedWriterCheck').implement({
+  description: 'A writer that failed: what its change would have touched, left as it was',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    rowsTouched: t.exposeInt('rowsTouched'),
+    untouched: t.exposeBoolean('untouched', { description: 'true: nothing of its change leaked in' }),
+    summary: t.exposeString('summary'),
+  }),
+});
+
+export const RunVerdictType = builder.objectRef<StoredVerdict>('RunVerdict').implement({
+  description:
+    'The serial-replay oracle: the committed writers replayed one after another on a fresh copy of the starting table, compared with the raced table as a multiset of rows',
+  fields: (t) => ({
+    status: t.exposeString('status', { description: 'serializable, reordered or not-serializable' }),
+    order: t.exposeStringList('order', {
+      description: 'the serial order replayed: commit order, or the one that matched',
+    }),
+    summary: t.exposeString('summary'),
+    rowsDuplicated: t.exposeInt('rowsDuplicated', { nullable: true }),
+    rowsMissing: t.exposeInt('rowsMissing', { nullable: true }),
+    rowsExtra: t.exposeInt('rowsExtra', { nullable: true }),
+    writers: t.field({ type: [VerdictWriterType], resolve: (v) => v.writers ?? [] }),
+    examples: t.field({ type: [VerdictExampleType], resolve: (v) => v.examples ?? [] }),
+    failedWriters: t.field({ type: [FailedWriterCheckType], resolve: (v) => v.failedWriters }),
+    oracleMs: t.exposeFloat('oracleMs', { description: "the oracle's own time, outside the run's durationMs" }),
+  }),
+});
+
 export type RunShape = Run & { writers: WriterOutcome[]; tableCheck: TableCheck | null };
 export const RunType = builder.objectRef<RunShape>('Run').implement({
   fields: (t) => ({
@@ -195,6 +248,13 @@ export const RunType = builder.objectRef<RunShape>('Run').implement({
     reason: t.string({ nullable: true, resolve: (r, _args, ctx) => shownOrNull(r.reason, ctx) }),
     commitOrder: t.exposeStringList('commitOrder'),
     commitLog: t.field({ type: [LogEntry], resolve: (r) => (r.commitLog ?? []) as unknown as LogEntryShape[] }),
+    verdict: t.field({
+      type: RunVerdictType,
+      nullable: true,
+      description:
+        'did the table end as some serial order of the committed writers would leave it? null until the run ends, and for runs stored before verdicts',
+      resolve: (r) => r.verdict as unknown as StoredVerdict | null,
+    }),
   }),
 });
 
@@ -227,6 +287,16 @@ export const RaceType = builder.objectRef<Race>('Race').implement({
     runs: t.field({
       type: [RunType],
       resolve: (r, _args, ctx) => ctx.loaders.runsOf(r.id),
+    }),
+    verdictSummary: t.string({
+      nullable: true,
+      description: 'the runs\' verdicts in one line, e.g. "data OK in 5 of 5"; null while no run has a verdict',
+      resolve: async (r, _args, ctx) => verdictSummary(await ctx.loaders.verdictsOf(r.id), r.runsRequested),
+    }),
+    verdictStatus: t.string({
+      nullable: true,
+      description: "the worst of the runs' verdict statuses (serializable, reordered, not-serializable)",
+      resolve: async (r, _args, ctx) => worstVerdict(await ctx.loaders.verdictsOf(r.id)),
     }),
   }),
 });

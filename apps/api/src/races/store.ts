@@ -3,7 +3,7 @@
  * without its job, nor queued without its row), moved through their states by atomic updates, and
  * every step recorded as an event and announced with NOTIFY for the progress subscription.
  */
-import type { RunResult } from '@racelab/lab';
+import type { RunResult, RunVerdict, VerdictExample } from '@racelab/lab';
 import { fromPrisma, type PgBoss } from 'pg-boss';
 import { type Db, Prisma, type RaceStatus } from '../db/prisma';
 import { RACE_QUEUE, type RaceJob } from '../queue/boss';
@@ -75,6 +75,18 @@ function commitLog(r: RunResult) {
   });
 }
 
+/**
+ * A verdict as stored: each example row as [column, value] pairs, since a JSONB column keeps no key order and
+ * a row reads best with its columns in the table's order.
+ */
+export type StoredVerdict = Omit<RunVerdict, 'examples'> & {
+  examples?: { kind: VerdictExample['kind']; row: [string, unknown][] }[];
+};
+
+function storedVerdict(v: RunVerdict): StoredVerdict {
+  return { ...v, examples: v.examples?.map((e) => ({ kind: e.kind, row: Object.entries(e.row) })) };
+}
+
 export async function saveRun(db: Db, raceId: string, r: RunResult): Promise<void> {
   const { tipChangedByVendor, tipDeltaValues, tripsByVendor } = r.table;
   await db.$transaction(async (tx) => {
@@ -86,6 +98,7 @@ export async function saveRun(db: Db, raceId: string, r: RunResult): Promise<voi
         durationMs: r.durationMs ?? null,
         commitOrder: r.commitOrder ?? [],
         commitLog: commitLog(r),
+        verdict: r.verdict ? (storedVerdict(r.verdict) as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
       },
     });
     await tx.writerOutcome.createMany({

@@ -1,5 +1,5 @@
 'use client';
-/** One race: its state, live progress while it runs, and every run's writers, timeline and checks. */
+/** One race: its state and verdict, live progress while it runs, and every run's verdict, writers, timeline and checks. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
@@ -17,6 +17,7 @@ import {
 import { Empty, Failed, Loading, StatusBadge } from '../states';
 import { RunCard } from './run-card';
 import { RunsProgress } from './runs-progress';
+import { VerdictSummary } from './verdict';
 
 /** The race's progress events while it is live; the race is re-read whenever a run ends. */
 function useProgress(id: string, live: boolean) {
@@ -92,6 +93,11 @@ export function RaceDetail({ id }: { id: string }) {
       {cancel.error && <Failed error={cancel.error} />}
       <section className="panel" aria-labelledby="summary-heading">
         <h2 id="summary-heading">Outcome</h2>
+        {race.verdictSummary && (
+          <p>
+            <VerdictSummary race={race} />
+          </p>
+        )}
         <p data-testid="outcome-summary">{outcomeSummary(race) || 'No run has finished yet.'}</p>
         <RunsProgress done={done} total={race.runsRequested} label="runs done" />
         {live && (

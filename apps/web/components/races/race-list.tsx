@@ -1,5 +1,5 @@
 'use client';
-/** Every race, newest first: case, status, outcome in words, live progress while it runs. */
+/** Every race, newest first: case, status, its verdict in words (else the outcome), live progress while it runs. */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { gql } from '../../lib/gql';
 import { ago, isLive, outcomeSummary, RACES, type RaceSummary, runsDone } from '../../lib/races';
 import { Empty, Failed, Loading, StatusBadge } from '../states';
 import { RunsProgress } from './runs-progress';
+import { VerdictSummary } from './verdict';
 
 interface Page {
   races: { edges: { node: RaceSummary }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
@@ -88,7 +89,11 @@ export function RaceList() {
                     <StatusBadge status={r.status} />
                   </td>
                   <td data-testid="outcome">
-                    {outcomeSummary(r) || (r.reason ? <span className="muted">{r.reason}</span> : '–')}
+                    {r.verdictSummary ? (
+                      <VerdictSummary race={r} />
+                    ) : (
+                      outcomeSummary(r) || (r.reason ? <span className="muted">{r.reason}</span> : '–')
+                    )}
                   </td>
                   <td>
                     <RunsProgress done={done} total={r.runsRequested} label={`runs done of ${r.title}`} />

@@ -1,7 +1,8 @@
-/** One run: the writers' outcomes, their timeline, the run's log, and what the table holds after. */
+/** One run: its verdict first, then the writers' outcomes, their timeline, the run's log, and what the table holds after. */
 import { formatBytes, type RunRow, runPattern } from '../../lib/races';
 import { StatusBadge } from '../states';
 import { Timeline } from './timeline';
+import { Verdict } from './verdict';
 
 const n = (v: number | null | undefined) => (v === null || v === undefined ? '–' : v.toLocaleString('en-US'));
 
@@ -24,6 +25,7 @@ export function RunCard({ run }: { run: RunRow }) {
           {run.durationMs !== null && ` · ${(run.durationMs / 1000).toFixed(1)} s`}
         </span>
       </div>
+      {run.verdict && <Verdict verdict={run.verdict} />}
       {run.reason && <p className="error-text">{run.reason}</p>}
       <table className="data">
         <thead>
