@@ -3,7 +3,8 @@
  * in total, peak memory (the lab process and its writer processes), and beside each Delta case the
  * time raw DuckDB takes for the same data work, measured in the same run: the rewrites, deletes,
  * appends and compactions its writers do, with no log, no processes and no checks; and the median time of
- * each case's serial-replay oracle (its verdict's oracleMs, outside the run's time).
+ * each case's serial-replay oracle (its verdict's oracleMs, outside the run's time). For P1–P3 the raw work
+ * is the writers' two UPDATE statements run one after another on the lab's trips, in a transaction rolled back.
  *
  *   npm run bench:lab [-- --scale S --runs N --cases A1,B1]
  */
@@ -11,7 +12,18 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeltaTable, withConnection } from '@racelab/engine';
-import { CASES, type DeltaCase, prepareDataset, runLab, type WriterSpec } from '@racelab/lab';
+import {
+  CASES,
+  type DeltaCase,
+  LAB_DATABASE,
+  type PostgresCase,
+  prepareDataset,
+  runLab,
+  startLabPostgres,
+  tipUpdateSql,
+  type WriterSpec,
+} from '@racelab/lab';
+import pg from 'pg';
 import { maxRssKb, median, timed } from './lib';
 
 const OUT = fileURLToPath(new URL('./out/lab', import.meta.url));
@@ -50,6 +62,22 @@ async function rawWork(c: DeltaCase, base: string, dayFile: (d: string) => strin
   return ms;
 }
 
+/** The writers' statements of a P case, serially on the raced table, rolled back: what any run must do. */
+async function rawPostgresWork(c: PostgresCase, url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    const { ms } = await timed(async () => {
+      for (const vendor of [c.vendorA, c.vendorB]) await client.query(tipUpdateSql('trips'), [vendor]);
+    });
+    await client.query('ROLLBACK');
+    return ms;
+  } finally {
+    await client.end();
+  }
+}
+
 const arg = (name: string, d: number) =>
   process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : d;
 const scale = arg('--scale', 1);
@@ -82,8 +110,12 @@ const total = await timed(() =>
 const dataset = await prepareDataset({ scale, cacheDir: join(REPO_LAB, 'data') });
 const base = join(REPO_LAB, 'base', `${dataset.source}-${dataset.scale}`);
 console.log(`bench/lab: ${cases.length} cases x ${runs} runs at scale ${scale} (${dataset.source} data), 2 cores`);
-console.log('case  runs total   median run   raw DuckDB work   ratio   median oracle');
+console.log('case  runs total   median run   raw work          ratio   median oracle');
 let rawTotal = 0;
+// The lab stopped its Postgres: started again on the same cluster for the P cases' raw work.
+const labPg = cases.some((c) => c.engine === 'postgres')
+  ? await startLabPostgres({ dataDir: join(REPO_LAB, 'postgres') })
+  : null;
 for (const c of cases) {
   const times = runTimes.get(c.id) ?? [];
   const sum = times.reduce((a, b) => a + b, 0);
@@ -91,6 +123,9 @@ for (const c of cases) {
   if (c.engine === 'delta') {
     const ms = await rawWork(c, join(base, c.table), (d) => dataset.february(d as '2025-02-01'));
     rawTotal += ms * runs;
+    raw = `${ms.toFixed(0).padStart(8)} ms   ${(median(times) / ms).toFixed(1).padStart(5)}x`;
+  } else if (c.engine === 'postgres' && labPg) {
+    const ms = await rawPostgresWork(c, await labPg.ownerUrl(LAB_DATABASE));
     raw = `${ms.toFixed(0).padStart(8)} ms   ${(median(times) / ms).toFixed(1).padStart(5)}x`;
   }
   console.log(
@@ -104,6 +139,7 @@ for (const c of cases) {
 console.log(
   `total: ${(total.ms / 1000).toFixed(1)} s wall for the whole lab (setup included; goal < 8 min); raw DuckDB work for the Delta runs: ${(rawTotal / 1000).toFixed(1)} s`,
 );
+await labPg?.stop();
 console.log(
   `peak RSS: lab process ${Math.round(maxRssKb() / 1024)} MB, largest writer process ${Math.max(0, ...writerRss)} MB`,
 );

@@ -53,6 +53,7 @@ export {
   type LabPostgres,
   processAlive,
   startLabPostgres,
+  tipUpdateSql,
   withDatabase,
 } from './postgres/index';
 export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';

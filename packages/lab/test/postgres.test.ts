@@ -315,6 +315,17 @@ describe('embedded Postgres and the P cases', () => {
       expect(leaked).toMatchObject({ status: 'not-serializable', rowsMissing: 200, rowsExtra: 200 });
       expect(leaked.failedWriters[0]).toMatchObject({ rowsTouched: 200, untouched: false });
     });
+
+    it("a row no writer can touch, changed: not serializable (the copy holds only the writers' vendors)", async () => {
+      const v = await verdictAfter(
+        [
+          'UPDATE trips SET tip_amount = tip_amount + 5 WHERE trip_id = (SELECT min(trip_id) FROM trips WHERE "VendorID" = 1)',
+        ],
+        [{ name: 'A', committed: false, vendor: 6 }],
+      );
+      expect(v).toMatchObject({ status: 'not-serializable', rowsMissing: 1, rowsExtra: 1, rowsDuplicated: 0 });
+      expect(v.examples?.map((e) => e.row.VendorID)).toEqual([1, 1]);
+    });
   });
 
   it('reset puts every tip back', async () => {

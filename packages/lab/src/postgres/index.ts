@@ -26,4 +26,5 @@ export {
   startLabPostgres,
   withLabPostgres,
 } from './server';
+export { tipUpdateSql } from './tip-update';
 export { postgresVerdict, type ReplayedWriter } from './verdict';

@@ -6,9 +6,9 @@
 /** The columns a trips table has, in order (the oracle compares rows over all of them). */
 export const TRIP_COLUMNS = 'trip_id, "VendorID", tip_amount';
 
-/** The rows a writer's change touches; `$1` is its VendorID. */
-export const TIP_UPDATE_WHERE = '"VendorID" = $1';
+/** The rows a writer's change touches; `param` (`$1` unless said) is its VendorID. */
+export const tipUpdateWhere = (param = '$1') => `"VendorID" = ${param}`;
 
 export function tipUpdateSql(table: string): string {
-  return `UPDATE ${table} SET tip_amount = tip_amount + 1 WHERE ${TIP_UPDATE_WHERE}`;
+  return `UPDATE ${table} SET tip_amount = tip_amount + 1 WHERE ${tipUpdateWhere()}`;
 }

@@ -17,8 +17,6 @@ export interface RowDiff {
   examples: VerdictExample[];
 }
 
-export const sameRows = (d: RowDiff) => d.duplicated === 0 && d.missing === 0 && d.extra === 0;
-
 const NO_DIFF: RowDiff = { duplicated: 0, missing: 0, extra: 0, examples: [] };
 const EXAMPLES_PER_KIND = 5;
 
@@ -139,6 +137,27 @@ async function examplesOf(
   return picked.getRowObjectsJson().map(({ __kind, ...row }) => ({ kind: __kind as VerdictExample['kind'], row }));
 }
 
+/** Both sides as relations on one connection, with their row counts (Parquet metadata mostly). */
+async function openSides(conn: DuckDBConnection, raced: RowSource[], serial: RowSource[]) {
+  const [r, s] = [await sideRelation(conn, raced), await sideRelation(conn, serial)];
+  return { r, s, racedRows: await countOf(conn, r), serialRows: await countOf(conn, s) };
+}
+
+const noFiles = (sides: RowSource[]) => sides.every((s) => s.files === 0);
+
+/**
+ * Whether two sides hold the same multiset of rows, by row counts and then hash sums: never a GROUP BY.
+ * The oracle asks this of every order it tries; only a run no order explains needs the counts that
+ * `diffRows` gives.
+ */
+export async function sameRowsIn(raced: RowSource[], serial: RowSource[]): Promise<boolean> {
+  if (noFiles([...raced, ...serial])) return true;
+  return withConnection(async (conn) => {
+    const { r, s, racedRows, serialRows } = await openSides(conn, raced, serial);
+    return racedRows === serialRows && (racedRows === 0 || (await sameHashSums(conn, r, s)));
+  });
+}
+
 /**
  * Cheap answers first: a side with no rows makes every row of the other extra (or missing); equal counts and
  * hash sums mean equal multisets (the common case, one scan per side). Otherwise counts per distinct row on
@@ -146,10 +165,9 @@ async function examplesOf(
  * the excess, the deficit and the rows one side lacks, with a few examples.
  */
 export async function diffRows(raced: RowSource[], serial: RowSource[]): Promise<RowDiff> {
-  if ([...raced, ...serial].every((s) => s.files === 0)) return NO_DIFF;
+  if (noFiles([...raced, ...serial])) return NO_DIFF;
   return withConnection(async (conn) => {
-    const [r, s] = [await sideRelation(conn, raced), await sideRelation(conn, serial)];
-    const [racedRows, serialRows] = [await countOf(conn, r), await countOf(conn, s)];
+    const { r, s, racedRows, serialRows } = await openSides(conn, raced, serial);
     if (racedRows === 0 || serialRows === 0) {
       if (racedRows === serialRows) return NO_DIFF;
       const kind = serialRows === 0 ? 'extra' : 'missing';
@@ -182,8 +200,16 @@ export async function diffRows(raced: RowSource[], serial: RowSource[]): Promise
   });
 }
 
-/** Two Delta tables' rows compared, reading only the files they do not share. */
-export async function diffTables(raced: DeltaTable, serial: DeltaTable, predicate?: string): Promise<RowDiff> {
+/** Each Delta table's files the other lacks, as row sources (only the rows matching `predicate` when given). */
+function deltaSides(raced: DeltaTable, serial: DeltaTable, predicate?: string): [RowSource[], RowSource[]] {
   const [onlyRaced, onlySerial] = unshared(raced.activeFiles(), serial.activeFiles(), deltaFileKey);
-  return diffRows([deltaRows(raced, onlyRaced, predicate)], [deltaRows(serial, onlySerial, predicate)]);
+  return [[deltaRows(raced, onlyRaced, predicate)], [deltaRows(serial, onlySerial, predicate)]];
 }
+
+/** Two Delta tables' rows compared, reading only the files they do not share. */
+export const diffTables = (raced: DeltaTable, serial: DeltaTable, predicate?: string): Promise<RowDiff> =>
+  diffRows(...deltaSides(raced, serial, predicate));
+
+/** Whether two Delta tables hold the same rows, reading only the files they do not share. */
+export const sameTables = (raced: DeltaTable, serial: DeltaTable, predicate?: string): Promise<boolean> =>
+  sameRowsIn(...deltaSides(raced, serial, predicate));

@@ -6,7 +6,7 @@
 import { DeltaTable } from '@racelab/engine';
 import type { RunVerdict, WriterResult } from '../results/types';
 import { removeTable } from '../tables/table-store';
-import { diffTables } from './compare';
+import { diffTables, sameTables } from './compare';
 import { type EngineOracle, serialReplayVerdict } from './oracle';
 import { commitOrderOf, type Replayed, type ReplayInput, replaySerial } from './replay';
 import { writerChanges } from './writer-changes';
@@ -30,7 +30,8 @@ export async function deltaVerdict(input: DeltaVerdictInput): Promise<RunVerdict
     reorderingAllowedBy: 'WriteSerializable',
     replay: (o, dir) => replaySerial(input, o, dir),
     removeCopy: removeTable,
-    diff: (r, predicate) => diffTables(raced, r.table, predicate),
+    equal: (r, predicate) => sameTables(raced, r.table, predicate),
+    diff: (r) => diffTables(raced, r.table),
     racedCount: (predicate) => raced.count(predicate),
     writerChanges: (serial, overall) =>
       writerChanges(

@@ -7,15 +7,15 @@
 import type { FebDay, WriterSpec } from '../cases/catalog';
 import type { FailedWriterCheck } from '../results/types';
 import { dayPredicate } from '../runner/operations';
-import { countRows, parquetRows, type RowDiff, sameRows } from './compare';
+import { countRows, parquetRows } from './compare';
 import { describePredicate, operationWord, thousands } from './words';
 
 /** The raced table and the serial result a run's failed writers are checked against. */
 export interface ComparedTables {
   /** The raced table's rows matching a predicate (all of them without one). */
   racedCount(predicate?: string): Promise<number>;
-  /** The two tables' rows matching a predicate (all of them without one), compared. */
-  diff(predicate?: string): Promise<RowDiff>;
+  /** Whether the two tables' rows matching a predicate (all of them without one) are the same. */
+  equal(predicate?: string): Promise<boolean>;
 }
 
 export async function checkFailedWriters(
@@ -33,7 +33,7 @@ export async function checkFailedWriters(
     const rowsTouched = isAppend
       ? await countRows(parquetRows([dayFile(op.day)], dayFile(op.day)))
       : await tables.racedCount(scope);
-    const untouched = tablesEqual || sameRows(await tables.diff(scope));
+    const untouched = tablesEqual || (await tables.equal(scope));
     const what = `the ${operationWord(op)} failed`;
     const detail = (() => {
       switch (op.kind) {

@@ -6,7 +6,7 @@
 import { rm } from 'node:fs/promises';
 import { type IcebergDataFile, IcebergSqliteCatalog, openIcebergTable } from '@racelab/engine';
 import type { RunVerdict, WriterResult } from '../results/types';
-import { countRows, diffRows, parquetRows, unshared } from './compare';
+import { countRows, diffRows, parquetRows, type RowSource, sameRowsIn, unshared } from './compare';
 import {
   type IcebergReplayed,
   type IcebergReplayInput,
@@ -51,16 +51,19 @@ export async function icebergVerdict(input: IcebergVerdictInput): Promise<RunVer
       schemaFile,
       where,
     );
+  // Only the data files the two final snapshots do not share are read.
+  const sides = (serial: IcebergReplayed, where?: string): [RowSource[], RowSource[]] => {
+    const [r, s] = unshared(raced.dataFiles, serial.dataFiles, (f) => f.filePath);
+    return [[rowsOf(r, where)], [rowsOf(s, where)]];
+  };
   const order = committedInOrder(input.results, (w) => raced.commits.get(w.name)?.sequenceNumber);
   const oracle: EngineOracle<IcebergReplayed> = {
     // Appends rebased on whatever landed first: what an Iceberg commit's retry does.
     reorderingAllowedBy: 'snapshot isolation',
     replay: (o, dir) => replayIceberg(input, o, dir),
     removeCopy: (dir) => rm(dir, { recursive: true, force: true }),
-    diff: (serial, where) => {
-      const [r, s] = unshared(raced.dataFiles, serial.dataFiles, (f) => f.filePath);
-      return diffRows([rowsOf(r, where)], [rowsOf(s, where)]);
-    },
+    equal: (serial, where) => sameRowsIn(...sides(serial, where)),
+    diff: (serial) => diffRows(...sides(serial)),
     racedCount: (where) => countRows(rowsOf(raced.dataFiles, where)),
     writerChanges: async (serial, overall) => {
       const added = (state: IcebergState, name: string) => ({

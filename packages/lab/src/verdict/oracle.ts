@@ -5,7 +5,7 @@
  */
 import type { FebDay, WriterSpec } from '../cases/catalog';
 import type { RunVerdict, VerdictWriter, WriterResult } from '../results/types';
-import { type RowDiff, sameRows } from './compare';
+import type { RowDiff } from './compare';
 import { checkFailedWriters } from './failed-writers';
 import { otherOrders } from './orders';
 import { notSerializableSummary, orderLabels, reorderedSummary, SERIALIZABLE_SUMMARY } from './words';
@@ -20,8 +20,10 @@ export interface EngineOracle<S extends SerialResult> {
   replay(order: string[], dir: string): Promise<S>;
   /** Removes a copy the oracle made. */
   removeCopy(dir: string): Promise<void>;
-  /** The raced table against a serial result, only the rows matching `predicate` when there is one. */
-  diff(serial: S, predicate?: string): Promise<RowDiff>;
+  /** Whether the raced table holds the rows of a serial result (only those matching `predicate`, when given). */
+  equal(serial: S, predicate?: string): Promise<boolean>;
+  /** What differs between the raced table and a serial result: asked only when no order explains the run. */
+  diff(serial: S): Promise<RowDiff>;
   /** The raced table's rows matching `predicate` (all of them without one). */
   racedCount(predicate?: string): Promise<number>;
   /** Per committed writer, its change in the race against its change in the commit-order replay. */
@@ -67,8 +69,7 @@ async function verdictFrom<S extends SerialResult>(
 ): Promise<RunVerdict> {
   const { order } = run;
   const serial = await replay(order);
-  const diff = await oracle.diff(serial);
-  let match: { status: 'serializable' | 'reordered'; order: string[]; replay: S } | null = sameRows(diff)
+  let match: { status: 'serializable' | 'reordered'; order: string[]; replay: S } | null = (await oracle.equal(serial))
     ? { status: 'serializable', order, replay: serial }
     : null;
   if (!match) {
@@ -76,7 +77,7 @@ async function verdictFrom<S extends SerialResult>(
     const operationOf = (name: string) => JSON.stringify(run.writers.find((w) => w.name === name)?.operation);
     for (const other of otherOrders(order, operationOf)) {
       const r = await replay(other);
-      if (sameRows(await oracle.diff(r))) {
+      if (await oracle.equal(r)) {
         match = { status: 'reordered', order: other, replay: r };
         break;
       }
@@ -87,7 +88,7 @@ async function verdictFrom<S extends SerialResult>(
   const against = match?.replay ?? serial;
   const failedWriters = await checkFailedWriters(
     run.writers.filter((w) => run.results.some((r) => r.name === w.name && !r.committed)),
-    { racedCount: (predicate) => oracle.racedCount(predicate), diff: (predicate) => oracle.diff(against, predicate) },
+    { racedCount: (predicate) => oracle.racedCount(predicate), equal: (predicate) => oracle.equal(against, predicate) },
     match !== null,
     run.dayFile,
   );
@@ -106,6 +107,7 @@ async function verdictFrom<S extends SerialResult>(
       oracleMs: oracleMs(),
     };
   }
+  const diff = await oracle.diff(serial);
   const counts = { rowsDuplicated: diff.duplicated, rowsMissing: diff.missing, rowsExtra: diff.extra };
   const writers = await oracle.writerChanges(serial, diff);
   return {
