@@ -12,7 +12,8 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findFreePort, LAB_DATABASE, startLabPostgres } from '@racelab/lab';
+import { LAB_DATABASE } from '@racelab/lab';
+import { findFreePort, startPostgresServer } from '@racelab/pg-server';
 import pg from 'pg';
 
 const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -67,7 +68,7 @@ async function concurrently(n: number, one: () => Promise<number>): Promise<numb
 
 const dir = mkdtempSync(join(tmpdir(), 'racelab-bench-api-'));
 chmodSync(dir, 0o755);
-const server = await startLabPostgres({ dataDir: join(dir, 'pg') });
+const server = await startPostgresServer({ dataDir: join(dir, 'pg') });
 // Each database as its own role, as `npm start` hands them out (the lab's for Postgres cases).
 const url = await server.ownerUrl('racelab_bench');
 const labUrl = await server.ownerUrl(LAB_DATABASE);

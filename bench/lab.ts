@@ -19,10 +19,10 @@ import {
   type PostgresCase,
   prepareDataset,
   runLab,
-  startLabPostgres,
   tipUpdateSql,
   type WriterSpec,
 } from '@racelab/lab';
+import { startPostgresServer } from '@racelab/pg-server';
 import pg from 'pg';
 import { maxRssKb, median, timed } from './lib';
 
@@ -114,7 +114,7 @@ console.log('case  runs total   median run   raw work          ratio   median or
 let rawTotal = 0;
 // The lab stopped its Postgres: started again on the same cluster for the P cases' raw work.
 const labPg = cases.some((c) => c.engine === 'postgres')
-  ? await startLabPostgres({ dataDir: join(REPO_LAB, 'postgres') })
+  ? await startPostgresServer({ dataDir: join(REPO_LAB, 'postgres') })
   : null;
 for (const c of cases) {
   const times = runTimes.get(c.id) ?? [];

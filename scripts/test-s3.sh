@@ -2,7 +2,7 @@
 # S3 integration tests against a real S3 implementation: Debian's radosgw (ceph 16.2.15) on a
 # throwaway single-node cluster on 127.0.0.1, unpacked under var/radosgw on first use (no system
 # install, no Docker). The cluster is always stopped afterwards; the exit code is the tests'.
-# Usage: scripts/test-s3.sh [command …]   (default: every S3 suite, vitest.s3.config.ts)
+# Usage: scripts/test-s3.sh [command …]   (default: every S3 suite, the vitest project s3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # up.sh, down.sh and this script must agree on the cluster folder (it holds the env file).
@@ -24,7 +24,7 @@ bash infra/radosgw/up.sh
 # shellcheck source=/dev/null
 source "$RGW_DIR/env"
 
-[ $# -gt 0 ] || set -- npx vitest run --config vitest.s3.config.ts
+[ $# -gt 0 ] || set -- npx vitest run --project s3 --reporter=default --reporter=json --outputFile.json=var/test-reports/s3.json
 rc=0
 "$@" || rc=$?
 exit "$rc"

@@ -93,7 +93,7 @@ describe('startRace: a preset, end to end', () => {
     expect(committed).toBeLessThan(at('run 1/2 done'));
   });
 
-  it('stores outcomes that match LAB_CASES.md: one update commits, the other gets "added new data"', async () => {
+  it('stores outcomes that match docs/lab-cases.md: one update commits, the other gets "added new data"', async () => {
     const r = await gql<{ race: { status: string; worker: string; runs: RunView[] } }>(stack.apiUrl, RACE, { id });
     expect(r.errors).toBeUndefined();
     const race = r.data?.race as { status: string; worker: string; runs: RunView[] };

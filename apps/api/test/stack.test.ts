@@ -7,7 +7,7 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ensureDatabase, findFreePort, processAlive, startLabPostgres, withDatabase } from '@racelab/lab';
+import { ensureDatabase, findFreePort, processAlive, startPostgresServer, withDatabase } from '@racelab/pg-server';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { hashToken } from '../src/auth/tokens';
@@ -137,7 +137,7 @@ it('upgrades the cluster of an older install: a fixed superuser password, everyt
   // What the old code left: superuser postgres/racelab and no password file; the product's tables,
   // pg-boss's schema and a token, all made by the superuser.
   const db = join(dir, 'legacy');
-  const server = await startLabPostgres({ dataDir: db });
+  const server = await startPostgresServer({ dataDir: db });
   const oldUrl = withDatabase(server.url, 'racelab');
   await ensureDatabase(oldUrl, server.url);
   await applyMigrations(oldUrl);

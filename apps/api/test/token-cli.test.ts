@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { findFreePort, type LabPostgres, processAlive, startLabPostgres } from '@racelab/lab';
+import { findFreePort, type PostgresServer, processAlive, startPostgresServer } from '@racelab/pg-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/auth/tokens';
 import { gql } from './helpers/client';
@@ -17,7 +17,7 @@ const API_DIR = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'racelab-token-cli-'));
 chmodSync(dir, 0o755);
 const dbDir = join(dir, 'db');
-let server: LabPostgres;
+let server: PostgresServer;
 let api: Proc;
 let apiUrl: string;
 
@@ -48,7 +48,7 @@ function token(args: string[], db = dbDir): Promise<CliResult> {
 const mutate = (bearer: string) => gql(apiUrl, 'mutation { cancelRace(id: "none") { id } }', {}, bearer);
 
 beforeAll(async () => {
-  server = await startLabPostgres({ dataDir: dbDir });
+  server = await startPostgresServer({ dataDir: dbDir });
   const port = await findFreePort();
   apiUrl = `http://127.0.0.1:${port}/graphql`;
   api = spawnTs('src/main.ts', {

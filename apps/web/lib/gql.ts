@@ -1,4 +1,19 @@
-/** GraphQL from the browser, through the dashboard's own /api/graphql (which adds the token). */
+/**
+ * GraphQL from the browser, through the dashboard's own /api/graphql (which adds the token). The
+ * documents are written with `graphql()`, which types their results and variables from the API's
+ * printed schema (`lib/graphql/graphql-env.d.ts`): a document naming a field the API does not have
+ * fails the type check.
+ */
+import { initGraphQLTada, type TadaDocumentNode } from 'gql.tada';
+import { type DocumentNode, print } from 'graphql';
+import type { introspection } from './graphql/graphql-env';
+
+/**
+ * Fragments are not masked: they share a selection between documents (one engine's reading, in the
+ * matrix and in the audits), and the components read their fields directly.
+ */
+export const graphql = initGraphQLTada<{ introspection: introspection; disableMasking: true }>();
+export type { ResultOf, TadaDocumentNode, VariablesOf } from 'gql.tada';
 
 export class GqlError extends Error {
   constructor(
@@ -14,13 +29,19 @@ interface GqlResponse<T> {
   errors?: { message: string; extensions?: { problems?: string[] } }[];
 }
 
-export async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+/** A document's variables as the caller's arguments: optional when the document needs none. */
+type VariablesArg<V> = Record<string, never> extends V ? [variables?: V] : [variables: V];
+
+/** The document's text as it goes over the wire. */
+const text = <R, V>(doc: TadaDocumentNode<R, V>) => print(doc as DocumentNode);
+
+export async function gql<R, V>(doc: TadaDocumentNode<R, V>, ...[variables]: VariablesArg<V>): Promise<R> {
   const res = await fetch('/api/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
+    body: JSON.stringify({ query: text(doc), variables: variables ?? {} }),
   });
-  const body = (await res.json().catch(() => ({ errors: [{ message: `HTTP ${res.status}` }] }))) as GqlResponse<T>;
+  const body = (await res.json().catch(() => ({ errors: [{ message: `HTTP ${res.status}` }] }))) as GqlResponse<R>;
   const first = body.errors?.[0];
   if (first) throw new GqlError(first.message, first.extensions?.problems ?? []);
   if (!body.data) throw new GqlError(`no data (HTTP ${res.status})`);
@@ -31,13 +52,13 @@ export async function gql<T>(query: string, variables: Record<string, unknown> =
  * Follows a subscription over server-sent events; returns a function that stops it. Yoga sends
  * named events (`next`, `complete`), so listeners are added by name.
  */
-export function subscribe<T>(
-  query: string,
-  variables: Record<string, unknown>,
-  onData: (data: T) => void,
+export function subscribe<R, V>(
+  doc: TadaDocumentNode<R, V>,
+  variables: V,
+  onData: (data: R) => void,
   onEnd: (error?: string) => void,
 ): () => void {
-  const params = new URLSearchParams({ query, variables: JSON.stringify(variables) });
+  const params = new URLSearchParams({ query: text(doc), variables: JSON.stringify(variables) });
   const source = new EventSource(`/api/graphql?${params}`);
   let ended = false;
   const end = (error?: string) => {
@@ -47,7 +68,7 @@ export function subscribe<T>(
     onEnd(error);
   };
   source.addEventListener('next', (e) => {
-    const payload = JSON.parse((e as MessageEvent<string>).data) as GqlResponse<T>;
+    const payload = JSON.parse((e as MessageEvent<string>).data) as GqlResponse<R>;
     if (payload.errors?.[0]) end(payload.errors[0].message);
     else if (payload.data) onData(payload.data);
   });

@@ -1,38 +1,47 @@
 /**
- * `delta.isolationLevel` on the dashboard: the API's shapes, its queries, and the pure helpers the
- * /isolation and /audit pages share (badge tones, the sentences built from an engine's reading).
+ * `delta.isolationLevel` on the dashboard: the API's documents and the shapes derived from them, and
+ * the pure helpers the /isolation and /audit pages share (badge tones, the sentences built from an
+ * engine's reading).
  */
-import { gql } from './gql';
+import { Kind, type NameNode, type OperationDefinitionNode } from 'graphql';
+import { gql, graphql, type ResultOf, type TadaDocumentNode } from './gql';
 
-/** One engine's reading of one value, as `isolationLevelInterpretation` returns it. */
-export interface Interpretation {
-  engine: string;
-  /** PARSED, SILENTLY_IGNORED or REJECTED; kept a string because the API may add outcomes. */
-  outcome: string;
-  effectiveLevel: string | null;
-  message: string;
-  flagged: boolean;
-  suggestion: string | null;
-  error: string | null;
-}
+/** One engine's reading of one value; `outcome` (PARSED, SILENTLY_IGNORED or REJECTED) may gain values. */
+const INTERPRETATION_FIELDS = graphql(`fragment InterpretationFields on EngineInterpretation {
+  engine outcome effectiveLevel message flagged suggestion error
+}`);
 
-export interface IsolationCell {
-  value: string | null;
-  blindAppend: boolean;
-  runs: number;
-  updateCommitted: number;
-}
+export type Interpretation = ResultOf<typeof INTERPRETATION_FIELDS>;
 
-export interface TableAudit {
-  id: string;
-  location: string;
-  isolationLevel: string | null;
-  interpretations: Interpretation[];
-  flagged: boolean;
-  flaggedBy: string[];
-  tableVersion: number;
-  auditedAt: string;
-}
+export const MATRIX_QUERY = graphql(
+  'query IsolationMatrix { isolationMatrix { value blindAppend runs updateCommitted } }',
+);
+
+export type IsolationCell = ResultOf<typeof MATRIX_QUERY>['isolationMatrix'][number];
+
+export const AUDITS_QUERY = graphql(
+  `query Audits($first: Int!) {
+  audits(first: $first) {
+    id location isolationLevel flagged flaggedBy tableVersion auditedAt
+    interpretations { ...InterpretationFields }
+  }
+}`,
+  [INTERPRETATION_FIELDS],
+);
+
+export type TableAudit = ResultOf<typeof AUDITS_QUERY>['audits'][number];
+
+export const AUDIT_TABLES_MUTATION = graphql(`mutation AuditTables($locations: [String!]!) {
+  auditTables(locations: $locations) { id location flagged }
+}`);
+
+/** One value's readings: the document `fetchInterpretations` repeats for each value. */
+const INTERPRETATION_QUERY = graphql(
+  `query Interpretation($value: String!) {
+  isolationLevelInterpretation(value: $value) { ...InterpretationFields }
+}`,
+  [INTERPRETATION_FIELDS],
+);
 
 /** The API refuses longer values (and with them the whole request). */
 export const MAX_VALUE_LENGTH = 200;
@@ -50,35 +59,44 @@ export const STANDARD_VALUES = [
 /** Bounds one aliased request, whatever custom races have stored. */
 const MAX_COMPARED_VALUES = 40;
 
-const INTERPRETATION_FIELDS = 'engine outcome effectiveLevel message flagged suggestion error';
-
-export const MATRIX_QUERY = 'query IsolationMatrix { isolationMatrix { value blindAppend runs updateCommitted } }';
-
-export const AUDITS_QUERY = `query Audits($first: Int!) {
-  audits(first: $first) {
-    id location isolationLevel flagged flaggedBy tableVersion auditedAt
-    interpretations { ${INTERPRETATION_FIELDS} }
-  }
-}`;
-
-export const AUDIT_TABLES_MUTATION = `mutation AuditTables($locations: [String!]!) {
-  auditTables(locations: $locations) { id location flagged }
-}`;
+/** Many values' readings: `v0`, `v1`, … for the values in order. */
+type InterpretationsQuery = TadaDocumentNode<Record<string, Interpretation[]>, Record<string, string>>;
 
 /**
- * Every engine's reading of each value in one request: one alias per value, the values passed as
- * variables so that no user text ever becomes part of the query.
+ * INTERPRETATION_QUERY with its one field repeated under an alias per value (`v0`, `v1`, …), each
+ * with its own variable: every value in one request, no user text ever part of the query, and the
+ * field and its argument still the ones the type check saw.
  */
+export function interpretationsQuery(count: number): InterpretationsQuery {
+  const [operation, ...fragments] = INTERPRETATION_QUERY.definitions;
+  const op = operation as OperationDefinitionNode;
+  const [variable] = op.variableDefinitions ?? [];
+  const [field] = op.selectionSet.selections;
+  if (!variable || field?.kind !== Kind.FIELD) throw new Error('INTERPRETATION_QUERY: one variable, one field');
+  const names = Array.from({ length: count }, (_, i): NameNode => ({ kind: Kind.NAME, value: `v${i}` }));
+  const variableNamed = (name: NameNode) => ({ kind: Kind.VARIABLE, name }) as const;
+  const many: OperationDefinitionNode = {
+    ...op,
+    name: { kind: Kind.NAME, value: 'Interpretations' },
+    variableDefinitions: names.map((name) => ({ ...variable, variable: variableNamed(name) })),
+    selectionSet: {
+      ...op.selectionSet,
+      selections: names.map((name) => ({
+        ...field,
+        alias: name,
+        arguments: field.arguments?.map((arg) => ({ ...arg, value: variableNamed(name) })),
+      })),
+    },
+  };
+  return { kind: Kind.DOCUMENT, definitions: [many, ...fragments] } as InterpretationsQuery;
+}
+
+/** Every engine's reading of each value, in one request. */
 export async function fetchInterpretations(values: readonly string[]): Promise<Map<string, Interpretation[]>> {
   const result = new Map<string, Interpretation[]>();
   if (values.length === 0) return result;
-  const params = values.map((_, i) => `$v${i}: String!`).join(', ');
-  const fields = values.map(
-    (_, i) => `v${i}: isolationLevelInterpretation(value: $v${i}) { ${INTERPRETATION_FIELDS} }`,
-  );
-  const query = `query Interpretations(${params}) {\n  ${fields.join('\n  ')}\n}`;
   const variables = Object.fromEntries(values.map((v, i) => [`v${i}`, v]));
-  const data = await gql<Record<string, Interpretation[]>>(query, variables);
+  const data = await gql(interpretationsQuery(values.length), variables);
   values.forEach((v, i) => {
     result.set(v, data[`v${i}`] ?? []);
   });

@@ -1,55 +1,16 @@
-/** The jobs audit's GraphQL documents and shapes, and how a forecast pair becomes a lab race. */
+/** The jobs audit's GraphQL document and the shapes derived from it, and how a forecast pair becomes a lab race. */
+import { graphql, type ResultOf } from './gql';
+import type { StartRaceInput, WriterInput } from './races';
 
-export interface JobFinding {
-  rule: string;
-  severity: 'error' | 'warning' | 'info';
-  jobs: string[];
-  table: string;
-  evidence: string;
-  fix: string;
-}
-
-export interface JobPair {
-  table: string;
-  first: string;
-  second: string;
-  secondCommits: boolean | null;
-  failedCheck: string | null;
-  message: string | null;
-  skipped: string | null;
-}
-
-/** A pairwise check that stopped at its per-audit limit: what it left out, in words. */
-export interface SkippedCheck {
-  check: string;
-  checked: number;
-  skipped: number;
-  note: string;
-}
-
-export interface AuditedJob {
-  name: string;
-  table: string;
-  engine: string;
-  operation: string;
-  predicate: string | null;
-}
-
-export interface JobAuditResult {
-  id: string;
-  auditedAt: string;
-  failed: boolean;
-  jobs: AuditedJob[];
-  findings: JobFinding[];
-  pairs: JobPair[];
-  skipped: SkippedCheck[];
-}
-
-export const AUDIT_JOBS = `mutation AuditJobs($manifest: String!) { auditJobs(manifest: $manifest) {
+export const AUDIT_JOBS = graphql(`mutation AuditJobs($manifest: String!) { auditJobs(manifest: $manifest) {
   id auditedAt failed jobs { name table engine operation predicate }
   findings { rule severity jobs table evidence fix }
   pairs { table first second secondCommits failedCheck message skipped }
-  skipped { check checked skipped note } } }`;
+  skipped { check checked skipped note } } }`);
+
+export type JobAuditResult = ResultOf<typeof AUDIT_JOBS>['auditJobs'];
+export type JobPair = JobAuditResult['pairs'][number];
+export type AuditedJob = JobAuditResult['jobs'][number];
 
 /** The lab's base tables by alias: only pairs on these can be raced from the dashboard. */
 export function labTable(location: string): { table: 'flat' | 'partitioned'; scale: number } | null {
@@ -58,7 +19,7 @@ export function labTable(location: string): { table: 'flat' | 'partitioned'; sca
 }
 
 /** A job as a writer of a lab race; null for what a race cannot do (merge, vacuum, overwrite). */
-function writerOf(job: AuditedJob): Record<string, unknown> | null {
+function writerOf(job: AuditedJob): WriterInput | null {
   const base = { name: job.name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 32) };
   switch (job.operation) {
     case 'update':
@@ -81,7 +42,7 @@ function writerOf(job: AuditedJob): Record<string, unknown> | null {
 }
 
 /** startRace's input for "FIRST commits, then SECOND" on the pair's lab table, or null. */
-export function raceInput(pair: JobPair, jobs: AuditedJob[]): Record<string, unknown> | null {
+export function raceInput(pair: JobPair, jobs: readonly AuditedJob[]): StartRaceInput | null {
   const lab = labTable(pair.table);
   const [a, b] = [jobs.find((j) => j.name === pair.first), jobs.find((j) => j.name === pair.second)];
   const [first, second] = [a && writerOf(a), b && writerOf(b)];

@@ -1,38 +1,26 @@
 /**
  * The conflict playground's logic, pure (no React, no fetch): the writer menu, the layout query, the
- * browser-side prediction with the engine's own checker (`@racelab/engine/conflict`), the lab's
- * measured outcome, and the heatmap's model.
+ * browser-side prediction, the lab's measured outcome, and the heatmap's model.
  *
- * A prediction never decides from min/max alone (DESIGN.md): the FIRST writer's commit is simulated
- * from the data, as packages/lab/src/forecast.ts does on the server. The files an update or delete
- * rewrites are those the layout's per-file match counts say hold a matching row; its new file's stats
- * span the rewritten files; an append adds one file per partition with the stats of the rows it
- * writes; a compaction rewrites each bin. Then the engine's pure checker judges the SECOND writer.
+ * The prediction is the engine's one conflict simulation (`simulateConflict` from
+ * `@racelab/engine/conflict`, the same the lab's forecasts and the API run), on facts taken from the
+ * layout: the per-file match counts of each writer's predicate (never min/max alone) and the stats of
+ * the rows each day's append would write.
  */
 import {
   type Add,
-  type CommitPiece,
-  type ConflictCheck,
-  type ConflictKind,
-  checkWinner,
-  compactionBins,
-  conflictError,
-  type Expr,
-  effectiveIsolationLevel,
+  type ConflictForecast,
   type FileStats,
-  type IsolationLevel,
+  factsNeeded,
   type Protocol,
-  parsePredicate,
   parseStats,
-  parseUpdateExpression,
-  resolveColumn,
-  type SimulatedCommit,
-  type SimulatedOperation,
+  type SimulatedWriter,
+  type SimulationFacts,
   type StructType,
-  simulatePieces,
-  simulateRewrite,
-  targetFileSize,
+  simulateConflict,
 } from '@racelab/engine/conflict';
+import { graphql, type ResultOf } from './gql';
+import type { WriterInput } from './races';
 
 // ---------------------------------------------------------------------------------------------
 // The tables and the writer menu
@@ -99,62 +87,44 @@ export function menuWriter(key: string): MenuWriter {
   return w;
 }
 
-/** Every distinct predicate of the menu: the layout counts the rows matching each, per file. */
-export const LAYOUT_PREDICATES: readonly string[] = [
-  ...new Set(WRITER_MENU.flatMap((w) => ('predicate' in w ? [w.predicate] : []))),
-];
-/** Every day the menu appends: the layout previews what appending each would add. */
-export const APPEND_DAYS: readonly string[] = [
-  ...new Set(WRITER_MENU.flatMap((w) => (w.operation === 'append' ? [w.day] : []))),
-];
+/** A menu writer as the engine's simulation knows it; an append's rows are named by its day. */
+function simulatedWriter(name: string, w: MenuWriter): SimulatedWriter {
+  switch (w.operation) {
+    case 'update':
+      return { name, change: { kind: 'update', predicate: w.predicate, set: w.set } };
+    case 'delete':
+      return { name, change: { kind: 'delete', predicate: w.predicate } };
+    case 'append':
+      return { name, change: { kind: 'append', rows: w.day } };
+    case 'optimize':
+      return { name, change: { kind: 'optimize' } };
+  }
+}
+
+/**
+ * What the simulation asks of the menu's writers: the layout counts each predicate per file and previews each
+ * day's append.
+ */
+const MENU_NEEDS = factsNeeded(WRITER_MENU.map((w) => simulatedWriter(w.key, w)));
+export const LAYOUT_PREDICATES: readonly string[] = MENU_NEEDS.predicates;
+export const APPEND_DAYS: readonly string[] = MENU_NEEDS.appends;
 export const COUNT_BY = 'VendorID';
 
 // ---------------------------------------------------------------------------------------------
 // The layout, as the API's tableLayout returns it
 
-export interface KeyValue {
-  key: string;
-  value: string | null;
-}
-
-export interface LayoutFile {
-  path: string;
-  rows: number;
-  size: number;
-  /** The add action's stats JSON, as in the log. */
-  stats: string | null;
-  partitionValues: KeyValue[];
-  /** JSON objects. */
-  minValues: string;
-  maxValues: string;
-  countsBy: { value: string; rows: number }[] | null;
-  /** Rows matching each predicate asked for, in their order, counted from the data. */
-  matches: number[] | null;
-}
-
-export interface AppendPreview {
-  day: string;
-  files: { partitionValues: KeyValue[]; stats: string }[];
-}
-
-export interface TableLayout {
-  version: number;
-  files: LayoutFile[];
-  /** The Delta schema, JSON. */
-  schema: string;
-  partitionColumns: string[];
-  /** The protocol action, JSON. */
-  protocol: string;
-  configuration: KeyValue[];
-  appends: AppendPreview[];
-}
+export type TableLayout = ResultOf<typeof TABLE_LAYOUT_QUERY>['tableLayout'];
+export type LayoutFile = TableLayout['files'][number];
+export type KeyValue = LayoutFile['partitionValues'][number];
 
 /** A layout together with the predicates its `matches` count, in the same order. */
 export interface PlaygroundLayout extends TableLayout {
   predicates: readonly string[];
 }
 
-export const TABLE_LAYOUT_QUERY = `query PlaygroundLayout($location: String!, $countBy: String, $predicates: [String!], $appendDays: [String!]) {
+export const TABLE_LAYOUT_QUERY = graphql(`query PlaygroundLayout(
+  $location: String!, $countBy: String, $predicates: [String!], $appendDays: [String!]
+) {
   tableLayout(location: $location, countBy: $countBy, predicates: $predicates, appendDays: $appendDays) {
     version
     files { path rows size stats partitionValues { key value } minValues maxValues countsBy { value rows } matches }
@@ -164,7 +134,7 @@ export const TABLE_LAYOUT_QUERY = `query PlaygroundLayout($location: String!, $c
     configuration { key value }
     appends { day files { partitionValues { key value } stats } }
   }
-}`;
+}`);
 
 export function layoutVariables(kind: TableKind, scale: number) {
   return {
@@ -191,7 +161,7 @@ export function addsOf(layout: TableLayout): Add[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The prediction (the engine's simulation, as packages/lab/src/forecast.ts uses it on the server)
+// The prediction: the engine's one simulation, on facts from the layout
 
 /** Rows matching `predicate` per file path (files with none left out), from the layout's counts. */
 export function matchesFor(layout: PlaygroundLayout, predicate: string): Map<string, number> {
@@ -212,128 +182,45 @@ export function matchesFor(layout: PlaygroundLayout, predicate: string): Map<str
   return out;
 }
 
-interface Snapshot {
-  layout: PlaygroundLayout;
-  files: Add[];
-  protocol: Protocol;
-  schema: StructType;
-  configuration: Record<string, string | null>;
-}
-
-/** The commit `writer` would make on the snapshot, or null when it would find nothing to commit. */
-function simulateWriter(s: Snapshot, writer: MenuWriter, tag: string): SimulatedCommit | null {
-  switch (writer.operation) {
-    case 'append': {
-      const preview = s.layout.appends.find((a) => a.day === writer.day);
-      if (!preview) throw new PlaygroundError(`the layout has no preview of appending ${writer.day}`);
-      const pieces: CommitPiece[] = preview.files.map((f) => {
+/** The layout as the simulation's facts: its snapshot, its per-file counts, its previews of each day's append. */
+export function layoutFacts(layout: PlaygroundLayout): SimulationFacts {
+  return {
+    snapshot: {
+      version: layout.version,
+      files: addsOf(layout),
+      protocol: JSON.parse(layout.protocol) as Protocol,
+      schema: JSON.parse(layout.schema) as StructType,
+      configuration: recordOf(layout.configuration),
+    },
+    matches: (predicate) => matchesFor(layout, predicate),
+    appended: (day) => {
+      const preview = layout.appends.find((a) => a.day === day);
+      if (!preview) throw new PlaygroundError(`the layout has no preview of appending ${day}`);
+      return preview.files.map((f) => {
         const stats = parseStats(f.stats);
         return {
-          files: [],
-          op: {
-            kind: 'append',
-            partitionValues: recordOf(f.partitionValues),
-            ...(typeof stats?.numRecords === 'number' && { stats: stats as FileStats }),
-          },
+          partitionValues: recordOf(f.partitionValues),
+          ...(typeof stats?.numRecords === 'number' && { stats: stats as FileStats }),
         };
       });
-      const main = pieces[0];
-      return main ? simulatePieces(s.files, s.protocol, main.op, pieces, tag) : null;
-    }
-    case 'update':
-    case 'delete': {
-      const predicate: Expr = parsePredicate(writer.predicate, s.schema);
-      const updatedColumns =
-        writer.operation === 'update'
-          ? Object.entries(writer.set).map(([col, text]) => {
-              const name = resolveColumn(s.schema, col).name;
-              parseUpdateExpression(text, s.schema, name);
-              return name;
-            })
-          : [];
-      const matches = matchesFor(s.layout, writer.predicate);
-      // The engine commits nothing when no row matches.
-      if (matches.size === 0) return null;
-      const op: SimulatedOperation = { kind: writer.operation, predicate, matches, updatedColumns };
-      // One rewrite per partition, as the engine writes the surviving rows.
-      return simulateRewrite(s.files, s.protocol, op, tag);
-    }
-    case 'optimize': {
-      const targetSize = targetFileSize(s.configuration);
-      const bins = compactionBins(s.files, targetSize);
-      if (bins.length === 0) return null;
-      const op: SimulatedOperation = { kind: 'optimize', targetSize };
-      return simulatePieces(
-        s.files,
-        s.protocol,
-        op,
-        bins.map((files) => ({ files, op })),
-        tag,
-      );
-    }
-  }
-}
-
-export interface PlaygroundPrediction {
-  /** False only when SECOND's commit is refused; a writer with nothing to commit does not fail. */
-  secondCommits: boolean;
-  /** The checker's step that refused SECOND, e.g. 'concurrentAppend'. */
-  check: ConflictCheck | null;
-  kind: ConflictKind | null;
-  /** The CommitFailedError text SECOND would get, byte for byte. */
-  message: string | null;
-  isolationLevel: IsolationLevel;
-  /** Files FIRST's commit removes (rewrites or compacts). */
-  firstTouches: number;
-  /** Files FIRST's commit adds. */
-  firstAdds: number;
-  /** Files of the read snapshot SECOND's predicate could see (every file when it has none). */
-  secondReads: number;
-  /** Which writers would find nothing to do. */
-  nothingToCommit: ('first' | 'second')[];
-}
-
-function snapshotOf(layout: PlaygroundLayout): Snapshot {
-  return {
-    layout,
-    files: addsOf(layout),
-    protocol: JSON.parse(layout.protocol) as Protocol,
-    schema: JSON.parse(layout.schema) as StructType,
-    configuration: recordOf(layout.configuration),
+    },
   };
 }
+
+/** The engine's forecast, its writers named 'first' and 'second'. */
+export type PlaygroundPrediction = ConflictForecast;
 
 /** Both writers read the same snapshot; FIRST commits; does SECOND commit, and if not, why? */
 export function predict(layout: PlaygroundLayout, firstKey: string, secondKey: string): PlaygroundPrediction {
-  const s = snapshotOf(layout);
-  const level = effectiveIsolationLevel(s.configuration);
-  const first = simulateWriter(s, menuWriter(firstKey), 'first');
-  const second = simulateWriter(s, menuWriter(secondKey), 'second');
-  const conflict =
-    first && second ? checkWinner(second.reads, { version: layout.version + 1, actions: first.actions }, level) : null;
-  return {
-    secondCommits: conflict === null,
-    check: conflict?.check ?? null,
-    kind: conflict?.kind ?? null,
-    message: conflict ? conflictError(conflict).message : null,
-    isolationLevel: level,
-    firstTouches: first?.actions.filter((a) => 'remove' in a).length ?? 0,
-    firstAdds: first?.actions.filter((a) => 'add' in a).length ?? 0,
-    secondReads: second?.reads.readFiles.size ?? 0,
-    nothingToCommit: [...(first ? [] : ['first' as const]), ...(second ? [] : ['second' as const])],
-  };
+  return simulateConflict({
+    facts: layoutFacts(layout),
+    first: simulatedWriter('first', menuWriter(firstKey)),
+    second: simulatedWriter('second', menuWriter(secondKey)),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Measured in the lab
-
-export interface WriterInput {
-  name: string;
-  operation: 'update' | 'delete' | 'append' | 'optimize';
-  predicate?: string;
-  set?: { key: string; value: string }[];
-  day?: string;
-}
 
 /** The API's WriterInput for a menu writer. */
 export function writerInput(key: string, name: string): WriterInput {
@@ -355,22 +242,17 @@ export function writerInput(key: string, name: string): WriterInput {
   }
 }
 
-export const MEASURED_QUERY = `query PlaygroundMeasured($table: String!, $first: WriterInput!, $second: WriterInput!) {
+export const MEASURED_QUERY = graphql(`query PlaygroundMeasured(
+  $table: String!, $first: WriterInput!, $second: WriterInput!
+) {
   measuredOutcome(table: $table, first: $first, second: $second) { races runs firstCommitted secondCommitted messages caseIds }
-}`;
+}`);
 
 export function measuredVariables(kind: TableKind, firstKey: string, secondKey: string) {
   return { table: kind, first: writerInput(firstKey, 'first'), second: writerInput(secondKey, 'second') };
 }
 
-export interface Measured {
-  races: number;
-  runs: number;
-  firstCommitted: number;
-  secondCommitted: number;
-  messages: string[];
-  caseIds: string[];
-}
+export type Measured = ResultOf<typeof MEASURED_QUERY>['measuredOutcome'];
 
 /** "B1: 5 runs; FIRST committed 3, SECOND committed 2", or null when the lab has not run the pair. */
 export function measuredSummary(m: Measured): string | null {

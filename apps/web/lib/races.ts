@@ -1,84 +1,15 @@
-/** The races' GraphQL documents, their shapes, and the words and tones that sum up a race's outcome. */
+/** The races' GraphQL documents, the shapes derived from them, and the words and tones that sum up a race's outcome. */
+import { graphql, type ResultOf, type VariablesOf } from './gql';
 
-export interface WriterRow {
-  name: string;
-  operation: string;
-  committed: boolean;
-  version: number | null;
-  attempts: number;
-  commitRetries: number | null;
-  errorClass: string | null;
-  errorMessage: string | null;
-  readVersion: number | null;
-  filesWritten: number | null;
-  bytesWritten: number | null;
-  timings: { opened: number; prepared: number; released: number; finished: number } | null;
-}
-
-/** The serial-replay oracle's verdict on a run (the API's RunVerdict); example rows as column/value text. */
-export interface VerdictRow {
-  status: string;
-  order: string[];
-  summary: string;
-  rowsDuplicated: number | null;
-  rowsMissing: number | null;
-  rowsExtra: number | null;
-  writers: { name: string; notApplied: boolean; appliedTwice: boolean }[];
-  examples: { kind: string; row: { key: string; value: string | null }[] }[];
-  failedWriters: { name: string; rowsTouched: number; untouched: boolean; summary: string }[];
-}
-
-export interface RunRow {
-  index: number;
-  verdict: VerdictRow | null;
-  status: string;
-  durationMs: number | null;
-  reason: string | null;
-  commitLog: { position: number; writer: string; version: number | null; operation: string | null }[];
-  writers: WriterRow[];
-  table: {
-    version: number | null;
-    rows: number;
-    distinctTripIds: number | null;
-    dataFilesOnDisk: number | null;
-    dataFilesInLog: number | null;
-    tripsOnDay: { key: string; value: string | null }[];
-    tipDeltaByVendor: { key: string; value: string | null }[];
-  } | null;
-}
-
-export interface RaceSummary {
-  id: string;
-  caseId: string | null;
-  title: string;
-  status: string;
-  createdAt: string;
-  finishedAt: string | null;
-  runsRequested: number;
-  scale: number;
-  reason: string | null;
-  /** The runs' verdicts in words, and the worst of their statuses; null while no run has a verdict. */
-  verdictSummary: string | null;
-  verdictStatus: string | null;
-  runs: { index: number; status: string; writers: { name: string; committed: boolean }[] }[];
-}
-
-export interface RaceDetail extends Omit<RaceSummary, 'runs'> {
-  worker: string | null;
-  startedAt: string | null;
-  tableProperties: { key: string; value: string | null }[];
-  runs: RunRow[];
-}
-
-export const RACES = `query Races($after: String, $caseId: String, $status: RaceStatus) {
+export const RACES = graphql(`query Races($after: String, $caseId: String, $status: RaceStatus) {
   races(first: 20, after: $after, caseId: $caseId, status: $status) {
     edges { node { id caseId title status createdAt finishedAt runsRequested scale reason verdictSummary verdictStatus
       runs { index status writers { name committed } } } }
     pageInfo { hasNextPage endCursor }
   }
-}`;
+}`);
 
-export const RACE = `query Race($id: ID!) {
+export const RACE = graphql(`query Race($id: ID!) {
   race(id: $id) {
     id caseId title status createdAt startedAt finishedAt runsRequested scale reason worker verdictSummary verdictStatus
     tableProperties { key value }
@@ -92,21 +23,27 @@ export const RACE = `query Race($id: ID!) {
       table { version rows distinctTripIds dataFilesOnDisk dataFilesInLog tripsOnDay { key value } tipDeltaByVendor { key value } }
     }
   }
-}`;
+}`);
 
-export const CASES = `query Cases { cases { id title description engine writers } }`;
+export const CASES = graphql('query Cases { cases { id title description engine writers } }');
 
-export const START_RACE = `mutation StartRace($input: StartRaceInput!) { startRace(input: $input) { id } }`;
-export const CANCEL_RACE = `mutation CancelRace($id: ID!) { cancelRace(id: $id) { id status } }`;
-export const PROGRESS = `subscription Progress($id: ID!) { raceProgress(id: $id) { sequence runIndex status message at } }`;
+export const START_RACE = graphql('mutation StartRace($input: StartRaceInput!) { startRace(input: $input) { id } }');
+export const CANCEL_RACE = graphql('mutation CancelRace($id: ID!) { cancelRace(id: $id) { id status } }');
+export const PROGRESS = graphql(
+  'subscription Progress($id: ID!) { raceProgress(id: $id) { sequence runIndex status message at } }',
+);
 
-export interface ProgressEvent {
-  sequence: number;
-  runIndex: number | null;
-  status: string;
-  message: string;
-  at: string;
-}
+/** A race as the race list shows it; the verdict fields are null while no run has a verdict. */
+export type RaceSummary = ResultOf<typeof RACES>['races']['edges'][number]['node'];
+export type RaceDetail = NonNullable<ResultOf<typeof RACE>['race']>;
+export type RunRow = RaceDetail['runs'][number];
+export type WriterRow = RunRow['writers'][number];
+/** The serial-replay oracle's verdict on a run (the API's RunVerdict); example rows as column/value text. */
+export type VerdictRow = NonNullable<RunRow['verdict']>;
+export type ProgressEvent = ResultOf<typeof PROGRESS>['raceProgress'];
+/** startRace's input and its writers, as the API's schema declares them. */
+export type StartRaceInput = VariablesOf<typeof START_RACE>['input'];
+export type WriterInput = NonNullable<StartRaceInput['writers']>[number];
 
 export const isLive = (status: string) => status === 'QUEUED' || status === 'RUNNING';
 

@@ -187,48 +187,54 @@ describe('predict: the four required predictions', () => {
   it('flat, FIRST update VendorID 6, SECOND update VendorID 7: SECOND commits (D1: 7 passes after 6)', () => {
     const p = predict(FLAT, 'update-6', 'update-7');
     expect(p.secondCommits).toBe(true);
-    expect(p.check).toBeNull();
+    expect(p.failedCheck).toBeNull();
     expect(p.message).toBeNull();
-    expect(p.firstTouches).toBe(2);
-    expect(p.firstAdds).toBe(1);
-    expect(p.secondReads).toBe(7);
+    expect(p.firstTouchesFiles).toBe(2);
+    expect(p.firstAddsFiles).toBe(1);
+    expect(p.secondReadsFiles).toBe(7);
     expect(p.isolationLevel).toBe('Serializable');
   });
 
   it('flat, FIRST update VendorID 7, SECOND update VendorID 6: SECOND fails, added new data', () => {
     const p = predict(FLAT, 'update-7', 'update-6');
     expect(p.secondCommits).toBe(false);
-    expect(p.check).toBe('concurrentAppend');
-    expect(p.kind).toBe('ConcurrentAppend');
+    expect(p.failedCheck).toBe('concurrentAppend');
+    expect(p.conflictKind).toBe('ConcurrentAppend');
     expect(p.message).toBe(ADDED_NEW_DATA);
     expect(p.message?.split('\n')[0]).toBe(
       'Failed to commit transaction: Commit failed: a concurrent transactions added new data.',
     );
-    expect(p.firstTouches).toBe(7);
-    expect(p.secondReads).toBe(9);
+    expect(p.firstTouchesFiles).toBe(7);
+    expect(p.secondReadsFiles).toBe(9);
   });
 
   it('partitioned, FIRST update VendorID 1, SECOND update VendorID 2: SECOND commits (B3)', () => {
     const p = predict(PARTITIONED, 'update-1', 'update-2');
     expect(p.secondCommits).toBe(true);
-    expect(p.firstTouches).toBe(2);
-    expect(p.secondReads).toBe(7);
+    expect(p.firstTouchesFiles).toBe(2);
+    expect(p.secondReadsFiles).toBe(7);
   });
 
   it("flat, B2's deletes (fare_amount < 0, then trip_distance = 0): SECOND fails, added new data", () => {
     const p = predict(FLAT, 'delete-fare', 'delete-distance');
     expect(p.secondCommits).toBe(false);
-    expect(p.check).toBe('concurrentAppend');
+    expect(p.failedCheck).toBe('concurrentAppend');
     expect(p.message).toBe(ADDED_NEW_DATA);
-    expect(p.firstTouches).toBe(9);
-    expect(p.secondReads).toBe(9);
+    expect(p.firstTouchesFiles).toBe(9);
+    expect(p.secondReadsFiles).toBe(9);
   });
 });
 
 describe('predict: the other cases of the lesson', () => {
   it('B1 on the flat table: whichever of VendorID 1 and 2 commits second fails', () => {
-    expect(predict(FLAT, 'update-1', 'update-2')).toMatchObject({ secondCommits: false, check: 'concurrentAppend' });
-    expect(predict(FLAT, 'update-2', 'update-1')).toMatchObject({ secondCommits: false, check: 'concurrentAppend' });
+    expect(predict(FLAT, 'update-1', 'update-2')).toMatchObject({
+      secondCommits: false,
+      failedCheck: 'concurrentAppend',
+    });
+    expect(predict(FLAT, 'update-2', 'update-1')).toMatchObject({
+      secondCommits: false,
+      failedCheck: 'concurrentAppend',
+    });
   });
 
   it('D1: VendorID 6 after 7 fails, 1 and 2 fail after either', () => {
@@ -240,14 +246,14 @@ describe('predict: the other cases of the lesson', () => {
 
   it('C2: the compaction commits first, the update of VendorID 2 fails with added new data', () => {
     const p = predict(FLAT, 'optimize', 'update-2');
-    expect(p).toMatchObject({ secondCommits: false, check: 'concurrentAppend', message: ADDED_NEW_DATA });
-    expect(p.firstTouches).toBe(9);
+    expect(p).toMatchObject({ secondCommits: false, failedCheck: 'concurrentAppend', message: ADDED_NEW_DATA });
+    expect(p.firstTouchesFiles).toBe(9);
   });
 
   it('C3: the update commits first, the compaction fails: deleted data this operation read', () => {
     const p = predict(FLAT, 'update-2', 'optimize');
-    expect(p).toMatchObject({ secondCommits: false, check: 'deleteRead', message: DELETED_READ });
-    expect(p.secondReads).toBe(9);
+    expect(p).toMatchObject({ secondCommits: false, failedCheck: 'deleteRead', message: DELETED_READ });
+    expect(p.secondReadsFiles).toBe(9);
   });
 
   it('A1: two appends both commit', () => {
@@ -257,19 +263,27 @@ describe('predict: the other cases of the lesson', () => {
 
   it('I1: an append commits, then an update of VendorID 2 that read the old version fails', () => {
     const p = predict(FLAT, 'append-2025-02-01', 'update-2');
-    expect(p).toMatchObject({ secondCommits: false, check: 'concurrentAppend', firstTouches: 0, firstAdds: 1 });
+    expect(p).toMatchObject({
+      secondCommits: false,
+      failedCheck: 'concurrentAppend',
+      firstTouchesFiles: 0,
+      firstAddsFiles: 1,
+    });
   });
 
   it('an append on the partitioned table adds one file per partition, and only those partitions conflict', () => {
     // February's trips here fall in VendorID 1, 2 and 7: an update of VendorID 6 sees none of them.
-    expect(predict(PARTITIONED, 'append-2025-02-01', 'update-6')).toMatchObject({ secondCommits: true, firstAdds: 3 });
+    expect(predict(PARTITIONED, 'append-2025-02-01', 'update-6')).toMatchObject({
+      secondCommits: true,
+      firstAddsFiles: 3,
+    });
     expect(predict(PARTITIONED, 'append-2025-02-01', 'update-7').secondCommits).toBe(false);
   });
 
   it('a compaction of the partitioned copy bins per partition and leaves single files alone', () => {
     const p = predict(PARTITIONED, 'optimize', 'update-6');
-    expect(p.firstTouches).toBe(9);
-    expect(p.firstAdds).toBe(2);
+    expect(p.firstTouchesFiles).toBe(9);
+    expect(p.firstAddsFiles).toBe(2);
     expect(p.secondCommits).toBe(true);
     expect(predict(PARTITIONED, 'optimize', 'update-2').secondCommits).toBe(false);
   });
@@ -286,7 +300,7 @@ describe('predict never decides from min/max alone', () => {
   it('min/max says every flat file may hold VendorID 6; the counts say only files 8 and 9 do', () => {
     const files = addsOf(FLAT);
     expect(filesMatchingPredicate(files, parsePredicate('VendorID = 6', SCHEMA))).toHaveLength(9);
-    expect(predict(FLAT, 'update-6', 'update-1').firstTouches).toBe(2);
+    expect(predict(FLAT, 'update-6', 'update-1').firstTouchesFiles).toBe(2);
   });
 
   it('a writer whose predicate matches no row has nothing to commit, and the other commits', () => {
@@ -297,7 +311,7 @@ describe('predict never decides from min/max alone', () => {
     expect(predict(noSix, 'update-6', 'update-7')).toMatchObject({
       secondCommits: true,
       nothingToCommit: ['first'],
-      firstTouches: 0,
+      firstTouchesFiles: 0,
     });
     expect(predict(noSix, 'update-7', 'update-6')).toMatchObject({ secondCommits: true, nothingToCommit: ['second'] });
   });

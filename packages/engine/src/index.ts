@@ -1,6 +1,6 @@
 /**
  * @racelab/engine: Delta Lake tables written the way delta-rs 1.6.x writes them. The pure half
- * (expressions, pruning, conflict checker, isolation parsing, winner simulation) is also exported
+ * (expressions, pruning, conflict checker, isolation parsing, the conflict simulation) is also exported
  * on its own as `@racelab/engine/conflict`, for the browser.
  */
 export * from './conflict';

@@ -26,4 +26,22 @@ it('bundles engine/conflict for the browser with no node: import and no DuckDB',
   const mod = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
   expect(mod.effectiveIsolationLevel({ 'delta.isolationLevel': 'WriteSerializable' })).toBe('Serializable');
   expect(mod.CONFLICT_MESSAGES.ConcurrentAppend).toMatch(/a concurrent transactions added new data/);
+  // The one conflict simulation runs there too: an append with retries off loses to another append.
+  const facts = {
+    snapshot: {
+      version: 3,
+      files: [],
+      protocol: { minReaderVersion: 1, minWriterVersion: 2 },
+      schema: { type: 'struct', fields: [] },
+      configuration: {},
+    },
+    matches: () => new Map(),
+    appended: () => null,
+  };
+  const append = (name: string) => ({ name, change: { kind: 'append', rows: name }, maxCommitRetries: 0 });
+  expect(mod.simulateConflict({ facts, first: append('a'), second: append('b') })).toMatchObject({
+    secondCommits: false,
+    message: 'Failed to commit transaction: 0',
+    first: { committed: true, version: 4 },
+  });
 });

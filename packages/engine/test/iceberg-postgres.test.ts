@@ -1,13 +1,13 @@
 /**
- * The same catalog on Postgres (the lab's embedded server, stopped by PID afterwards): create, append,
+ * The same catalog on Postgres (an embedded server from @racelab/pg-server, stopped by PID afterwards): create, append,
  * read, and the three ways a concurrent append ends (retry, "has changed", lost swap).
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type PostgresServer, processAlive, startPostgresServer } from '@racelab/pg-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LabPostgres, processAlive, startLabPostgres } from '../../lab/src/postgres/server';
 import { appendParquetToIcebergTable, createIcebergTable, prepareIcebergAppend } from '../src/iceberg/append';
 import { PostgresCatalog } from '../src/iceberg/postgres-catalog';
 import { scanIcebergTable } from '../src/iceberg/scan';
@@ -19,7 +19,7 @@ import { raceProcesses, releaseInOrder } from './helpers/processes';
 // The server runs as OS user postgres when we are root: its folder's parents must be 0755.
 const root = mkdtempSync(join(tmpdir(), 'racelab-iceberg-pg-'));
 chmodSync(root, 0o755);
-let server: LabPostgres;
+let server: PostgresServer;
 const catalogs: PostgresCatalog[] = [];
 let source: string;
 let other: string;
@@ -31,7 +31,7 @@ async function catalog(): Promise<PostgresCatalog> {
 }
 
 beforeAll(async () => {
-  server = await startLabPostgres({ dataDir: join(root, 'pg') });
+  server = await startPostgresServer({ dataDir: join(root, 'pg') });
   source = await writeTripsParquet(join(root, 'jan15.parquet'), 1, 5);
   other = await writeTripsParquet(join(root, 'other.parquet'), 100, 7);
 }, 120_000);

@@ -1,7 +1,7 @@
 /**
  * `delta.isolationLevel`: the parse that decides conflict checks (delta-rs ≥ 1.2: exact camelCase,
  * anything else silently Serializable) and the per-engine diagnostic, against every row of the
- * table in shared/reference/s3-conditional-writes-and-isolation-strings.md plus variants.
+ * table in ../shared/reference/s3-conditional-writes-and-isolation-strings.md plus variants.
  */
 import { describe, expect, it } from 'vitest';
 import { type EngineId, effectiveIsolationLevel, interpretIsolationLevel } from '../src/index';

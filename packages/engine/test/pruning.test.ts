@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { field, type StructType } from '../src/delta/protocol/schema';
-import { canMatch, evaluate, type FileStatsView, parsePredicate, parseUpdateExpression } from '../src/sql';
+import { canMatch, type FileStatsView, parsePredicate } from '../src/sql';
 
 const schema: StructType = {
   type: 'struct',
@@ -222,65 +222,5 @@ describe('canMatch: timestamps', () => {
     const f = tz('2025-02-15T00:00:00.000Z', '2025-02-20T00:00:00.000Z');
     expect(canMatch(p("CAST(event_time AS DATE) = DATE '2025-02-14'"), f)).toBe(true);
     expect(canMatch(p("CAST(event_time AS DATE) = DATE '2025-02-13'"), f)).toBe(false);
-  });
-});
-
-describe('evaluate: three-valued logic', () => {
-  const row = { VendorID: null, tip_amount: 2, store_and_fwd_flag: 'N', flag: false };
-
-  it('follows SQL NULL semantics', () => {
-    expect(evaluate(p('VendorID = 1 AND flag'), row)).toBe(false); // NULL AND FALSE
-    expect(evaluate(p('flag AND VendorID = 1'), row)).toBe(false);
-    expect(evaluate(p('VendorID = 1 OR tip_amount = 2'), row)).toBe(true); // NULL OR TRUE
-    expect(evaluate(p('VendorID = 1 OR tip_amount = 3'), row)).toBe(null); // NULL OR FALSE
-    expect(evaluate(p('VendorID = 1 AND tip_amount = 2'), row)).toBe(null); // NULL AND TRUE
-    expect(evaluate(p('VendorID = 1'), row)).toBe(null);
-    expect(evaluate(p('VendorID <> 1'), row)).toBe(null);
-    expect(evaluate(p('NOT (VendorID = 1)'), row)).toBe(null);
-    expect(evaluate(p('VendorID IS NULL'), row)).toBe(true);
-    expect(evaluate(p('(VendorID = 1) IS NOT TRUE'), row)).toBe(true);
-    expect(evaluate(p('VendorID IN (1, 2)'), row)).toBe(null);
-    expect(evaluate(p('tip_amount IN (1, 2)'), row)).toBe(true);
-    expect(evaluate(p('tip_amount NOT IN (1, NULL)'), row)).toBe(null);
-    expect(evaluate(p('tip_amount NOT IN (1, 3)'), row)).toBe(true);
-    expect(evaluate(p('tip_amount BETWEEN 1 AND 2'), row)).toBe(true);
-    expect(evaluate(p('VendorID BETWEEN 1 AND 2'), row)).toBe(null);
-    expect(evaluate(p('payment_type IS NULL'), row)).toBe(true); // a missing key reads as NULL
-  });
-
-  it('computes scalar values', () => {
-    const u = (text: string) => parseUpdateExpression(text, schema);
-    expect(evaluate(u('tip_amount + 1'), row)).toBe(3);
-    expect(evaluate(u('VendorID + 1'), row)).toBe(null);
-    expect(evaluate(u('tip_amount / 0'), row)).toBe(null);
-    expect(evaluate(u('coalesce(VendorID, -1)'), row)).toBe(-1);
-    expect(evaluate(u('round(2.5)'), row)).toBe(3);
-    expect(evaluate(u('round(-2.5)'), row)).toBe(-3);
-    expect(evaluate(u('round(1.2345, 2)'), row)).toBe(1.23);
-    expect(evaluate(u('lower(store_and_fwd_flag)'), row)).toBe('n');
-    expect(evaluate(u('CAST(tip_amount AS VARCHAR)'), row)).toBe('2');
-    expect(evaluate(u("CAST('7' AS INTEGER) * 2"), row)).toBe(14);
-    expect(evaluate(u('payment_type'), { payment_type: 12n })).toBe(12);
-  });
-
-  it('represents timestamps as bigint microseconds and dates as YYYY-MM-DD', () => {
-    const pickup = p("CAST(tpep_pickup_datetime AS DATE) = DATE '2025-02-14'");
-    expect(evaluate(pickup, { tpep_pickup_datetime: '2025-02-14 23:59:59.999999' })).toBe(true);
-    expect(evaluate(pickup, { tpep_pickup_datetime: new Date('2025-02-15T00:00:00Z') })).toBe(false);
-    expect(evaluate(pickup, { tpep_pickup_datetime: 1_739_491_200_000_000n })).toBe(true); // 2025-02-14T00:00:00Z
-    expect(
-      evaluate(parseUpdateExpression('tpep_pickup_datetime', schema), { tpep_pickup_datetime: new Date(1000) }),
-    ).toBe(1_000_000n);
-    expect(
-      evaluate(parseUpdateExpression('CAST(tpep_pickup_datetime AS DATE)', schema), { tpep_pickup_datetime: 0n }),
-    ).toBe('1970-01-01');
-    expect(evaluate(p("day >= '2025-02-14'"), { day: new Date('2025-02-14T00:00:00Z') })).toBe(true);
-    expect(
-      evaluate(p("tpep_pickup_datetime >= DATE '2025-02-14'"), { tpep_pickup_datetime: '2025-02-13 23:59:59' }),
-    ).toBe(false);
-  });
-
-  it('refuses row values that do not fit the column', () => {
-    expect(() => evaluate(p('VendorID = 1'), { VendorID: 'one' })).toThrow(TypeError);
   });
 });

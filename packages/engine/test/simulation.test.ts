@@ -1,37 +1,45 @@
 /**
- * The winner simulation and the pure checker together, as the playground and the forecasts use
- * them: per-file match counts decide which files a winner rewrites, never min/max alone.
+ * The one conflict simulation on hand-built snapshots: per-file match counts decide which files a
+ * winner rewrites, never min/max alone; the commit loop's retries and a writer's redo loop decide
+ * how SECOND ends. (The lab's test/simulation-vs-lab.test.ts holds it against measured races.)
  */
 import { describe, expect, it } from 'vitest';
 import {
   type Add,
-  checkWinner,
+  type AppendedFile,
+  CONFLICT_MESSAGES,
   compactionBins,
-  type Expr,
   type FileStats,
+  factsNeeded,
   field,
-  parsePredicate,
-  partitionGroups,
-  predictConflict,
-  type SimulatedOperation,
+  type SimulatedWriter,
+  type SimulationFacts,
   type StructType,
-  simulatePieces,
-  simulateRewrite,
+  simulateConflict,
+  type WriterChange,
 } from '../src/index';
+import { writerCommit } from '../src/simulation/writers';
 
 const schema: StructType = {
   type: 'struct',
-  fields: [field('VendorID', 'integer'), field('fare_amount', 'double'), field('trip_distance', 'double')],
+  fields: [
+    field('VendorID', 'integer'),
+    field('fare_amount', 'double'),
+    field('trip_distance', 'double'),
+    field('tip_amount', 'double'),
+  ],
 };
 const protocol = { minReaderVersion: 1, minWriterVersion: 2 };
+const ADDED = `Failed to commit transaction: ${CONFLICT_MESSAGES.ConcurrentAppend}`;
+const DELETED_READ = `Failed to commit transaction: ${CONFLICT_MESSAGES.ConcurrentDeleteRead}`;
 
 /** The lesson's flat layout: files 1–7 hold vendors 1, 2, 7; files 8–9 hold 1, 2, 6. */
 const flat: Add[] = Array.from({ length: 9 }, (_, i) => {
   const stats: FileStats = {
     numRecords: 400_000,
-    minValues: { VendorID: 1, fare_amount: -50, trip_distance: 0 },
-    maxValues: { VendorID: i < 7 ? 7 : 6, fare_amount: 500, trip_distance: 60 },
-    nullCount: { VendorID: 0, fare_amount: 0, trip_distance: 0 },
+    minValues: { VendorID: 1, fare_amount: -50, trip_distance: 0, tip_amount: 0 },
+    maxValues: { VendorID: i < 7 ? 7 : 6, fare_amount: 500, trip_distance: 60, tip_amount: 90 },
+    nullCount: { VendorID: 0, fare_amount: 0, trip_distance: 0, tip_amount: 0 },
   };
   return {
     path: `f${i + 1}.parquet`,
@@ -45,46 +53,100 @@ const flat: Add[] = Array.from({ length: 9 }, (_, i) => {
 /** Rows of each vendor per file, as a layout query counts them. */
 const perFile = (vendor: number) =>
   new Map(flat.map((f, i) => [f.path, vendor === 7 ? (i < 7 ? 170 : 0) : vendor === 6 ? (i < 7 ? 0 : 240) : 100_000]));
+const everyFile = (n: number) => new Map(flat.map((f) => [f.path, n]));
 
-const updateOf = (vendor: number): SimulatedOperation => ({
-  kind: 'update',
-  predicate: parsePredicate(`VendorID = ${vendor}`, schema) as Expr,
-  matches: perFile(vendor),
-  updatedColumns: ['tip_amount'],
+/** February 1 as one appended file spanning every vendor. */
+const FEB01: AppendedFile[] = [
+  {
+    partitionValues: {},
+    stats: {
+      numRecords: 1500,
+      minValues: { VendorID: 1, fare_amount: 0, trip_distance: 0, tip_amount: 0 },
+      maxValues: { VendorID: 7, fare_amount: 100, trip_distance: 30, tip_amount: 20 },
+      nullCount: {},
+    },
+  },
+];
+
+/** Facts backed by fixed counts and append stats; a predicate not counted is refused, as the lab's and the browser's are. */
+function factsOf(
+  files: readonly Add[],
+  counts: Record<string, ReadonlyMap<string, number>>,
+  appends: Record<string, readonly AppendedFile[]> = {},
+  configuration: Record<string, string> = {},
+): SimulationFacts {
+  return {
+    snapshot: { version: 0, files, protocol, schema, configuration },
+    matches: (p) => {
+      const m = counts[p];
+      if (!m) throw new Error(`no counts for '${p}'`);
+      return m;
+    },
+    appended: (rows) => appends[rows] ?? null,
+  };
+}
+
+const FLAT = factsOf(
+  flat,
+  {
+    'VendorID = 1': perFile(1),
+    'VendorID = 2': perFile(2),
+    'VendorID = 6': perFile(6),
+    'VendorID = 7': perFile(7),
+    'fare_amount < 0': everyFile(1000),
+    'trip_distance = 0': everyFile(1000),
+  },
+  { '2025-02-01': FEB01 },
+);
+
+const writer = (name: string, change: WriterChange, extra: Partial<SimulatedWriter> = {}): SimulatedWriter => ({
+  name,
+  change,
+  ...extra,
 });
+const updateOf = (vendor: number, extra: Partial<SimulatedWriter> = {}) =>
+  writer(
+    `vendor${vendor}`,
+    { kind: 'update', predicate: `VendorID = ${vendor}`, set: { tip_amount: 'tip_amount + 1' } },
+    extra,
+  );
+const deleteOf = (predicate: string) => writer(predicate, { kind: 'delete', predicate });
+const append = (blind = false, extra: Partial<SimulatedWriter> = {}) =>
+  writer('append', { kind: 'append', rows: '2025-02-01', blind }, extra);
+const compact = writer('compact', { kind: 'optimize' });
+
+const removedPaths = (facts: SimulationFacts, w: SimulatedWriter) =>
+  (writerCommit(facts, w, 'w')?.actions ?? []).flatMap((a) => ('remove' in a ? [a.remove.path] : []));
 
 describe('D1: updates of vendors 6 and 7 on the flat table', () => {
   it('6 then 7: both commit, because 6 rewrites only files 8–9 and its new file spans VendorID 1..6', () => {
-    const p = predictConflict(flat, protocol, updateOf(6), updateOf(7), 'Serializable');
-    expect(p.conflict).toBeNull();
-    expect(p.winnerActions.filter((a) => 'remove' in a).map((a) => ('remove' in a ? a.remove.path : ''))).toEqual([
-      'f8.parquet',
-      'f9.parquet',
-    ]);
+    const p = simulateConflict({ facts: FLAT, first: updateOf(6), second: updateOf(7) });
+    expect(p.secondCommits).toBe(true);
+    expect(p.failedCheck).toBeNull();
+    expect(removedPaths(FLAT, updateOf(6))).toEqual(['f8.parquet', 'f9.parquet']);
+    expect(p).toMatchObject({ firstTouchesFiles: 2, firstAddsFiles: 1, secondReadsFiles: 7 });
   });
 
   it('7 then 6: the second fails with "added new data", because 7 rewrites files 1–7 into one spanning 1..7', () => {
-    const p = predictConflict(flat, protocol, updateOf(7), updateOf(6), 'Serializable');
-    expect(p.conflict?.kind).toBe('ConcurrentAppend');
-    expect(p.conflict?.message).toMatch(/^Commit failed: a concurrent transactions added new data\./);
+    const p = simulateConflict({ facts: FLAT, first: updateOf(7), second: updateOf(6) });
+    expect(p.conflictKind).toBe('ConcurrentAppend');
+    expect(p.failedCheck).toBe('concurrentAppend');
+    expect(p.message).toBe(ADDED);
+    expect(p.message).toMatch(
+      /^Failed to commit transaction: Commit failed: a concurrent transactions added new data\./,
+    );
   });
 
   it('min/max alone would have predicted a conflict for 6 then 7', () => {
-    const allFiles = new Map(flat.map((f) => [f.path, 1]));
-    const guess = predictConflict(
-      flat,
-      protocol,
-      { ...updateOf(6), matches: allFiles } as SimulatedOperation,
-      updateOf(7),
-      'Serializable',
-    );
-    expect(guess.conflict?.kind).toBe('ConcurrentAppend');
+    const guessed = factsOf(flat, { 'VendorID = 6': everyFile(1), 'VendorID = 7': perFile(7) });
+    const guess = simulateConflict({ facts: guessed, first: updateOf(6), second: updateOf(7) });
+    expect(guess.conflictKind).toBe('ConcurrentAppend');
   });
 });
 
 describe('other pairs', () => {
   it('B1: vendor 1 then vendor 2 on the flat table fails the second', () => {
-    expect(predictConflict(flat, protocol, updateOf(1), updateOf(2), 'Serializable').conflict?.kind).toBe(
+    expect(simulateConflict({ facts: FLAT, first: updateOf(1), second: updateOf(2) }).conflictKind).toBe(
       'ConcurrentAppend',
     );
   });
@@ -97,42 +159,121 @@ describe('other pairs', () => {
       modificationTime: 0,
       dataChange: true,
     }));
-    const op = (v: number): SimulatedOperation => ({
-      kind: 'update',
-      predicate: parsePredicate(`VendorID = ${v}`, schema) as Expr,
-      matches: new Map(parts.map((f) => [f.path, f.partitionValues.VendorID === String(v) ? 10 : 0])),
-    });
-    expect(predictConflict(parts, protocol, op(1), op(2), 'Serializable').conflict).toBeNull();
+    const counts = (v: number) =>
+      new Map(parts.map((f) => [f.path, f.partitionValues.VendorID === String(v) ? 10 : 0]));
+    const facts = factsOf(parts, { 'VendorID = 1': counts(1), 'VendorID = 2': counts(2) });
+    expect(simulateConflict({ facts, first: updateOf(1), second: updateOf(2) }).secondCommits).toBe(true);
   });
 
   it('B2: two deletes on overlapping rows fail the second', () => {
-    const del = (pred: string): SimulatedOperation => ({
-      kind: 'delete',
-      predicate: parsePredicate(pred, schema) as Expr,
-      matches: new Map(flat.map((f) => [f.path, 1000])),
+    const p = simulateConflict({
+      facts: FLAT,
+      first: deleteOf('fare_amount < 0'),
+      second: deleteOf('trip_distance = 0'),
     });
-    const p = predictConflict(flat, protocol, del('fare_amount < 0'), del('trip_distance = 0'), 'Serializable');
-    expect(p.conflict?.kind).toBe('ConcurrentAppend');
+    expect(p.conflictKind).toBe('ConcurrentAppend');
   });
 
   it('I5 and I4: a blind append passes an update only under small-w writeSerializable', () => {
-    const append: SimulatedOperation = { kind: 'append', blind: true };
-    expect(predictConflict(flat, protocol, append, updateOf(2), 'WriteSerializable').conflict).toBeNull();
-    expect(predictConflict(flat, protocol, append, updateOf(2), 'Serializable').conflict?.kind).toBe(
-      'ConcurrentAppend',
-    );
+    const level = (value: string) => ({
+      ...FLAT,
+      snapshot: { ...FLAT.snapshot, configuration: { 'delta.isolationLevel': value } },
+    });
+    const i5 = simulateConflict({ facts: level('writeSerializable'), first: append(true), second: updateOf(2) });
+    expect(i5).toMatchObject({ isolationLevel: 'WriteSerializable', secondCommits: true });
+    // Capital W does not parse in delta-rs: the table stays Serializable.
+    const i4 = simulateConflict({ facts: level('WriteSerializable'), first: append(true), second: updateOf(2) });
+    expect(i4).toMatchObject({ isolationLevel: 'Serializable', conflictKind: 'ConcurrentAppend', message: ADDED });
+    const i6 = simulateConflict({ facts: level('writeSerializable'), first: append(false), second: updateOf(2) });
+    expect(i6.secondCommits).toBe(false);
   });
 
   it('C3: an update first fails a compaction with "deleted data this operation read"', () => {
-    const small = flat.map((f) => ({ ...f, size: 1000 }));
-    const p = predictConflict(
-      small,
-      protocol,
-      updateOf(2),
-      { kind: 'optimize', targetSize: 104_857_600 },
-      'Serializable',
+    const small = factsOf(
+      flat.map((f) => ({ ...f, size: 1000 })),
+      { 'VendorID = 2': perFile(2) },
     );
-    expect(p.conflict?.kind).toBe('ConcurrentDeleteRead');
+    const p = simulateConflict({ facts: small, first: updateOf(2), second: compact });
+    expect(p).toMatchObject({ conflictKind: 'ConcurrentDeleteRead', message: DELETED_READ, secondReadsFiles: 9 });
+    // C2: the compaction first fails the update with "added new data".
+    expect(simulateConflict({ facts: small, first: compact, second: updateOf(2) }).message).toBe(ADDED);
+  });
+
+  it('an update first fails an append too: the append read every file, and the update removed some', () => {
+    const p = simulateConflict({ facts: FLAT, first: updateOf(2), second: append() });
+    expect(p).toMatchObject({ secondCommits: false, failedCheck: 'deleteRead', message: DELETED_READ });
+    // Two appends remove nothing: both commit (A1).
+    expect(simulateConflict({ facts: FLAT, first: append(), second: append() }).secondCommits).toBe(true);
+  });
+});
+
+describe('how SECOND ends: the commit loop and the redo loop', () => {
+  it('with max_commit_retries 0, SECOND fails on the taken version without any check (A2)', () => {
+    const p = simulateConflict({
+      facts: FLAT,
+      first: append(false, { maxCommitRetries: 0 }),
+      second: append(false, { maxCommitRetries: 0 }),
+    });
+    expect(p).toMatchObject({
+      secondCommits: false,
+      failedCheck: null,
+      conflictKind: 'MaxCommitAttempts',
+      message: 'Failed to commit transaction: 0',
+    });
+    expect(p.first).toMatchObject({ committed: true, version: 1, commitRetries: 0, filesRemoved: 0, filesAdded: 1 });
+    expect(p.second).toMatchObject({ committed: false, version: null, commitRetries: null, attempts: 1 });
+  });
+
+  it('a compaction commits with the default retries whatever it was given, as delta-rs does', () => {
+    const small = factsOf(
+      flat.map((f) => ({ ...f, size: 1000 })),
+      {},
+      { '2025-02-01': FEB01 },
+    );
+    const p = simulateConflict({ facts: small, first: append(), second: { ...compact, maxCommitRetries: 0 } });
+    // The append removes nothing and compaction reads no predicate: it moves past the append's version.
+    expect(p.second).toMatchObject({ committed: true, version: 2, commitRetries: 1, filesRemoved: 9, filesAdded: 1 });
+  });
+
+  it('a refused SECOND with a retry loop redoes its change on the version FIRST made and commits (E2)', () => {
+    const day = "CAST(tpep_pickup_datetime AS DATE) = DATE '2025-02-14'";
+    const withDay: StructType = {
+      ...schema,
+      fields: [...schema.fields, field('tpep_pickup_datetime', 'timestamp_ntz')],
+    };
+    const facts = { ...factsOf(flat, { [day]: new Map() }, { feb14: FEB01 }) };
+    facts.snapshot = { ...facts.snapshot, schema: withDay };
+    const job = (name: string) => writer(name, { kind: 'overwrite', predicate: day, rows: 'feb14' }, { retryLoop: 10 });
+    const p = simulateConflict({ facts, first: job('job1'), second: job('job2') });
+    expect(p).toMatchObject({ secondCommits: true, failedCheck: 'concurrentAppend', message: ADDED });
+    expect(p.first).toMatchObject({ committed: true, version: 1, filesRemoved: 0, filesAdded: 1 });
+    expect(p.second).toMatchObject({
+      committed: true,
+      version: 2,
+      attempts: 2,
+      commitRetries: 0,
+      attemptErrors: [{ attempt: 1, readVersion: 0, message: ADDED, check: 'concurrentAppend' }],
+      error: null,
+      // The redo's files depend on rows FIRST wrote: not forecast.
+      filesRemoved: null,
+    });
+    // Without the loop it ends refused.
+    const once = simulateConflict({ facts, first: job('job1'), second: { ...job('job2'), retryLoop: 1 } });
+    expect(once.second).toMatchObject({ committed: false, error: { message: ADDED, kind: 'ConcurrentAppend' } });
+  });
+
+  it('a check-then-append whose day is there has nothing to commit; the other then commits first try', () => {
+    const check = 'VendorID = 6';
+    const job = (name: string) => writer(name, { kind: 'check-then-append', check, rows: '2025-02-01' });
+    const p = simulateConflict({ facts: FLAT, first: job('job1'), second: updateOf(2) });
+    expect(p).toMatchObject({ nothingToCommit: ['job1'], secondCommits: true, firstTouchesFiles: 0 });
+    expect(p.second).toMatchObject({ committed: true, version: 1, commitRetries: 0 });
+    const none = factsOf(flat, { [check]: new Map() }, { '2025-02-01': FEB01 });
+    expect(simulateConflict({ facts: none, first: job('job1'), second: job('job2') }).second).toMatchObject({
+      committed: true,
+      version: 2,
+      commitRetries: 1,
+    });
   });
 });
 
@@ -152,32 +293,46 @@ describe('commits in pieces, as the engine writes them', () => {
   }));
   const matchesIn = (vendor: number) =>
     new Map(partitioned.map((f) => [f.path, f.partitionValues.VendorID === String(vendor) ? 100 : 0]));
+  const facts = factsOf(partitioned, {
+    'fare_amount > 0': new Map(partitioned.map((f) => [f.path, 10])),
+    'VendorID = 1': matchesIn(1),
+    'VendorID = 2': matchesIn(2),
+  });
 
-  it('groups files by partition and rewrites each partition into its own new file', () => {
-    expect(partitionGroups(partitioned).map((g) => g.length)).toEqual([2, 3]);
-    const predicate = parsePredicate('fare_amount > 0', schema);
-    const op: SimulatedOperation = {
-      kind: 'delete',
-      predicate,
-      matches: new Map(partitioned.map((f) => [f.path, 10])),
-    };
-    const commit = simulateRewrite(partitioned, protocol, op);
-    const adds = commit.actions.filter((a) => 'add' in a);
-    expect(adds).toHaveLength(2);
-    expect(commit.actions.filter((a) => 'remove' in a)).toHaveLength(5);
-    expect(commit.actions.filter((a) => 'commitInfo' in a)).toHaveLength(1);
+  it('rewrites each partition into its own new file', () => {
+    const commit = writerCommit(facts, deleteOf('fare_amount > 0'), 'w');
+    expect(commit?.actions.filter((a) => 'add' in a)).toHaveLength(2);
+    expect(commit?.actions.filter((a) => 'remove' in a)).toHaveLength(5);
+    expect(commit?.actions.filter((a) => 'commitInfo' in a)).toHaveLength(1);
   });
 
   it('B3 on a partitioned table: an update of VendorID 2 after one of VendorID 1 commits', () => {
-    const update = (v: number): SimulatedOperation => ({
-      kind: 'update',
-      predicate: parsePredicate(`VendorID = ${v}`, schema),
-      matches: matchesIn(v),
-      updatedColumns: ['tip_amount'],
-    });
-    const winner = simulateRewrite(partitioned, protocol, update(1), 'first');
-    const loser = simulateRewrite(partitioned, protocol, update(2), 'second');
-    expect(checkWinner(loser.reads, { version: 1, actions: winner.actions }, 'Serializable')).toBeNull();
+    const p = simulateConflict({ facts, first: updateOf(1), second: updateOf(2) });
+    expect(p).toMatchObject({ secondCommits: true, firstTouchesFiles: 2, firstAddsFiles: 1, secondReadsFiles: 3 });
+  });
+
+  it('an overwrite writes its rows and the rows it keeps into one file per partition', () => {
+    const keep = factsOf(
+      partitioned,
+      { 'fare_amount > 5': new Map([['VendorID=1/p0.parquet', 40]]) },
+      {
+        rows: [1, 3].map((v) => ({
+          partitionValues: { VendorID: String(v) },
+          stats: { ...FEB01[0]?.stats } as FileStats,
+        })),
+      },
+    );
+    const commit = writerCommit(
+      keep,
+      writer('o', { kind: 'overwrite', predicate: 'fare_amount > 5', rows: 'rows' }),
+      'w',
+    );
+    const adds = commit?.actions.flatMap((a) => ('add' in a ? [a.add] : []));
+    expect(adds?.map((a) => [a.partitionValues.VendorID, JSON.parse(a.stats ?? '{}').numRecords])).toEqual([
+      ['1', 1500 + 60],
+      ['3', 1500],
+    ]);
+    expect(commit?.actions.filter((a) => 'remove' in a)).toHaveLength(1);
   });
 
   it('compactionBins packs per partition, largest first, and leaves single-file bins alone', () => {
@@ -201,15 +356,40 @@ describe('commits in pieces, as the engine writes them', () => {
       ['e', 'f'],
     ]);
     expect(compactionBins(files, 8_000_000)).toEqual([]);
-    const compact: SimulatedOperation = { kind: 'optimize', targetSize: 25_000_000 };
-    const bins = compactionBins(files, 25_000_000);
-    const commit = simulatePieces(
-      files,
-      protocol,
-      compact,
-      bins.map((b) => ({ files: b, op: compact })),
+    const target = factsOf(files, {});
+    target.snapshot = { ...target.snapshot, configuration: { 'delta.targetFileSize': '25000000' } };
+    const commit = writerCommit(target, compact, 'w');
+    expect(commit?.actions.filter((a) => 'add' in a)).toHaveLength(2);
+    expect(commit?.actions.filter((a) => 'remove' in a)).toHaveLength(4);
+  });
+});
+
+describe('what the facts must give, and bad input', () => {
+  it('asks for each predicate and each appended batch once', () => {
+    expect(
+      factsNeeded([
+        updateOf(1),
+        deleteOf('VendorID = 1'),
+        append(),
+        writer('c', { kind: 'check-then-append', check: 'VendorID = 6', rows: '2025-02-01' }),
+        writer('o', { kind: 'overwrite', predicate: 'VendorID = 7', rows: 'x' }),
+        compact,
+      ]),
+    ).toEqual({ predicates: ['VendorID = 1', 'VendorID = 6', 'VendorID = 7'], appends: ['2025-02-01', 'x'] });
+  });
+
+  it('names the writer and the part in expression errors, and refuses an update that sets nothing', () => {
+    const bad = writer('w', { kind: 'delete', predicate: 'fare_amout < 0' });
+    expect(() => simulateConflict({ facts: FLAT, first: updateOf(1), second: bad })).toThrow(
+      /^writer 'w' predicate: unknown column 'fare_amout' at position 1/,
     );
-    expect(commit.actions.filter((a) => 'add' in a)).toHaveLength(2);
-    expect(commit.actions.filter((a) => 'remove' in a)).toHaveLength(4);
+    const badSet = writer('w', { kind: 'update', predicate: 'VendorID = 1', set: { tip_amount: "'x' + 1" } });
+    expect(() => simulateConflict({ facts: FLAT, first: badSet, second: updateOf(2) })).toThrow(
+      /^writer 'w' set tip_amount: /,
+    );
+    const nothingSet = writer('w', { kind: 'update', predicate: 'VendorID = 1', set: {} });
+    expect(() => simulateConflict({ facts: FLAT, first: nothingSet, second: updateOf(2) })).toThrow(
+      "writer 'w': an update needs at least one column to set",
+    );
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Create, append, full overwrite and scans on real tables: the log the engine writes (validated
- * against PROTOCOL.md's shapes), the stats it records, the files it lays out, and what reads return.
+ * against the Delta protocol's shapes), the stats it records, the files it lays out, and what reads return.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

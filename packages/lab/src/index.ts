@@ -46,16 +46,7 @@ export {
   type ResolvedLocation,
   resolveTableLocation,
 } from './locations';
-export {
-  ensureDatabase,
-  findFreePort,
-  LAB_DATABASE,
-  type LabPostgres,
-  processAlive,
-  startLabPostgres,
-  tipUpdateSql,
-  withDatabase,
-} from './postgres/index';
+export { copyFromFile, LAB_DATABASE, tipUpdateSql } from './postgres/index';
 export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';
 export * from './results/types';
 export { type AcrossHosts, type RemoteWriterJob, runWriterJob, type WriterHost } from './runner/across-hosts';

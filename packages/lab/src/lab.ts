@@ -4,16 +4,12 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { MAX_RUNS } from '@racelab/contracts';
 import { ENGINE_INFO, withConnection } from '@racelab/engine';
+import { type PostgresServer, startPostgresServer } from '@racelab/pg-server';
 import { CASES, type LabCase, type PostgresCase, selectCases } from './cases/catalog';
 import { type Dataset, prepareDataset } from './data/index';
-import {
-  LAB_DATABASE,
-  type LabPostgres,
-  preparePostgresLab,
-  runPostgresCase,
-  startLabPostgres,
-} from './postgres/index';
+import { LAB_DATABASE, preparePostgresLab, runPostgresCase } from './postgres/index';
 import type { CaseResult, LabResults, RunResult } from './results/types';
 import type { AcrossHosts } from './runner/across-hosts';
 import { runDeltaCase } from './runner/delta-run';
@@ -51,7 +47,7 @@ export class LabInputError extends Error {
   override name = 'LabInputError';
 }
 
-export const MAX_RUNS = 50;
+export { MAX_RUNS };
 
 export function validateLabOptions(o: LabOptions): { cases: LabCase[]; runs: number; scale: number } {
   const runs = o.runs ?? 5;
@@ -168,9 +164,9 @@ async function startPostgres(workDir: string, dataset: Dataset, progress: (p: La
   // LAB_POSTGRES_URL: the lab database's own role, as `npm start` gives its workers; else a user's
   // DATABASE_URL server, used as it is; else our embedded server, the lab database owned by its own role.
   const given = process.env.LAB_POSTGRES_URL || process.env.DATABASE_URL;
-  const server = given ? null : await startLabPostgres({ dataDir: join(workDir, 'postgres') });
+  const server = given ? null : await startPostgresServer({ dataDir: join(workDir, 'postgres') });
   try {
-    const url = given || (await (server as LabPostgres).ownerUrl(LAB_DATABASE));
+    const url = given || (await (server as PostgresServer).ownerUrl(LAB_DATABASE));
     progress({ kind: 'setup', message: 'loading January into Postgres' });
     const info = await preparePostgresLab(url, dataset.january);
     return { url, version: info.serverVersion, stop: async () => server?.stop() };

@@ -1,5 +1,5 @@
 /**
- * The one place user-given table locations become places on disk (DESIGN.md): paths confined to the
+ * The one place user-given table locations become places on disk (docs/security.md, "Table locations"): paths confined to the
  * configured roots, the lab's base tables by alias, and s3://bucket/path in configured buckets.
  * Every refusal is a LocationError whose message says what to change; nothing else reaches the file
  * system, so a location cannot name a file outside the roots, not through `..` and not through a symlink.

@@ -217,6 +217,26 @@ describe('bounded pairwise work', () => {
   }, 300_000);
 });
 
+describe('the pair forecasts read the jobs as written', () => {
+  it('a job with max_commit_retries 0 loses to any commit before its own, an append included (lesson A2)', async () => {
+    const append = (name: string, commitProperties?: Job['commitProperties']) =>
+      job(name, { operation: 'append', predicate: undefined, ...(commitProperties && { commitProperties }) });
+    const audit = await auditJobs({ jobs: [append('a'), append('b', { maxCommitRetries: 0 })] }, cfg);
+    const table = 'lab:flat@0.01';
+    expect(audit.pairs).toEqual([
+      {
+        table,
+        first: 'a',
+        second: 'b',
+        secondCommits: false,
+        failedCheck: null,
+        message: 'Failed to commit transaction: 0',
+      },
+      { table, first: 'b', second: 'a', secondCommits: true, failedCheck: null, message: null },
+    ]);
+  }, 300_000);
+});
+
 describe('forecasts agree with the lab', () => {
   /** What the lab measures when `second` starts only after `first` committed, on the same base table. */
   async function measured(table: 'flat' | 'partitioned', first: Job, second: Job): Promise<boolean> {

@@ -1,5 +1,5 @@
 /**
- * Every case of LAB_CASES.md at a small scale (2 runs each), through the real runner: separate
+ * Every case of docs/lab-cases.md at a small scale (2 runs each), through the real runner: separate
  * writer processes behind the barrier on fresh table copies, and a real Postgres. The expected
  * outcomes and exact messages live here (and in the report checker), never in the runner.
  */

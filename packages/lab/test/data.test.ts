@@ -1,6 +1,6 @@
 /**
  * The lab's data sets. Every figure is recounted here with SQL of its own over the written files,
- * never taken from the generator: the synthetic month at scale 0.01 and at scale 1 (LAB_CASES.md's exact
+ * never taken from the generator: the synthetic month at scale 0.01 and at scale 1 (docs/lab-cases.md's exact
  * numbers), the cache, bad input, and the TLC path on small fake TLC files.
  */
 import { createHash } from 'node:crypto';
@@ -54,7 +54,7 @@ const FULL: Omit<Figures, 'scale'> = {
   partitionFiles: { 1: 2, 2: 7, 6: 1, 7: 1 },
 };
 
-/** Recounts every figure of LAB_CASES.md from the files of `ds` and checks the promised layout. */
+/** Recounts every figure of docs/lab-cases.md from the files of `ds` and checks the promised layout. */
 async function verify(ds: Dataset, want: Figures): Promise<void> {
   const jan = `read_parquet(${q(ds.january)}, file_row_number = true)`;
   const R = want.rowsPerFile;

@@ -1,6 +1,6 @@
 /**
  * API tokens: random 32-byte secrets shown once, stored only as their sha256. Mutations need one;
- * reads need one too unless the request comes from this host (loopback).
+ * reads need one too unless the request comes from this host (loopback); operation-guard.ts decides.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/prisma';

@@ -8,7 +8,8 @@
  * the lab's contrast database `racelab_lab` has a role of its own, for the workers. With DATABASE_URL
  * the user's server and roles are used as they are.
  */
-import { ensureDatabase, LAB_DATABASE, type LabPostgres, startLabPostgres, withDatabase } from '@racelab/lab';
+import { LAB_DATABASE } from '@racelab/lab';
+import { ensureDatabase, type PostgresServer, startPostgresServer, withDatabase } from '@racelab/pg-server';
 import type { ApiConfig } from '../config';
 import { applyMigrations } from './migrate';
 
@@ -19,14 +20,14 @@ export interface Database {
   /** The lab database's own URL on the embedded server (LAB_POSTGRES_URL for workers); null with DATABASE_URL. */
   labUrl: string | null;
   /** The embedded server when this process started one (stop it by PID), else null. */
-  embedded: LabPostgres | null;
+  embedded: PostgresServer | null;
   /** Migrations this start applied. */
   applied: string[];
   stop(): Promise<void>;
 }
 
 export interface OpenOptions {
-  /** Use the embedded server another process runs (`npm start`'s) rather than stopping it; see startLabPostgres. */
+  /** Use the embedded server another process runs (`npm start`'s) rather than stopping it; see startPostgresServer. */
   attach?: boolean;
 }
 
@@ -35,7 +36,7 @@ export async function openDatabase(
   opts: OpenOptions = {},
 ): Promise<Database> {
   const embedded =
-    cfg.databaseUrl === null ? await startLabPostgres({ dataDir: cfg.embeddedDir, attach: opts.attach }) : null;
+    cfg.databaseUrl === null ? await startPostgresServer({ dataDir: cfg.embeddedDir, attach: opts.attach }) : null;
   try {
     let url: string;
     let labUrl: string | null = null;

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db/prisma';
 import type { StoredVerdict } from '../races/store';
-import type { RunShape } from './types';
+import type { RunShape } from './run-types';
 
 export function batchLoader<K, V>(fetch: (keys: K[]) => Promise<Map<K, V>>, empty: V): (key: K) => Promise<V> {
   let pending: { keys: K[]; result: Promise<Map<K, V>> } | null = null;

@@ -1,13 +1,15 @@
 /** Races: the case catalog, listing and reading races, starting and cancelling them, live progress. */
-import { ENGINE_INFO } from '@racelab/engine';
 import { CASES } from '@racelab/lab';
 import type { Db, Prisma, Race } from '../db/prisma';
 import { raceEvents } from '../races/progress';
-import { type RaceSpec, raceSpec, type StartRaceInput } from '../races/spec';
+import { type RaceSpec, raceSpec } from '../races/spec';
 import { CANCEL_CHANNEL, createRace, emit } from '../races/store';
-import { builder, requireReader, requireToken } from './builder';
+import { builder } from './builder';
+import { RaceCase } from './case-types';
 import { ConflictError, InputError, NotFoundError } from './errors';
-import { KeyValueInput, RaceCase, RaceEventType, RaceStatusEnum, RaceType, WriterInputType } from './types';
+import { StartRaceInputType } from './race-input';
+import { RaceStatusEnum } from './race-status';
+import { RaceEventType, RaceType } from './race-types';
 
 const MAX_PAGE = 100;
 
@@ -56,74 +58,45 @@ const IsolationCell = builder
     }),
   });
 
-const StartRaceInputType = builder.inputType('StartRaceInput', {
-  fields: (t) => ({
-    caseId: t.string({ description: 'a preset such as "B1"; or give writers' }),
-    writers: t.field({ type: [WriterInputType] }),
-    table: t.string({ description: 'custom writers only: flat (default) or partitioned' }),
-    runs: t.int({ defaultValue: 5 }),
-    scale: t.float({ defaultValue: 1.0 }),
-    tableProperties: t.field({ type: [KeyValueInput] }),
-    tableRoot: t.string({ description: 'run the tables on S3: s3://bucket/path in a configured bucket' }),
-    acrossWorkers: t.boolean({ description: "writers may run on other workers' hosts; needs tableRoot" }),
+builder.queryFields((t) => ({
+  cases: t.field({ type: [RaceCase], resolve: () => CASES }),
+  races: t.field({
+    type: RaceConnection,
+    args: {
+      first: t.arg.int({ defaultValue: 20 }),
+      after: t.arg.string(),
+      caseId: t.arg.string(),
+      status: t.arg({ type: RaceStatusEnum }),
+    },
+    resolve: async (_r, args, ctx) => {
+      const first = args.first ?? 20;
+      if (first < 1 || first > MAX_PAGE) throw new InputError(`first must be from 1 to ${MAX_PAGE}`);
+      const where: Prisma.RaceWhereInput = {
+        ...(args.caseId != null && { caseId: args.caseId.toUpperCase() }),
+        ...(args.status != null && { status: args.status }),
+        ...(args.after != null && afterCursor(args.after)),
+      };
+      const rows = await ctx.db.race.findMany({
+        where,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: first + 1,
+      });
+      const page = rows.slice(0, first);
+      const edges = page.map((node) => ({ cursor: cursorOf(node), node }));
+      return { edges, pageInfo: { hasNextPage: rows.length > first, endCursor: edges.at(-1)?.cursor ?? null } };
+    },
   }),
-});
-
-builder.queryType({
-  fields: (t) => ({
-    engineInfo: t.string({ description: 'The engine that writes the tables.', resolve: () => ENGINE_INFO }),
-    cases: t.field({
-      type: [RaceCase],
-      resolve: (_r, _a, ctx) => {
-        requireReader(ctx);
-        return CASES;
-      },
-    }),
-    races: t.field({
-      type: RaceConnection,
-      args: {
-        first: t.arg.int({ defaultValue: 20 }),
-        after: t.arg.string(),
-        caseId: t.arg.string(),
-        status: t.arg({ type: RaceStatusEnum }),
-      },
-      resolve: async (_r, args, ctx) => {
-        requireReader(ctx);
-        const first = args.first ?? 20;
-        if (first < 1 || first > MAX_PAGE) throw new InputError(`first must be from 1 to ${MAX_PAGE}`);
-        const where: Prisma.RaceWhereInput = {
-          ...(args.caseId != null && { caseId: args.caseId.toUpperCase() }),
-          ...(args.status != null && { status: args.status }),
-          ...(args.after != null && afterCursor(args.after)),
-        };
-        const rows = await ctx.db.race.findMany({
-          where,
-          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-          take: first + 1,
-        });
-        const page = rows.slice(0, first);
-        const edges = page.map((node) => ({ cursor: cursorOf(node), node }));
-        return { edges, pageInfo: { hasNextPage: rows.length > first, endCursor: edges.at(-1)?.cursor ?? null } };
-      },
-    }),
-    race: t.field({
-      type: RaceType,
-      nullable: true,
-      args: { id: t.arg.id({ required: true }) },
-      resolve: (_r, { id }, ctx) => {
-        requireReader(ctx);
-        return ctx.db.race.findUnique({ where: { id: String(id) } });
-      },
-    }),
-    isolationMatrix: t.field({
-      type: [IsolationCell],
-      resolve: async (_r, _a, ctx) => {
-        requireReader(ctx);
-        return isolationMatrix(ctx.db);
-      },
-    }),
+  race: t.field({
+    type: RaceType,
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, { id }, ctx) => ctx.db.race.findUnique({ where: { id: String(id) } }),
   }),
-});
+  isolationMatrix: t.field({
+    type: [IsolationCell],
+    resolve: (_r, _a, ctx) => isolationMatrix(ctx.db),
+  }),
+}));
 
 /**
  * Every stored run of a race shaped like I1–I6 (an append, then an update that starts after it),
@@ -160,64 +133,57 @@ async function isolationMatrix(db: Db) {
   return [...cells.values()].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
-builder.mutationType({
-  fields: (t) => ({
-    startRace: t.field({
-      type: RaceType,
-      args: { input: t.arg({ type: StartRaceInputType, required: true }) },
-      resolve: async (_r, { input }, ctx) => {
-        requireToken(ctx);
-        const spec = await raceSpec(input as StartRaceInput, ctx.locations);
-        return createRace(ctx.db, ctx.boss, spec, input.caseId == null ? null : spec.case.id);
-      },
-    }),
-    cancelRace: t.field({
-      type: RaceType,
-      args: { id: t.arg.id({ required: true }) },
-      resolve: async (_r, { id }, ctx) => {
-        requireToken(ctx);
-        const raceId = String(id);
-        const race = await ctx.db.race.findUnique({ where: { id: raceId } });
-        if (!race) throw new NotFoundError(`race ${raceId}`);
-        // Still queued: it ends here and the worker that fetches its job will find it cancelled.
-        const queued = await ctx.db.race.updateMany({
-          where: { id: raceId, status: 'QUEUED' },
-          data: {
-            status: 'CANCELLED',
-            reason: 'cancelled before it started',
-            finishedAt: new Date(),
-            cancelRequestedAt: new Date(),
-          },
+builder.mutationFields((t) => ({
+  startRace: t.field({
+    type: RaceType,
+    args: { input: t.arg({ type: StartRaceInputType, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const spec = await raceSpec(input, ctx.locations);
+      return createRace(ctx.db, ctx.boss, spec, input.caseId == null ? null : spec.case.id);
+    },
+  }),
+  cancelRace: t.field({
+    type: RaceType,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, { id }, ctx) => {
+      const raceId = String(id);
+      const race = await ctx.db.race.findUnique({ where: { id: raceId } });
+      if (!race) throw new NotFoundError(`race ${raceId}`);
+      // Still queued: it ends here and the worker that fetches its job will find it cancelled.
+      const queued = await ctx.db.race.updateMany({
+        where: { id: raceId, status: 'QUEUED' },
+        data: {
+          status: 'CANCELLED',
+          reason: 'cancelled before it started',
+          finishedAt: new Date(),
+          cancelRequestedAt: new Date(),
+        },
+      });
+      if (queued.count === 1) {
+        await emit(ctx.db, raceId, 'CANCELLED', 'cancelled before it started');
+      } else {
+        const running = await ctx.db.race.updateMany({
+          where: { id: raceId, status: 'RUNNING' },
+          data: { cancelRequestedAt: new Date() },
         });
-        if (queued.count === 1) {
-          await emit(ctx.db, raceId, 'CANCELLED', 'cancelled before it started');
-        } else {
-          const running = await ctx.db.race.updateMany({
-            where: { id: raceId, status: 'RUNNING' },
-            data: { cancelRequestedAt: new Date() },
-          });
-          if (running.count === 0) throw new ConflictError(`race ${raceId} has already ended (${race.status})`);
-          // The worker holding the race listens on this channel and kills its writer processes.
-          await ctx.db.$executeRaw`SELECT pg_notify(${CANCEL_CHANNEL}, ${raceId})`;
-        }
-        return ctx.db.race.findUniqueOrThrow({ where: { id: raceId } });
-      },
-    }),
+        if (running.count === 0) throw new ConflictError(`race ${raceId} has already ended (${race.status})`);
+        // The worker holding the race listens on this channel and kills its writer processes.
+        await ctx.db.$executeRaw`SELECT pg_notify(${CANCEL_CHANNEL}, ${raceId})`;
+      }
+      return ctx.db.race.findUniqueOrThrow({ where: { id: raceId } });
+    },
   }),
-});
+}));
 
-builder.subscriptionType({
-  fields: (t) => ({
-    raceProgress: t.field({
-      type: RaceEventType,
-      args: { id: t.arg.id({ required: true }) },
-      subscribe: async function* (_r, { id }, ctx) {
-        requireReader(ctx);
-        const race = await ctx.db.race.findUnique({ where: { id: String(id) } });
-        if (!race) throw new NotFoundError(`race ${id}`);
-        yield* raceEvents(ctx.db, ctx.hub, race.id);
-      },
-      resolve: (e) => e,
-    }),
+builder.subscriptionFields((t) => ({
+  raceProgress: t.field({
+    type: RaceEventType,
+    args: { id: t.arg.id({ required: true }) },
+    subscribe: async function* (_r, { id }, ctx) {
+      const race = await ctx.db.race.findUnique({ where: { id: String(id) } });
+      if (!race) throw new NotFoundError(`race ${id}`);
+      yield* raceEvents(ctx.db, ctx.hub, race.id);
+    },
+    resolve: (e) => e,
   }),
-});
+}));

@@ -22,15 +22,14 @@ import type { Audit } from '../db/prisma';
 import { type Measured, measuredOutcomes } from '../races/measured';
 import { toCustomWriter, type WriterInput } from '../races/spec';
 import { type Interpretation, interpret } from '../tables/interpret';
-import { type ApiContext, builder, requireReader, requireToken } from './builder';
+import { type ApiContext, builder } from './builder';
 import { InputError } from './errors';
-import { KeyValue, type KeyValueShape, shown, ValueCount, WriterInputType } from './types';
+import { KeyValue, type KeyValueShape, pairs, ValueCount } from './key-value-types';
+import { WriterInputType } from './race-input';
+import { shown } from './shown-text';
 
 export const MAX_AUDIT_LOCATIONS = 50;
 const MAX_LAYOUT_PREDICATES = 20;
-
-const pairsOf = (o: Record<string, string | null>): KeyValueShape[] =>
-  Object.entries(o).map(([key, value]) => ({ key, value }));
 
 /** Two writers, validated as a two-writer race on `schema` (names, operations, expressions). */
 function writerPair(first: WriterInput, second: WriterInput, schema: StructType): [WriterSpec, WriterSpec] {
@@ -199,8 +198,7 @@ builder.queryFields((t) => ({
   isolationLevelInterpretation: t.field({
     type: [EngineInterpretation],
     args: { value: t.arg.string({ required: true }) },
-    resolve: (_r, { value }, ctx) => {
-      requireReader(ctx);
+    resolve: (_r, { value }) => {
       if (value.length > 200) throw new InputError('value: at most 200 characters');
       return interpret(value);
     },
@@ -214,7 +212,6 @@ builder.queryFields((t) => ({
       appendDays: t.arg.stringList({ description: 'lab tables: preview appending these February days' }),
     },
     resolve: async (_r, { location, countBy, predicates, appendDays }, ctx) => {
-      requireReader(ctx);
       if ((predicates?.length ?? 0) > MAX_LAYOUT_PREDICATES)
         throw new InputError(`predicates: at most ${MAX_LAYOUT_PREDICATES}`);
       const { resolved, table } = await openTable(ctx, location);
@@ -234,7 +231,7 @@ builder.queryFields((t) => ({
           const files = await previewAppend(table, (resolved.dataset as Dataset).february(day as FebDay));
           appends.push({
             day,
-            files: files.map((f) => ({ partitionValues: pairsOf(f.partitionValues), stats: JSON.stringify(f.stats) })),
+            files: files.map((f) => ({ partitionValues: pairs(f.partitionValues), stats: JSON.stringify(f.stats) })),
           });
         }
         return {
@@ -243,12 +240,12 @@ builder.queryFields((t) => ({
           schema: JSON.stringify(layout.schema),
           partitionColumns: layout.partitionColumns,
           protocol: JSON.stringify(layout.protocol),
-          configuration: pairsOf(layout.configuration),
+          configuration: pairs(layout.configuration),
           appends,
           files: layout.files.map((f) => ({
             path: f.path,
             rows: f.rows,
-            partitionValues: pairsOf(f.partitionValues),
+            partitionValues: pairs(f.partitionValues),
             minValues: JSON.stringify(f.minValues),
             maxValues: JSON.stringify(f.maxValues),
             countsBy: f.countsBy?.map((c) => ({ value: c.value ?? 'NULL', rows: c.rows })) ?? null,
@@ -268,7 +265,6 @@ builder.queryFields((t) => ({
     type: ConflictPrediction,
     args: { input: t.arg({ type: PredictConflictInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      requireReader(ctx);
       const { resolved, table } = await openTable(ctx, input.table);
       const [first, second] = writerPair(input.first as WriterInput, input.second as WriterInput, table.schema);
       try {
@@ -288,7 +284,6 @@ builder.queryFields((t) => ({
       second: t.arg({ type: WriterInputType, required: true }),
     },
     resolve: (_r, { table, first, second }, ctx) => {
-      requireReader(ctx);
       if (table !== 'flat' && table !== 'partitioned') throw new InputError('table must be flat or partitioned');
       const [a, b] = writerPair(first as WriterInput, second as WriterInput, labTableSchema());
       return measuredOutcomes(ctx.db, table, a, b);
@@ -298,7 +293,6 @@ builder.queryFields((t) => ({
     type: [TableAudit],
     args: { first: t.arg.int({ defaultValue: 20 }) },
     resolve: (_r, { first }, ctx) => {
-      requireReader(ctx);
       const take = first ?? 20;
       if (take < 1 || take > 100) throw new InputError('first must be from 1 to 100');
       return ctx.db.audit.findMany({ orderBy: { createdAt: 'desc' }, take });
@@ -311,7 +305,6 @@ builder.mutationFields((t) => ({
     type: [TableAudit],
     args: { locations: t.arg.stringList({ required: true }) },
     resolve: async (_r, { locations }, ctx) => {
-      requireToken(ctx);
       if (locations.length === 0 || locations.length > MAX_AUDIT_LOCATIONS) {
         throw new InputError(`locations: 1 to ${MAX_AUDIT_LOCATIONS}`);
       }

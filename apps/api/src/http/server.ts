@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createYoga } from 'graphql-yoga';
+import { operationGuard } from '../auth/operation-guard';
 import { TokenVerifier } from '../auth/tokens';
 import { type ApiConfig, loadConfig } from '../config';
 import type { ApiContext } from '../graphql/builder';
@@ -51,7 +52,8 @@ export function createApiServer(
     // Whatever NODE_ENV says, an unexpected error reaches the client as "Unexpected error." only;
     // yoga logs the real one, stack and all.
     maskedErrors: { isDev: false },
-    plugins: [documentGuard],
+    // Document checks first (no resolver runs for a refused document), then who may run the operation.
+    plugins: [documentGuard, operationGuard],
     context: async ({ req, request }): Promise<ApiContext> => {
       const token = await tokens.verify(request.headers.get('authorization'));
       // A token that was sent but is not known is an error, not an anonymous request.

@@ -1,57 +1,36 @@
 /**
- * What `startRace` asks for, checked in full before anything is stored: a preset or custom writers
- * (never both), runs and scale within the lab's bounds, table properties the lab can set, and every
- * predicate and update expression parsed by the engine against the table's schema and run by
- * DuckDB on a row of it (in the lab's runnableCustomCase). The result is the spec the worker runs,
- * stored with the race.
+ * What `startRace` asks for, checked in full before anything is stored. Stage 1 is the race input's
+ * schema (@racelab/contracts, the same the dashboard's form checks with): a preset or custom writers
+ * (never both), runs and scale the API serves, table properties a race can set, and every predicate
+ * and update expression parsed against the base tables' schema, every problem at once. Stage 2 needs
+ * the lab: the preset must exist, DuckDB must run each expression on a row of the table (the lab's
+ * runnableCustomCase), and tableRoot must be a configured bucket. The result is the spec the worker
+ * runs, stored with the race.
  */
 import {
-  CaseInputError,
   type CustomWriterInput,
+  checkStartRace,
+  customRaceOf,
+  customWriterOf,
+  repeatedKeys,
+  type StartRace,
+  type WriterInput,
+} from '@racelab/contracts';
+import {
+  CaseInputError,
   type LabCase,
-  LabInputError,
   type LocationConfig,
   LocationError,
+  labTableSchema,
   resolveTableLocation,
   runnableCustomCase,
-  SERVED_SCALES,
   selectCases,
   UnknownCaseError,
-  validateLabOptions,
   withProperties,
 } from '@racelab/lab';
 import { InputError } from '../graphql/errors';
 
-export interface KeyValue {
-  key: string;
-  value: string;
-}
-
-export interface WriterInput {
-  name: string;
-  operation: string;
-  predicate?: string | null;
-  set?: KeyValue[] | null;
-  day?: string | null;
-  maxCommitRetries?: number | null;
-  retryLoopAttempts?: number | null;
-  blindAppend?: boolean | null;
-  startAfter?: string | null;
-}
-
-export interface StartRaceInput {
-  caseId?: string | null;
-  writers?: WriterInput[] | null;
-  /** Extension: the base table custom writers race on, flat (default) or partitioned. */
-  table?: string | null;
-  runs?: number | null;
-  scale?: number | null;
-  tableProperties?: KeyValue[] | null;
-  /** Extension: run the race's Delta tables on S3 (s3://bucket/path in a configured bucket). */
-  tableRoot?: string | null;
-  /** Extension: let the race's writers run on other workers (barrier in Postgres); needs tableRoot. */
-  acrossWorkers?: boolean | null;
-}
+export type { WriterInput } from '@racelab/contracts';
 
 /** What a worker runs: stored as the race's `spec`. */
 export interface RaceSpec {
@@ -63,28 +42,18 @@ export interface RaceSpec {
   acrossWorkers?: boolean;
 }
 
-function toRecord(pairs: KeyValue[] | null | undefined, what: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const { key, value } of pairs ?? []) {
-    if (key in out) throw new InputError(`${what}: ${key} is given twice`);
-    out[key] = value;
-  }
-  return out;
-}
-
+/** A writer of the API as the lab takes it; a key of `set` given twice is refused. */
 export function toCustomWriter(w: WriterInput): CustomWriterInput {
-  return { ...w, set: w.set == null ? null : toRecord(w.set, `writer ${w.name}: set`) };
+  const twice = repeatedKeys(`writer ${w.name}: set`, w.set ?? []);
+  if (twice.length > 0) throw new InputError(twice.join('; '), twice);
+  return customWriterOf(w);
 }
 
 /** The S3 prefix a race's tables go under, resolved like any user location (configured buckets only). */
-async function tableRootOf(input: StartRaceInput, locations: LocationConfig): Promise<string | undefined> {
-  if (input.tableRoot == null) {
-    if (input.acrossWorkers)
-      throw new InputError('acrossWorkers needs tableRoot: a table every worker reaches (s3://…)');
-    return undefined;
-  }
+async function tableRootOf(tableRoot: string | null | undefined, locations: LocationConfig) {
+  if (tableRoot == null) return undefined;
   try {
-    const root = await resolveTableLocation(input.tableRoot, locations);
+    const root = await resolveTableLocation(tableRoot, locations);
     if (root.kind !== 's3')
       throw new InputError('tableRoot must be an S3 location (s3://bucket/path); local runs need none');
     return root.path;
@@ -94,50 +63,35 @@ async function tableRootOf(input: StartRaceInput, locations: LocationConfig): Pr
   }
 }
 
-export async function raceSpec(input: StartRaceInput, locations: LocationConfig): Promise<RaceSpec> {
-  const spec = await caseSpec(input);
-  const tableRoot = await tableRootOf(input, locations);
-  if (tableRoot !== undefined && spec.case.engine !== 'delta') {
-    throw new InputError(`tableRoot applies to Delta cases; ${spec.case.id} is ${spec.case.engine}`);
-  }
-  return {
-    ...spec,
-    ...(tableRoot !== undefined && { tableRoot }),
-    ...(input.acrossWorkers && { acrossWorkers: true }),
-  };
-}
-
-async function caseSpec(input: StartRaceInput): Promise<RaceSpec> {
-  const hasCase = input.caseId != null;
-  const hasWriters = input.writers != null;
-  if (hasCase === hasWriters)
-    throw new InputError('give either caseId (a preset) or writers (a custom race), not both');
+async function caseOf(input: StartRace): Promise<LabCase> {
   try {
-    const properties = toRecord(input.tableProperties, 'tableProperties');
-    let c: LabCase;
-    if (hasCase) {
-      if (input.table != null) throw new InputError('table applies to custom writers only; a preset names its own');
-      c = withProperties(selectCases([input.caseId as string])[0] as LabCase, properties);
-    } else {
-      const table = input.table ?? 'flat';
-      if (table !== 'flat' && table !== 'partitioned')
-        throw new InputError(`table must be flat or partitioned, got '${table}'`);
-      const writers = (input.writers as WriterInput[]).map(toCustomWriter);
-      c = await runnableCustomCase({ table, properties, writers });
+    if (input.caseId != null) {
+      const properties = Object.fromEntries((input.tableProperties ?? []).map((p) => [p.key, p.value]));
+      return withProperties(selectCases([input.caseId])[0] as LabCase, properties);
     }
-    const { runs, scale } = validateLabOptions({
-      cases: [c],
-      workDir: '',
-      ...(input.runs != null && { runs: input.runs }),
-      ...(input.scale != null && { scale: input.scale }),
-    });
-    // Each scale is a data set the worker builds and keeps; the CLI may take any, the API only these.
-    if (!SERVED_SCALES.includes(scale))
-      throw new InputError(`scale must be one of ${SERVED_SCALES.join(', ')}, got ${scale}`);
-    return { case: c, runs, scale };
+    return await runnableCustomCase(customRaceOf(input));
   } catch (e) {
     if (e instanceof CaseInputError) throw new InputError(e.message, e.problems);
-    if (e instanceof LabInputError || e instanceof UnknownCaseError) throw new InputError(e.message.replace(/--/g, ''));
+    if (e instanceof UnknownCaseError) throw new InputError(e.message.replace(/--/g, ''));
     throw e;
   }
+}
+
+/** `input`: startRace's, as GraphQL typed it; everything else about it is checked here. */
+export async function raceSpec(input: unknown, locations: LocationConfig): Promise<RaceSpec> {
+  const checked = checkStartRace(input, { tableSchema: labTableSchema() });
+  if (!checked.ok) throw new InputError(checked.problems.join('; '), checked.problems);
+  const start = checked.value;
+  const c = await caseOf(start);
+  const tableRoot = await tableRootOf(start.tableRoot, locations);
+  if (tableRoot !== undefined && c.engine !== 'delta') {
+    throw new InputError(`tableRoot applies to Delta cases; ${c.id} is ${c.engine}`);
+  }
+  return {
+    case: c,
+    runs: start.runs,
+    scale: start.scale,
+    ...(tableRoot !== undefined && { tableRoot }),
+    ...(start.acrossWorkers && { acrossWorkers: true }),
+  };
 }

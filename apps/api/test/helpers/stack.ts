@@ -6,7 +6,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { findFreePort, LAB_DATABASE, type LabPostgres, startLabPostgres } from '@racelab/lab';
+import { LAB_DATABASE } from '@racelab/lab';
+import { findFreePort, type PostgresServer, startPostgresServer } from '@racelab/pg-server';
 import pg from 'pg';
 
 const API_DIR = resolve(import.meta.dirname, '../..');
@@ -19,7 +20,7 @@ export interface Proc {
 
 export interface Stack {
   dir: string;
-  pg: LabPostgres;
+  pg: PostgresServer;
   url: string;
   env: Record<string, string>;
   token: string;
@@ -79,7 +80,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
   const dir = mkdtempSync(join(tmpdir(), 'racelab-api-'));
   mkdirSync(join(dir, 'tables'), { mode: 0o755 });
   chmodSync(dir, 0o755);
-  const server = await startLabPostgres({ dataDir: join(dir, 'pg') });
+  const server = await startPostgresServer({ dataDir: join(dir, 'pg') });
   // The product's database and the lab's, each reached as its own role, as `npm start` hands them out.
   const url = await server.ownerUrl('racelab_test');
   const labUrl = await server.ownerUrl(LAB_DATABASE);

@@ -7,18 +7,12 @@ import { TopFlag } from '../../components/isolation/top-flag';
 import { TryValue } from '../../components/isolation/try-value';
 import { Failed, Loading } from '../../components/states';
 import { gql } from '../../lib/gql';
-import {
-  fetchInterpretations,
-  type IsolationCell,
-  MATRIX_QUERY,
-  rankFlags,
-  valuesToCompare,
-} from '../../lib/isolation';
+import { fetchInterpretations, MATRIX_QUERY, rankFlags, valuesToCompare } from '../../lib/isolation';
 
 export default function IsolationPage() {
   const matrix = useQuery({
     queryKey: ['isolationMatrix'],
-    queryFn: async () => (await gql<{ isolationMatrix: IsolationCell[] }>(MATRIX_QUERY)).isolationMatrix,
+    queryFn: async () => (await gql(MATRIX_QUERY)).isolationMatrix,
   });
   // The standard spellings plus whatever the stored races used; asked once the matrix has answered
   // (or failed: the standard spellings are worth showing regardless).

@@ -22,7 +22,6 @@ import {
   TABLE_KINDS,
   TABLE_LAYOUT_QUERY,
   type TableKind,
-  type TableLayout,
   WRITER_MENU,
   type WriterKey,
 } from '../../lib/playground';
@@ -41,7 +40,7 @@ function useLayout(kind: TableKind, scale: number) {
   return useQuery({
     queryKey: ['playground', 'layout', kind, scale],
     queryFn: async (): Promise<PlaygroundLayout> => {
-      const d = await gql<{ tableLayout: TableLayout }>(TABLE_LAYOUT_QUERY, layoutVariables(kind, scale));
+      const d = await gql(TABLE_LAYOUT_QUERY, layoutVariables(kind, scale));
       return { ...d.tableLayout, predicates: LAYOUT_PREDICATES };
     },
     staleTime: Number.POSITIVE_INFINITY,

@@ -1,19 +1,13 @@
 'use client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { gql } from '../../lib/gql';
+import { gql, type ResultOf } from '../../lib/gql';
 import { AUDIT_TABLES_MUTATION } from '../../lib/isolation';
 import { Failed } from '../states';
 
 /** The locations in the box: one per line, blank lines and surrounding spaces dropped, each once. */
 export function parseLocations(text: string): string[] {
   return [...new Set(text.split(/\r?\n/).map((l) => l.trim()))].filter((l) => l !== '');
-}
-
-interface AuditedTable {
-  id: string;
-  location: string;
-  flagged: boolean;
 }
 
 /**
@@ -27,8 +21,7 @@ export function AuditForm() {
   const [text, setText] = useState('');
   const locations = parseLocations(text);
   const audit = useMutation({
-    mutationFn: async (locs: string[]) =>
-      (await gql<{ auditTables: AuditedTable[] }>(AUDIT_TABLES_MUTATION, { locations: locs })).auditTables,
+    mutationFn: async (locs: string[]) => (await gql(AUDIT_TABLES_MUTATION, { locations: locs })).auditTables,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['audits'] }),
   });
 
@@ -74,7 +67,15 @@ export function AuditForm() {
   );
 }
 
-function AuditStatus({ pending, count, done }: { pending: boolean; count: number; done: AuditedTable[] | null }) {
+function AuditStatus({
+  pending,
+  count,
+  done,
+}: {
+  pending: boolean;
+  count: number;
+  done: ResultOf<typeof AUDIT_TABLES_MUTATION>['auditTables'] | null;
+}) {
   const plural = (n: number) => (n === 1 ? 'table' : 'tables');
   let text = '';
   if (pending) text = `Auditing ${count} ${plural(count)}…`;

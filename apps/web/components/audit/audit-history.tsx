@@ -15,7 +15,7 @@ const COLUMNS = 5;
 export function AuditHistory() {
   const audits = useQuery({
     queryKey: ['audits', HISTORY_SIZE],
-    queryFn: async () => (await gql<{ audits: TableAudit[] }>(AUDITS_QUERY, { first: HISTORY_SIZE })).audits,
+    queryFn: async () => (await gql(AUDITS_QUERY, { first: HISTORY_SIZE })).audits,
   });
   const now = useNow(30_000);
 

@@ -9,7 +9,6 @@ import { type ReactNode, useMemo } from 'react';
 import { gql } from '../../lib/gql';
 import {
   MEASURED_QUERY,
-  type Measured,
   measuredSummary,
   measuredVariables,
   menuWriter,
@@ -50,8 +49,8 @@ export function Prediction({
   const second = menuWriter(secondKey);
   const reads =
     'predicate' in second
-      ? `SECOND's predicate reads ${files(p.secondReads)}`
-      : `SECOND has no predicate, so it counts as reading all ${files(p.secondReads)}`;
+      ? `SECOND's predicate reads ${files(p.secondReadsFiles)}`
+      : `SECOND has no predicate, so it counts as reading all ${files(p.secondReadsFiles)}`;
   return (
     <div data-testid="prediction" data-second-commits={String(p.secondCommits)} aria-live="polite">
       <p style={{ fontSize: '1.15rem', margin: '0.25rem 0 0.5rem' }}>
@@ -59,15 +58,15 @@ export function Prediction({
           {p.secondCommits ? 'SECOND commits' : 'SECOND fails'}
         </span>
       </p>
-      {p.check && (
+      {p.failedCheck && (
         <p>
-          The checker's <code>{p.check}</code> check refuses it ({p.kind}). SECOND gets a <code>CommitFailedError</code>
-          :
+          The checker's <code>{p.failedCheck}</code> check refuses it ({p.conflictKind}). SECOND gets a{' '}
+          <code>CommitFailedError</code>:
         </p>
       )}
       {p.message && <pre className="error-text">{p.message}</pre>}
       <p>
-        FIRST rewrites {files(p.firstTouches)}; {reads}.
+        FIRST rewrites {files(p.firstTouchesFiles)}; {reads}.
       </p>
       {p.nothingToCommit.map((who) => {
         const w = menuWriter(who === 'first' ? firstKey : secondKey);
@@ -79,8 +78,8 @@ export function Prediction({
         );
       })}
       <p className="muted">
-        Isolation level: {p.isolationLevel}. FIRST's commit adds {files(p.firstAdds)}; its rewritten files are those the
-        data says hold a matching row, and a new file's stats span the files it replaces.
+        Isolation level: {p.isolationLevel}. FIRST's commit adds {files(p.firstAddsFiles)}; its rewritten files are
+        those the data says hold a matching row, and a new file's stats span the files it replaces.
       </p>
     </div>
   );
@@ -97,10 +96,7 @@ export function MeasuredOutcome({
 }) {
   const measured = useQuery({
     queryKey: ['playground', 'measured', kind, firstKey, secondKey],
-    queryFn: () =>
-      gql<{ measuredOutcome: Measured }>(MEASURED_QUERY, measuredVariables(kind, firstKey, secondKey)).then(
-        (d) => d.measuredOutcome,
-      ),
+    queryFn: () => gql(MEASURED_QUERY, measuredVariables(kind, firstKey, secondKey)).then((d) => d.measuredOutcome),
     staleTime: 30_000,
   });
   let body: ReactNode;

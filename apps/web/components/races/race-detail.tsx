@@ -4,16 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { gql, subscribe } from '../../lib/gql';
-import {
-  CANCEL_RACE,
-  isLive,
-  outcomeSummary,
-  PROGRESS,
-  type ProgressEvent,
-  RACE,
-  type RaceDetail as Race,
-  runsDone,
-} from '../../lib/races';
+import { CANCEL_RACE, isLive, outcomeSummary, PROGRESS, type ProgressEvent, RACE, runsDone } from '../../lib/races';
 import { Empty, Failed, Loading, StatusBadge } from '../states';
 import { RunCard } from './run-card';
 import { RunsProgress } from './runs-progress';
@@ -27,7 +18,7 @@ function useProgress(id: string, live: boolean) {
   useEffect(() => {
     if (!live) return;
     setEvents([]);
-    return subscribe<{ raceProgress: ProgressEvent }>(
+    return subscribe(
       PROGRESS,
       { id },
       ({ raceProgress: e }) => {
@@ -47,7 +38,7 @@ function useProgress(id: string, live: boolean) {
 
 export function RaceDetail({ id }: { id: string }) {
   const client = useQueryClient();
-  const q = useQuery({ queryKey: ['race', id], queryFn: () => gql<{ race: Race | null }>(RACE, { id }) });
+  const q = useQuery({ queryKey: ['race', id], queryFn: () => gql(RACE, { id }) });
   const race = q.data?.race ?? null;
   const live = race !== null && isLive(race.status);
   const { events, streamError } = useProgress(id, live);

@@ -3,25 +3,24 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { gql } from '../../lib/gql';
-import { ago, isLive, outcomeSummary, RACES, type RaceSummary, runsDone } from '../../lib/races';
+import { gql, type VariablesOf } from '../../lib/gql';
+import { ago, isLive, outcomeSummary, RACES, runsDone } from '../../lib/races';
 import { Empty, Failed, Loading, StatusBadge } from '../states';
 import { RunsProgress } from './runs-progress';
 import { VerdictSummary } from './verdict';
 
-interface Page {
-  races: { edges: { node: RaceSummary }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
-}
+/** A RaceStatus, or '' for any. */
+type StatusFilter = '' | NonNullable<VariablesOf<typeof RACES>['status']>;
 
-const STATUSES = ['', 'QUEUED', 'RUNNING', 'DONE', 'FAILED', 'CANCELLED'];
+const STATUSES: readonly StatusFilter[] = ['', 'QUEUED', 'RUNNING', 'DONE', 'FAILED', 'CANCELLED'];
 
 export function RaceList() {
   const [caseId, setCaseId] = useState('');
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('');
   const q = useInfiniteQuery({
     queryKey: ['races', caseId, status],
     queryFn: ({ pageParam }) =>
-      gql<Page>(RACES, {
+      gql(RACES, {
         after: pageParam,
         ...(caseId.trim() && { caseId: caseId.trim() }),
         ...(status && { status }),
@@ -45,7 +44,7 @@ export function RaceList() {
           </label>
           <label>
             Status
-            <select value={status} onChange={(e) => setStatus(e.target.value)}>
+            <select value={status} onChange={(e) => setStatus(e.target.value as StatusFilter)}>
               {STATUSES.map((s) => (
                 <option key={s} value={s}>
                   {s === '' ? 'any' : s.toLowerCase()}

@@ -1,8 +1,11 @@
 'use client';
 /**
- * Starting a race: a preset of the lesson, or writers of one's own. Everything is checked by the
- * API (expressions parsed against the table's schema); its problems are listed here as they come.
+ * Starting a race: a preset of the lesson, or writers of one's own. The race input's schema
+ * (@racelab/contracts) checks it here before it is sent, in the API's words; the API checks it again
+ * with the same schema and also parses the expressions against the table's schema. Either's
+ * problems are listed here.
  */
+import { checkStartRace, type LAB_TABLES, MAX_RUNS, SERVED_SCALES, type StartRaceInput } from '@racelab/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { gql } from '../../lib/gql';
@@ -11,27 +14,19 @@ import { Failed } from '../states';
 import { useStartRace } from './use-start-race';
 import { type DraftWriter, newWriter, toWriterInput, WriterEditor } from './writer-editor';
 
-interface LabCase {
-  id: string;
-  title: string;
-  description: string;
-  engine: string;
-}
-
-const SCALES = [0.01, 0.05, 0.1, 0.25, 0.5, 1];
-
 export function StartRaceForm() {
-  const cases = useQuery({ queryKey: ['cases'], queryFn: () => gql<{ cases: LabCase[] }>(CASES) });
+  const cases = useQuery({ queryKey: ['cases'], queryFn: () => gql(CASES) });
   const [mode, setMode] = useState<'preset' | 'custom'>('preset');
   const [caseId, setCaseId] = useState('B1');
   const [runs, setRuns] = useState(3);
   const [scale, setScale] = useState(0.1);
   const [isolation, setIsolation] = useState('');
-  const [table, setTable] = useState('flat');
+  const [table, setTable] = useState<(typeof LAB_TABLES)[number]>('flat');
   const [writers, setWriters] = useState<DraftWriter[]>([
     newWriter('first', 'update-1'),
     newWriter('second', 'update-2'),
   ]);
+  const [problems, setProblems] = useState<string[]>([]);
   const start = useStartRace();
   const chosen = cases.data?.cases.find((c) => c.id === caseId);
 
@@ -39,7 +34,11 @@ export function StartRaceForm() {
     e.preventDefault();
     const tableProperties = isolation.trim() === '' ? [] : [{ key: 'delta.isolationLevel', value: isolation.trim() }];
     const common = { runs, scale, ...(tableProperties.length > 0 && { tableProperties }) };
-    start.mutate(mode === 'preset' ? { caseId, ...common } : { ...common, table, writers: writers.map(toWriterInput) });
+    const input: StartRaceInput =
+      mode === 'preset' ? { caseId, ...common } : { ...common, table, writers: writers.map(toWriterInput) };
+    const checked = checkStartRace(input);
+    setProblems(checked.ok ? [] : checked.problems);
+    if (checked.ok) start.mutate(input);
   };
 
   return (
@@ -70,7 +69,11 @@ export function StartRaceForm() {
         <>
           <label>
             Table
-            <select id="custom-table" value={table} onChange={(e) => setTable(e.target.value)}>
+            <select
+              id="custom-table"
+              value={table}
+              onChange={(e) => setTable(e.target.value as (typeof LAB_TABLES)[number])}
+            >
               <option value="flat">flat (9 files, as the lesson had it)</option>
               <option value="partitioned">partitioned by VendorID</option>
             </select>
@@ -85,7 +88,7 @@ export function StartRaceForm() {
             id="runs"
             type="number"
             min={1}
-            max={50}
+            max={MAX_RUNS}
             value={runs}
             onChange={(e) => setRuns(Number(e.target.value))}
           />
@@ -93,7 +96,7 @@ export function StartRaceForm() {
         <label>
           Scale of the month
           <select id="scale" value={scale} onChange={(e) => setScale(Number(e.target.value))}>
-            {SCALES.map((s) => (
+            {SERVED_SCALES.map((s) => (
               <option key={s} value={s}>
                 {s === 1 ? '1 (3.5 million trips)' : s}
               </option>
@@ -116,7 +119,7 @@ export function StartRaceForm() {
           {start.isPending ? 'Starting…' : 'Start race'}
         </button>
       </div>
-      {start.error && <Failed error={start.error} />}
+      {problems.length > 0 ? <Failed error={{ problems }} /> : start.error && <Failed error={start.error} />}
     </form>
   );
 }

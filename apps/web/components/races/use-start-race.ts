@@ -6,13 +6,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { gql } from '../../lib/gql';
-import { START_RACE } from '../../lib/races';
+import { START_RACE, type StartRaceInput } from '../../lib/races';
 
 export function useStartRace() {
   const router = useRouter();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: Record<string, unknown>) => gql<{ startRace: { id: string } }>(START_RACE, { input }),
+    mutationFn: (input: StartRaceInput) => gql(START_RACE, { input }),
     onSuccess: async (d) => {
       await client.invalidateQueries({ queryKey: ['races'] });
       router.push(`/races/${d.startRace.id}`);

@@ -1,5 +1,19 @@
 'use client';
-/** The writers of a custom race, one fieldset each: what it does, and how it retries and waits. */
+/**
+ * The writers of a custom race, one fieldset each: what it does, and how it retries and waits. The
+ * operations, days and bounds are the race input's schema's (@racelab/contracts), and a draft
+ * becomes that schema's WriterInput.
+ */
+import {
+  DAY_OPERATIONS,
+  FEB_DAYS,
+  MAX_COMMIT_RETRIES,
+  MAX_RETRY_LOOP,
+  MAX_WRITERS,
+  PREDICATE_OPERATIONS,
+  WRITER_OPERATIONS,
+  type WriterInput,
+} from '@racelab/contracts';
 
 export interface DraftWriter {
   key: number;
@@ -13,11 +27,6 @@ export interface DraftWriter {
   blindAppend: boolean;
   startAfter: string;
 }
-
-const OPERATIONS = ['update', 'delete', 'append', 'overwrite', 'check-then-append', 'optimize'];
-const DAYS = ['2025-02-01', '2025-02-02', '2025-02-14'];
-const NEEDS_DAY = new Set(['append', 'overwrite', 'check-then-append']);
-const NEEDS_PREDICATE = new Set(['update', 'delete']);
 
 let nextKey = 1;
 export function newWriter(name: string, preset: 'update-1' | 'update-2' | 'append' = 'append'): DraftWriter {
@@ -37,7 +46,7 @@ export function newWriter(name: string, preset: 'update-1' | 'update-2' | 'appen
 }
 
 /** The API's WriterInput: `set` lines "column = expression" become key/value pairs. */
-export function toWriterInput(w: DraftWriter) {
+export function toWriterInput(w: DraftWriter): WriterInput {
   const set = w.set
     .split('\n')
     .map((l) => l.trim())
@@ -49,9 +58,9 @@ export function toWriterInput(w: DraftWriter) {
   return {
     name: w.name,
     operation: w.operation,
-    ...(NEEDS_PREDICATE.has(w.operation) && { predicate: w.predicate }),
+    ...(PREDICATE_OPERATIONS.includes(w.operation) && { predicate: w.predicate }),
     ...(w.operation === 'update' && { set }),
-    ...(NEEDS_DAY.has(w.operation) && { day: w.day }),
+    ...(DAY_OPERATIONS.includes(w.operation) && { day: w.day }),
     ...(w.maxCommitRetries !== '' && { maxCommitRetries: Number(w.maxCommitRetries) }),
     ...(w.retryLoopAttempts !== '' && { retryLoopAttempts: Number(w.retryLoopAttempts) }),
     ...(w.operation === 'append' && w.blindAppend && { blindAppend: true }),
@@ -75,16 +84,16 @@ export function WriterEditor({ writers, onChange }: { writers: DraftWriter[]; on
             <label>
               Operation
               <select value={w.operation} onChange={(e) => update(w.key, { operation: e.target.value })}>
-                {OPERATIONS.map((o) => (
+                {WRITER_OPERATIONS.map((o) => (
                   <option key={o}>{o}</option>
                 ))}
               </select>
             </label>
-            {NEEDS_DAY.has(w.operation) && (
+            {DAY_OPERATIONS.includes(w.operation) && (
               <label>
                 Day
                 <select value={w.day} onChange={(e) => update(w.key, { day: e.target.value })}>
-                  {DAYS.map((d) => (
+                  {FEB_DAYS.map((d) => (
                     <option key={d}>{d}</option>
                   ))}
                 </select>
@@ -104,7 +113,7 @@ export function WriterEditor({ writers, onChange }: { writers: DraftWriter[]; on
               </select>
             </label>
           </div>
-          {NEEDS_PREDICATE.has(w.operation) && (
+          {PREDICATE_OPERATIONS.includes(w.operation) && (
             <label>
               Predicate
               <input value={w.predicate} onChange={(e) => update(w.key, { predicate: e.target.value })} />
@@ -122,7 +131,7 @@ export function WriterEditor({ writers, onChange }: { writers: DraftWriter[]; on
               <input
                 type="number"
                 min={0}
-                max={100}
+                max={MAX_COMMIT_RETRIES}
                 placeholder="15"
                 value={w.maxCommitRetries}
                 onChange={(e) => update(w.key, { maxCommitRetries: e.target.value })}
@@ -133,7 +142,7 @@ export function WriterEditor({ writers, onChange }: { writers: DraftWriter[]; on
               <input
                 type="number"
                 min={1}
-                max={20}
+                max={MAX_RETRY_LOOP}
                 placeholder="none"
                 value={w.retryLoopAttempts}
                 onChange={(e) => update(w.key, { retryLoopAttempts: e.target.value })}
@@ -165,7 +174,7 @@ export function WriterEditor({ writers, onChange }: { writers: DraftWriter[]; on
           type="button"
           className="secondary"
           onClick={() => onChange([...writers, newWriter(`writer${writers.length + 1}`)])}
-          disabled={writers.length >= 8}
+          disabled={writers.length >= MAX_WRITERS}
         >
           Add a writer
         </button>

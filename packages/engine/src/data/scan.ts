@@ -66,7 +66,7 @@ export async function scanRelation(
   const values = files.map((f, i) => {
     const pv = partitionColumns.map((c) => {
       const v = f.partitionValues[c];
-      // An empty partition value means null, as PROTOCOL.md says.
+      // An empty partition value means null, as the Delta protocol says.
       return v === null || v === undefined || v === '' ? 'NULL' : sqlString(v);
     });
     return `(${[sqlString(paths[i] as string), sqlString(f.key), ...pv].join(', ')})`;

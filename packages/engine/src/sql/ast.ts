@@ -1,7 +1,7 @@
 /**
  * The bound expression tree. Every node is already checked against the table schema: column names
- * are canonical, and `sqlType` is the node's static type, so renderers, pruning and evaluation
- * never have to guess.
+ * are canonical, and `sqlType` is the node's static type, so renderers and pruning never have to
+ * guess.
  */
 import type { DeltaType } from '../delta/protocol/schema';
 

@@ -152,7 +152,7 @@ function comparable(left: Expr, right: Expr, token: string, pos: number): [Expr,
     fail(`cannot compare ${describe(l)} with ${describe(r)} at '${token}' (position ${pos})`, pos);
   }
   // DuckDB would convert between an instant and a wall-clock time in the session's time zone,
-  // which neither pruning nor evaluation can know; literals are pinned to UTC above instead.
+  // which pruning cannot know; literals are pinned to UTC above instead.
   const bothTimestamps = l.sqlType === 'timestamp' && r.sqlType === 'timestamp';
   if (bothTimestamps && l.kind !== 'literal' && r.kind !== 'literal' && zoned(l) !== zoned(r)) {
     fail(

@@ -1,8 +1,8 @@
 /**
  * User-written SQL conditions and update values for DELETE / UPDATE / MERGE, made safe to run:
  * a hand-written parser for a small expression subset, bound to the table schema, re-rendered for
- * DuckDB from the tree (never from the user's text), plus file pruning from Delta statistics and
- * in-memory evaluation. Pure: no I/O and no dependencies, so it also runs in the browser.
+ * DuckDB from the tree (never from the user's text), plus file pruning from Delta statistics. Pure:
+ * no I/O and no dependencies, so it also runs in the browser.
  */
 export type {
   ArithOp,
@@ -17,7 +17,6 @@ export type {
 export { columnsOf } from './ast';
 export { resolveColumn } from './bind';
 export { ExpressionError } from './errors';
-export { evaluate } from './evaluate';
 export { MAX_LENGTH } from './lexer';
 export { ALLOWED_FUNCTIONS, MAX_DEPTH, parsePredicate, parseUpdateExpression } from './parser';
 export { canMatch, type FileStatsView } from './prune';

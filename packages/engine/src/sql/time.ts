@@ -31,7 +31,7 @@ function civilFromDays(days: number): [number, number, number] {
 
 const pad = (n: number | bigint, width = 2): string => String(n).padStart(width, '0');
 
-export function daysToDate(days: number): string {
+function daysToDate(days: number): string {
   const [y, m, d] = civilFromDays(days);
   return `${pad(y, 4)}-${pad(m)}-${pad(d)}`;
 }

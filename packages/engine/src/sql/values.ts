@@ -1,7 +1,7 @@
 /**
- * Ordering of runtime values, shared by evaluation and pruning so both agree with DuckDB: numbers
- * (NaN equal to itself and above every other number), strings by Unicode code point, dates as their
- * 'YYYY-MM-DD' text, timestamps as bigint microseconds, FALSE before TRUE.
+ * Ordering of runtime values for pruning, as DuckDB orders them: numbers (NaN equal to itself and
+ * above every other number), strings by Unicode code point, dates as their 'YYYY-MM-DD' text,
+ * timestamps as bigint microseconds, FALSE before TRUE.
  */
 
 export type Scalar = number | string | boolean | bigint;
@@ -38,10 +38,4 @@ export function compareScalars(a: Scalar, b: Scalar): number | undefined {
   if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
   return undefined;
-}
-
-/** DuckDB's ROUND: half away from zero, computed as it does (scale, round, unscale). */
-export function roundHalfAway(x: number, digits: number): number {
-  const scale = 10 ** digits;
-  return (Math.sign(x) * Math.round(Math.abs(x) * scale)) / scale;
 }

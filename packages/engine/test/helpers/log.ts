@@ -15,7 +15,7 @@ import {
 } from '../../src/index';
 
 /**
- * Reads every commit file of a table as raw text and checks it against PROTOCOL.md's action
+ * Reads every commit file of a table as raw text and checks it against the Delta protocol's action
  * shapes and delta-rs's layout: commitInfo first, txn last, no trailing newline.
  */
 export function validatedLog(tableDir: string): Action[][] {

@@ -1,7 +1,14 @@
 /**
  * Standard 5-field cron, read only to tell which jobs of a manifest can run at the same time.
  * Everything is UTC: a manifest names no time zone, and two jobs overlap or not in one clock.
+ *
+ * Read here, not by cron-parser (v5), because it reads cron otherwise than cron daemons do where the
+ * answer depends on it: `0 0 *\/2 * MON` runs on every odd day and every Monday (cronie: odd Mondays),
+ * `0 0 30 2 *` and a list naming a minute twice are refused, `L`, `W`, `#`, `?`, `H` and `5/15` are
+ * accepted, and its errors do not say which field is wrong.
  */
+
+import { MAX_DURATION_MINUTES } from '@racelab/contracts';
 
 export class CronError extends Error {
   override name = 'CronError';
@@ -42,11 +49,12 @@ export interface ScheduledRun {
 export const REFERENCE_WEEK_START = '2026-06-01T00:00:00.000Z';
 
 /**
- * The longest run the schedule rules accept: the 7 days they look at. A longer run overlaps every
- * run of every other job and says nothing more, while each extra day of duration is another day of
- * runs to walk (a million minutes of `* * * * *` is a million runs; a hundred million ran out of heap).
+ * The longest run the schedule rules accept: the 7 days they look at, as the jobs manifest's schema
+ * bounds it. A longer run overlaps every run of every other job and says nothing more, while each
+ * extra day of duration is another day of runs to walk (a million minutes of `* * * * *` is a
+ * million runs; a hundred million ran out of heap).
  */
-export const MAX_DURATION_MINUTES = 7 * 24 * 60;
+export { MAX_DURATION_MINUTES };
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;

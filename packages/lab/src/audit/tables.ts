@@ -2,13 +2,20 @@
  * The parts of a jobs audit that read the tables themselves: which files two jobs' predicates
  * both touch in the table's current layout (counted from the data), the partition column that
  * would keep them apart, and the conflict forecast for every pair of jobs on a table, both orders,
- * made by the lab's forecast (the engine's winner simulation and pure checker). Both work pairwise,
+ * made by the engine's one simulation on the table's facts, read once per table. Both work pairwise,
  * within each table only (only writers of one table can race), and spend the audit's budgets.
  */
-import { columnsOf, type DeltaTable, parsePredicate, renderSql, withConnection } from '@racelab/engine';
-import type { WriterSpec } from '../cases/catalog';
+import {
+  columnsOf,
+  type DeltaTable,
+  parsePredicate,
+  renderSql,
+  type SimulatedWriter,
+  simulateConflict,
+  withConnection,
+} from '@racelab/engine';
 import { sqlIdent } from '../data/sql';
-import { forecastConflict } from '../forecast';
+import { tableFacts } from '../forecast';
 import { tableLayout } from '../tables/layout';
 import { type AuditBudgets, pairsInOrder } from './limits';
 import { tablesSmallestFirst } from './rules';
@@ -97,23 +104,27 @@ export async function fileOverlaps(
   return out;
 }
 
-/** A job as a writer the forecast understands, or why it cannot be one. */
-function writerOf(job: Job, identitySet: Record<string, string>): WriterSpec | string {
+/** A job as a writer the simulation understands, or why it cannot be one. */
+function writerOf(job: Job, identitySet: Record<string, string>): SimulatedWriter | string {
   const name = job.name;
+  // A redo loop is left out: the question is whether the commit is refused (no-redo-on-conflict says what then).
+  const retries = job.commitProperties?.maxCommitRetries;
+  const writer = (change: SimulatedWriter['change']): SimulatedWriter => ({
+    name,
+    change,
+    ...(retries !== undefined && { maxCommitRetries: retries }),
+  });
   switch (job.operation) {
     case 'update':
       // The manifest does not say which columns change; a rewrite conflicts the same way whatever it sets.
-      return { name, operation: { kind: 'update', predicate: job.predicate ?? 'TRUE', set: identitySet } };
+      return writer({ kind: 'update', predicate: job.predicate ?? 'TRUE', set: identitySet });
     case 'delete':
-      return { name, operation: { kind: 'delete', predicate: job.predicate ?? 'TRUE' } };
+      return writer({ kind: 'delete', predicate: job.predicate ?? 'TRUE' });
     case 'append':
-      // Its rows are unknown here: the forecast judges the append with unknown stats (matching anything).
-      return {
-        name,
-        operation: { kind: 'append', day: '2025-02-01', blind: job.commitProperties?.isBlindAppend === true },
-      };
+      // Its rows are unknown here (the facts know no rows by the job's name): an append of unknown stats matches anything.
+      return writer({ kind: 'append', rows: name, blind: job.commitProperties?.isBlindAppend === true });
     case 'optimize':
-      return { name, operation: { kind: 'optimize' } };
+      return writer({ kind: 'optimize' });
     default:
       return `${job.operation} jobs are not forecast`;
   }
@@ -121,7 +132,8 @@ function writerOf(job: Job, identitySet: Record<string, string>): WriterSpec | s
 
 /**
  * Every ordered pair of jobs on each table, both orders of a pair together, within `budget`: does
- * the second commit after the first? Each table is judged at the one snapshot `open` gives.
+ * the second commit after the first? Each table is judged at the one snapshot `open` gives, its
+ * facts read once for all its pairs.
  */
 export async function pairForecasts(
   jobs: Job[],
@@ -142,8 +154,14 @@ export async function pairForecasts(
     // the rewrite, and an unknown VendorID would make every VendorID predicate match.
     const read = new Set(tableJobs.flatMap((j) => (j.predicate ? columnsOf(parsePredicate(j.predicate, schema)) : [])));
     const column = schema.fields.find((f) => /^[A-Za-z_]\w*$/.test(f.name) && !read.has(f.name))?.name ?? '';
+    const writers = new Map(tableJobs.map((j) => [j, writerOf(j, { [column]: column })]));
+    const paired = new Set(pairs.flat());
+    const facts = await tableFacts(
+      opened,
+      [...writers].flatMap(([j, w]) => (paired.has(j) && typeof w !== 'string' ? [w] : [])),
+    );
     for (const [first, second] of pairs) {
-      const [a, b] = [writerOf(first, { [column]: column }), writerOf(second, { [column]: column })];
+      const [a, b] = [writers.get(first), writers.get(second)] as [SimulatedWriter | string, SimulatedWriter | string];
       const base = { table, first: first.name, second: second.name };
       if (typeof a === 'string' || typeof b === 'string') {
         out.push({
@@ -155,7 +173,7 @@ export async function pairForecasts(
         });
         continue;
       }
-      const f = await forecastConflict({ table: opened, first: a, second: b });
+      const f = simulateConflict({ facts, first: a, second: b });
       out.push({ ...base, secondCommits: f.secondCommits, failedCheck: f.failedCheck, message: f.message });
     }
   }

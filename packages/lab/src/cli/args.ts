@@ -1,27 +1,41 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-/** A small argument parser for the lab's commands: positionals and `--name value` options. */
+import { parseArgs as parseArgv } from 'node:util';
+
+/** The lab's commands' arguments, read by node:util: positionals, `--name value` options and flags. */
 export class UsageError extends Error {
   override name = 'UsageError';
 }
 
 export function parseArgs(argv: string[], known: { options: string[]; flags: string[] }) {
-  const positionals: string[] = [];
+  const spec = new Map<string, { type: 'string' | 'boolean' }>([
+    ...known.options.map((name) => [name, { type: 'string' }] as const),
+    ...known.flags.map((name) => [name, { type: 'boolean' }] as const),
+  ]);
+  // Not strict: strict mode's errors carry the option only inside their English text, and it refuses a
+  // value that starts with '-' (`--scale -1`), which the commands' own range checks explain better.
+  const { values, positionals, tokens } = parseArgv({
+    args: argv,
+    options: Object.fromEntries(spec),
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    const type = spec.get(token.name)?.type;
+    if (type === undefined) throw new UsageError(`unknown option ${token.rawName}`);
+    // Not strict, a string option takes the next argument whatever it is: `--json --runs 2` would name a file `--runs`.
+    if (type === 'string' && (token.value === undefined || token.value.startsWith('--'))) {
+      throw new UsageError(`${token.rawName} needs a value`);
+    }
+    if (type === 'boolean' && token.value !== undefined) throw new UsageError(`${token.rawName} takes no value`);
+  }
   const options: Record<string, string> = {};
   const flags = new Set<string>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    if (!a.startsWith('--')) {
-      positionals.push(a);
-      continue;
-    }
-    const [name, inline] = a.slice(2).split('=', 2) as [string, string | undefined];
-    if (known.flags.includes(name)) flags.add(name);
-    else if (known.options.includes(name)) {
-      const value = inline ?? argv[++i];
-      if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
-      options[name] = value;
-    } else throw new UsageError(`unknown option --${name}`);
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value === 'string') options[name] = value;
+    else flags.add(name);
   }
   return { positionals, options, flags };
 }

@@ -5,34 +5,28 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { checkResults, formatReport, UnusableInputError, validateResults } from '../report/index';
+import { parseArgs, UsageError } from './args';
 
 const USAGE = 'usage: npm run lab:report FILE [--cases-doc PATH]';
 
-function parseArgs(argv: string[]): { file: string; casesDoc?: string } {
-  const positional: string[] = [];
-  let casesDoc: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    if (a === '--cases-doc') {
-      casesDoc = argv[++i];
-      if (casesDoc === undefined) throw new UnusableInputError(`--cases-doc needs a path; ${USAGE}`);
-    } else if (a.startsWith('--cases-doc=')) {
-      casesDoc = a.slice('--cases-doc='.length);
-    } else if (a.startsWith('-')) {
-      throw new UnusableInputError(`unknown option ${a}; ${USAGE}`);
-    } else {
-      positional.push(a);
-    }
+function reportArgs(argv: string[]): { file: string; casesDoc?: string } {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs(argv, { options: ['cases-doc'], flags: [] });
+  } catch (e) {
+    if (e instanceof UsageError) throw new UnusableInputError(`${e.message}; ${USAGE}`);
+    throw e;
   }
-  const [file, ...rest] = positional;
+  const [file, ...rest] = parsed.positionals;
   if (file === undefined || rest.length > 0) throw new UnusableInputError(USAGE);
+  const casesDoc = parsed.options['cases-doc'];
   return casesDoc === undefined ? { file } : { file, casesDoc };
 }
 
 async function main(): Promise<number> {
   // npm runs the script in packages/lab; paths on the command line are the caller's.
   const cwd = process.env.INIT_CWD || process.cwd();
-  const args = parseArgs(process.argv.slice(2));
+  const args = reportArgs(process.argv.slice(2));
   const file = resolve(cwd, args.file);
   let text: string;
   try {

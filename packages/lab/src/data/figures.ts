@@ -15,14 +15,14 @@ export const MAX_SCALE = 1;
  * are the scales the dashboard, the docs and the tests use; all of them together take about twice
  * the space of scale 1. The CLI, run by a person on their own machine, still takes any scale in range.
  */
-export const SERVED_SCALES: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1];
+export { SERVED_SCALES } from '@racelab/contracts';
 
 /** Vendor ids of the January file, in the order the lab reports them. */
 export const VENDORS = [1, 2, 6, 7] as const;
 export type Vendor = (typeof VENDORS)[number];
 export type VendorCounts = Record<Vendor, number>;
 
-/** The lesson's figures at full scale (LAB_CASES.md, "The data"). */
+/** The lesson's figures at full scale (docs/lab-cases.md, "The data"). */
 export const FULL_SCALE = {
   vendors: { 1: 753_671, 2: 2_719_860, 6: 489, 7: 1_206 } satisfies VendorCounts,
   negativeFares: 144_118,
@@ -100,7 +100,7 @@ export function figuresFrom(parts: Omit<Figures, 'flatFiles' | 'partitionFiles'>
 }
 
 /**
- * Every figure of LAB_CASES.md at `scale`: each count n becomes round(n·S), the base table is the sum of
+ * Every figure of docs/lab-cases.md at `scale`: each count n becomes round(n·S), the base table is the sum of
  * the scaled vendor counts, the row cap is round(400,000·S). VendorID 7 keeps at least 7 trips and VendorID 6
  * at least 2, so each of their files holds one (a floor that only matters below the smallest scale).
  */

@@ -1,6 +1,6 @@
 /**
  * The synthetic month: a deterministic stand-in for the NYC TLC yellow-taxi files of January and
- * February 2025 that reproduces every figure of LAB_CASES.md exactly at scale 1, and round(n·S) at scale S.
+ * February 2025 that reproduces every figure of docs/lab-cases.md exactly at scale 1, and round(n·S) at scale S.
  *
  * Formula. With S the scale, every count is n_S = round(n·S) (VendorID 7 at least 7, VendorID 6 at least 2,
  * a floor that never binds for S ≥ 0.01), N = v1 + v2 + v6 + v7 and R = round(400,000·S). Row i (0 ≤ i < N,
@@ -73,7 +73,7 @@ export interface BlockPlan {
   both: number;
 }
 
-/** The synthetic-only figures of one February file (LAB_CASES.md fixes only its trip count). */
+/** The synthetic-only figures of one February file (docs/lab-cases.md fixes only its trip count). */
 export interface FebruaryDetail {
   trips: number;
   firstId: number;

@@ -1,84 +1,31 @@
 /**
- * `COPY … FROM STDIN` with the plain `pg` client (no pg-copy-streams): a Submittable that answers
- * the server's CopyInResponse by streaming a file's bytes as CopyData messages, with backpressure.
- * Works against any server, local or remote, since the data travels over the connection.
+ * `COPY … FROM STDIN` fed from a file through pg-copy-streams: the data travels over the connection, so
+ * it works against any server, local or remote, and the stream's backpressure paces the reading.
  */
-import { once } from 'node:events';
 import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 
-/** The parts of pg's (untyped) Connection that the copy protocol uses. */
-interface CopyConnection {
-  query(text: string): void;
-  sendCopyFromChunk(chunk: Buffer): void;
-  endCopyFrom(): void;
-  sendCopyFail(message: string): void;
-  stream: NodeJS.WritableStream & { writableNeedDrain?: boolean };
+/**
+ * Runs `copySql` (a `COPY … FROM STDIN …`) and feeds it `file`; resolves to the rows copied. A failed
+ * read ends the COPY with CopyFail (the server rolls the statement back, the connection stays usable)
+ * and rejects naming the file; a statement the server refuses rejects with the server's error.
+ */
+export async function copyFromFile(client: pg.Client, copySql: string, file: string): Promise<number> {
+  const sink = client.query(copyFrom(copySql));
+  await pipeline(fileChunks(file), sink);
+  return sink.rowCount;
 }
 
-class CopyFromFile {
-  readonly done: Promise<number>;
-  private resolve!: (rows: number) => void;
-  private reject!: (e: Error) => void;
-  private rows = 0;
-  private failed = false;
-  private readonly abort = new AbortController();
-
-  constructor(
-    readonly text: string,
-    readonly file: string,
-  ) {
-    this.done = new Promise((res, rej) => {
-      this.resolve = res;
-      this.reject = rej;
-    });
+/**
+ * The file's bytes. Its read errors are named here, where they cannot be mistaken for the server's:
+ * the message is also what CopyFail hands the server for its log.
+ */
+async function* fileChunks(file: string): AsyncGenerator<Buffer> {
+  try {
+    yield* fs.createReadStream(file, { highWaterMark: 1 << 20 });
+  } catch (e) {
+    throw new Error(`reading ${file} for COPY failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
-
-  submit(connection: pg.Connection): void {
-    (connection as unknown as CopyConnection).query(this.text);
-  }
-
-  handleCopyInResponse(connection: pg.Connection): void {
-    void this.pump(connection as unknown as CopyConnection);
-  }
-
-  private async pump(con: CopyConnection): Promise<void> {
-    try {
-      for await (const chunk of fs.createReadStream(this.file, { highWaterMark: 1 << 20, signal: this.abort.signal })) {
-        con.sendCopyFromChunk(chunk as Buffer);
-        if (con.stream.writableNeedDrain) await once(con.stream, 'drain', { signal: this.abort.signal });
-      }
-      con.endCopyFrom();
-    } catch (e) {
-      if (!this.failed) con.sendCopyFail(`reading ${this.file} failed: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  }
-
-  handleCommandComplete(msg: { text?: string }): void {
-    const m = /^COPY (\d+)/.exec(msg.text ?? '');
-    this.rows = m?.[1] !== undefined ? Number(m[1]) : 0;
-  }
-
-  handleReadyForQuery(): void {
-    if (!this.failed) this.resolve(this.rows);
-  }
-
-  handleError(err: Error): void {
-    this.failed = true;
-    this.abort.abort();
-    this.reject(err);
-  }
-
-  handleRowDescription(): void {}
-  handleDataRow(): void {}
-  handlePortalSuspended(): void {}
-  handleEmptyQuery(): void {}
-  handleCopyData(): void {}
-}
-
-/** Runs `copySql` (a `COPY … FROM STDIN …`) and feeds it `file`; resolves to the rows copied. */
-export function copyFromFile(client: pg.Client, copySql: string, file: string): Promise<number> {
-  const q = new CopyFromFile(copySql, file);
-  client.query(q);
-  return q.done;
 }

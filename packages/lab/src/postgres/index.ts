@@ -1,30 +1,17 @@
-/** Postgres for the race lab (cases P1–P3) and for the API: an embedded server and the lab's cases. */
+/**
+ * The lab's Postgres contrast (cases P1–P3): connecting to the lab database, preparing it, running a case, checking
+ * the table afterwards and the serial-replay verdict. The server itself comes from @racelab/pg-server.
+ */
+export { LAB_DATABASE, labDatabaseUrl, postgresServerVersion } from './connect';
+export { copyFromFile } from './copy';
+export { type PreparedPostgresLab, type PrepareOptions, preparePostgresLab, resetPostgresLab } from './prepare';
 export {
-  LAB_DATABASE,
-  labDatabaseUrl,
   type PostgresCaseResult,
   type PostgresCaseSpec,
   type PostgresIsolation,
   type PostgresWriterResult,
-  type PreparedPostgresLab,
-  type PrepareOptions,
-  postgresServerVersion,
-  postgresTableCheck,
-  preparePostgresLab,
-  resetPostgresLab,
   runPostgresCase,
-} from './cases';
-export { copyFromFile } from './copy';
-export { ensureDatabase, withDatabase } from './databases';
-export {
-  connectionFromEnv,
-  findFreePort,
-  type LabPostgres,
-  type LabPostgresOptions,
-  PostgresStartError,
-  processAlive,
-  startLabPostgres,
-  withLabPostgres,
-} from './server';
+} from './run-case';
+export { postgresTableCheck } from './table-check';
 export { tipUpdateSql } from './tip-update';
 export { postgresVerdict, type ReplayedWriter } from './verdict';

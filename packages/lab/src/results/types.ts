@@ -1,5 +1,5 @@
 /**
- * The lab's results file: `shared/contracts/lab-results.schema.json`, extended (never contradicted).
+ * The lab's results file: `contracts/lab-results.schema.json` (generated from @racelab/contracts), extended (never contradicted).
  * The runner writes it and the report checker reads it; these types are all the two share.
  */
 

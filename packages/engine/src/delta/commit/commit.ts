@@ -12,8 +12,9 @@ import { type Action, serializeCommit } from '../protocol/actions';
 import { validateCommitActions } from '../protocol/validate';
 import type { WinningCommit } from './conflict-checker';
 import { appendOnlyViolation, maxCommitAttempts, tableAlreadyCreated } from './errors';
+import { DEFAULT_MAX_RETRIES } from './retries';
 
-export const DEFAULT_MAX_RETRIES = 15;
+export { DEFAULT_MAX_RETRIES };
 
 export interface CommitRequest {
   store: ObjectStore;

@@ -1,6 +1,6 @@
 /**
  * Log replay: folds actions, version by version, into the table's state. Adds and removes are keyed
- * by (path, deletion vector id) as PROTOCOL.md says; the last protocol and metaData win; the last txn
+ * by (path, deletion vector id) as the Delta protocol says; the last protocol and metaData win; the last txn
  * per appId wins. Pure: no I/O.
  */
 import type { Action, Add, Metadata, Protocol, Remove, Txn } from '../protocol/actions';

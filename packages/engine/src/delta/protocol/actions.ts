@@ -1,6 +1,6 @@
 /**
- * The Delta log actions as PROTOCOL.md defines them, with the key order delta-rs 1.6.x writes, so
- * a commit we write reads like one delta-rs wrote. Pure: no I/O.
+ * The Delta log actions as the Delta protocol (PROTOCOL.md in delta-io/delta) defines them, with the key
+ * order delta-rs 1.6.x writes, so a commit we write reads like one delta-rs wrote. Pure: no I/O.
  */
 
 export interface Protocol {

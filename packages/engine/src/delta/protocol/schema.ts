@@ -1,5 +1,5 @@
 /**
- * The Delta schema as PROTOCOL.md writes it in `metaData.schemaString`, and its mapping to the
+ * The Delta schema as the Delta protocol writes it in `metaData.schemaString`, and its mapping to the
  * DuckDB types that the data layer reads and writes Parquet with. Pure: no I/O.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Shape checks for log actions against PROTOCOL.md. The log reader runs them on every line it
+ * Shape checks for log actions against the Delta protocol. The log reader runs them on every line it
  * reads (so a corrupt commit is reported with its file and line, never half-applied) and the tests
  * run them on every commit the engine writes.
  */
@@ -107,7 +107,7 @@ export function validateAction(value: unknown): Action | null {
   return value as Action;
 }
 
-/** The per-commit rules of PROTOCOL.md: at most one protocol and metaData, unique file and appId keys. */
+/** The per-commit rules of the Delta protocol: at most one protocol and metaData, unique file and appId keys. */
 export function validateCommitActions(actions: readonly Action[]): void {
   let protocols = 0;
   let metas = 0;

@@ -6,32 +6,26 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { S3ObjectStore, StorageError } from '../src/index';
-import { type S3Double, startS3Double } from './helpers/s3-double';
+import { StorageError, storeFor } from '../src/index';
+import { s3Root } from './env';
 
-let double: S3Double;
+const root = s3Root('engine-cache');
 let temp: string;
 const previousTmp = process.env.TMPDIR;
 const cacheDir = () => join(temp, `racelab-s3-cache-${process.getuid?.() ?? 'user'}`);
 
-beforeAll(async () => {
-  double = await startS3Double();
+beforeAll(() => {
   temp = mkdtempSync(join(tmpdir(), 'racelab-cache-test-'));
   process.env.TMPDIR = temp; // os.tmpdir() reads it at each call
 });
-afterAll(async () => {
+afterAll(() => {
   process.env.TMPDIR = previousTmp;
   if (previousTmp === undefined) delete process.env.TMPDIR;
   rmSync(temp, { recursive: true, force: true });
-  await double.stop();
 });
 
-function store(): S3ObjectStore {
-  const client = new S3Client({ ...double.clientConfig(), requestChecksumCalculation: 'WHEN_REQUIRED' });
-  return new S3ObjectStore(`s3://${double.bucket}/cache`, { client, endpoint: double.endpoint });
-}
+const store = () => storeFor(root);
 
 describe('the S3 download cache', () => {
   it('refuses a cache folder that others can write, and one that is a symlink', async () => {

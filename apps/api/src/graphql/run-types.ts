@@ -1,0 +1,112 @@
+/** One run of a race: each writer's outcome, the table it left, its commit log and its verdict. */
+import type { Run, TableCheck, WriterOutcome } from '../db/prisma';
+import type { StoredVerdict } from '../races/store';
+import { builder } from './builder';
+import { KeyValue, pairs } from './key-value-types';
+import { RaceStatusEnum } from './race-status';
+import { shown, shownOrNull } from './shown-text';
+import { RunVerdictType } from './verdict-types';
+
+const WriterTimings = builder
+  .objectRef<{ opened: number; prepared: number; released: number; finished: number }>('WriterTimings')
+  .implement({
+    description: 'Milliseconds from the run start',
+    fields: (t) => ({
+      opened: t.exposeFloat('opened'),
+      prepared: t.exposeFloat('prepared'),
+      released: t.exposeFloat('released'),
+      finished: t.exposeFloat('finished'),
+    }),
+  });
+
+interface AttemptShape {
+  attempt: number;
+  errorClass: string;
+  errorMessage: string;
+  readVersion?: number | null;
+}
+const AttemptError = builder.objectRef<AttemptShape>('AttemptError').implement({
+  fields: (t) => ({
+    attempt: t.exposeInt('attempt'),
+    errorClass: t.exposeString('errorClass'),
+    errorMessage: t.string({ resolve: (a, _args, ctx) => shown(a.errorMessage, ctx) }),
+    readVersion: t.int({ nullable: true, resolve: (a) => a.readVersion ?? null }),
+  }),
+});
+
+const WriterOutcomeType = builder.objectRef<WriterOutcome>('WriterOutcome').implement({
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    operation: t.exposeString('operation'),
+    committed: t.exposeBoolean('committed'),
+    version: t.exposeInt('version', { nullable: true }),
+    attempts: t.exposeInt('attempts'),
+    errorClass: t.exposeString('errorClass', { nullable: true }),
+    errorMessage: t.string({ nullable: true, resolve: (w, _args, ctx) => shownOrNull(w.errorMessage, ctx) }),
+    commitRetries: t.exposeInt('commitRetries', { nullable: true }),
+    readVersion: t.exposeInt('readVersion', { nullable: true }),
+    attemptErrors: t.field({ type: [AttemptError], resolve: (w) => w.attemptErrors as unknown as AttemptShape[] }),
+    warnings: t.exposeStringList('warnings'),
+    timings: t.field({
+      type: WriterTimings,
+      nullable: true,
+      resolve: (w) => w.timings as { opened: number; prepared: number; released: number; finished: number } | null,
+    }),
+    filesWritten: t.exposeInt('filesWritten', { nullable: true }),
+    bytesWritten: t.float({
+      nullable: true,
+      resolve: (w) => (w.bytesWritten === null ? null : Number(w.bytesWritten)),
+    }),
+    peakRssMb: t.exposeFloat('peakRssMb', { nullable: true }),
+    host: t.exposeString('host', { nullable: true, description: 'the worker that ran it, for races across workers' }),
+  }),
+});
+
+const TableCheckType = builder.objectRef<TableCheck>('TableCheck').implement({
+  fields: (t) => ({
+    version: t.exposeInt('version', { nullable: true }),
+    rows: t.exposeInt('rows'),
+    distinctTripIds: t.exposeInt('distinctTripIds', { nullable: true }),
+    dataFilesOnDisk: t.exposeInt('dataFilesOnDisk', { nullable: true }),
+    dataFilesInLog: t.exposeInt('dataFilesInLog', { nullable: true }),
+    tripsOnDay: t.field({ type: [KeyValue], resolve: (c) => pairs(c.tripsOnDay) }),
+    tipDeltaByVendor: t.field({ type: [KeyValue], resolve: (c) => pairs(c.tipDeltaByVendor) }),
+  }),
+});
+
+interface LogEntryShape {
+  position: number;
+  writer: string;
+  version: number | null;
+  operation: string | null;
+}
+const LogEntry = builder.objectRef<LogEntryShape>('LogEntry').implement({
+  description: 'One commit of the run, in the order the log records them',
+  fields: (t) => ({
+    position: t.exposeInt('position'),
+    writer: t.exposeString('writer'),
+    version: t.exposeInt('version', { nullable: true }),
+    operation: t.exposeString('operation', { nullable: true }),
+  }),
+});
+
+export type RunShape = Run & { writers: WriterOutcome[]; tableCheck: TableCheck | null };
+export const RunType = builder.objectRef<RunShape>('Run').implement({
+  fields: (t) => ({
+    index: t.exposeInt('index'),
+    status: t.field({ type: RaceStatusEnum, resolve: (r) => r.status }),
+    writers: t.field({ type: [WriterOutcomeType], resolve: (r) => r.writers }),
+    table: t.field({ type: TableCheckType, nullable: true, resolve: (r) => r.tableCheck }),
+    durationMs: t.exposeInt('durationMs', { nullable: true }),
+    reason: t.string({ nullable: true, resolve: (r, _args, ctx) => shownOrNull(r.reason, ctx) }),
+    commitOrder: t.exposeStringList('commitOrder'),
+    commitLog: t.field({ type: [LogEntry], resolve: (r) => (r.commitLog ?? []) as unknown as LogEntryShape[] }),
+    verdict: t.field({
+      type: RunVerdictType,
+      nullable: true,
+      description:
+        'did the table end as some serial order of the committed writers would leave it? null until the run ends, and for runs stored before verdicts',
+      resolve: (r) => r.verdict as unknown as StoredVerdict | null,
+    }),
+  }),
+});

@@ -1,0 +1,9 @@
+/**
+ * Stored error text as a client sees it. Workers store it safe already; rows written before they did
+ * may quote SQL or server folders, so it is made safe again when read (that changes nothing otherwise).
+ */
+import { clientSafeMessage, namedRoots } from '@racelab/lab';
+import type { ApiContext } from './builder';
+
+export const shown = (text: string, ctx: ApiContext) => clientSafeMessage(text, { roots: namedRoots(ctx.locations) });
+export const shownOrNull = (text: string | null, ctx: ApiContext) => (text === null ? null : shown(text, ctx));

@@ -1,0 +1,1351 @@
+/**
+ * The API's schema as gql.tada reads it. Generated from apps/api/schema.graphql by
+ * `npm run schema -w @racelab/api`: do not edit.
+ */
+export type introspection = {
+  name: never;
+  query: 'Query';
+  mutation: 'Mutation';
+  subscription: 'Subscription';
+  types: {
+    AppendPreview: {
+      kind: 'OBJECT';
+      name: 'AppendPreview';
+      fields: {
+        day: {
+          name: 'day';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        files: {
+          name: 'files';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'AppendedFile'; ofType: null } };
+            };
+          };
+        };
+      };
+    };
+    AppendedFile: {
+      kind: 'OBJECT';
+      name: 'AppendedFile';
+      fields: {
+        partitionValues: {
+          name: 'partitionValues';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'KeyValue'; ofType: null } };
+            };
+          };
+        };
+        stats: {
+          name: 'stats';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
+    AttemptError: {
+      kind: 'OBJECT';
+      name: 'AttemptError';
+      fields: {
+        attempt: {
+          name: 'attempt';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        errorClass: {
+          name: 'errorClass';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        errorMessage: {
+          name: 'errorMessage';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        readVersion: { name: 'readVersion'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+      };
+    };
+    AuditedJob: {
+      kind: 'OBJECT';
+      name: 'AuditedJob';
+      fields: {
+        engine: {
+          name: 'engine';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        name: {
+          name: 'name';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        operation: {
+          name: 'operation';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        predicate: { name: 'predicate'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        table: {
+          name: 'table';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
+    Boolean: unknown;
+    ConflictPrediction: {
+      kind: 'OBJECT';
+      name: 'ConflictPrediction';
+      fields: {
+        failedCheck: { name: 'failedCheck'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        firstTouchesFiles: {
+          name: 'firstTouchesFiles';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        isolationLevel: {
+          name: 'isolationLevel';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        message: { name: 'message'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        nothingToCommit: {
+          name: 'nothingToCommit';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
+        secondCommits: {
+          name: 'secondCommits';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        secondReadsFiles: {
+          name: 'secondReadsFiles';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+      };
+    };
+    EngineInterpretation: {
+      kind: 'OBJECT';
+      name: 'EngineInterpretation';
+      fields: {
+        effectiveLevel: { name: 'effectiveLevel'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        engine: {
+          name: 'engine';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        error: { name: 'error'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        flagged: {
+          name: 'flagged';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        message: {
+          name: 'message';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        outcome: {
+          name: 'outcome';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        suggestion: { name: 'suggestion'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+      };
+    };
+    FailedWriterCheck: {
+      kind: 'OBJECT';
+      name: 'FailedWriterCheck';
+      fields: {
+        name: {
+          name: 'name';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        rowsTouched: {
+          name: 'rowsTouched';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        summary: {
+          name: 'summary';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        untouched: {
+          name: 'untouched';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+      };
+    };
+    Float: unknown;
+    ID: unknown;
+    Int: unknown;
+    IsolationCell: {
+      kind: 'OBJECT';
+      name: 'IsolationCell';
+      fields: {
+        blindAppend: {
+          name: 'blindAppend';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        runs: {
+          name: 'runs';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        updateCommitted: {
+          name: 'updateCommitted';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        value: { name: 'value'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+      };
+    };
+    JobAudit: {
+      kind: 'OBJECT';
+      name: 'JobAudit';
+      fields: {
+        auditedAt: {
+          name: 'auditedAt';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        failed: {
+          name: 'failed';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        findings: {
+          name: 'findings';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'JobFinding'; ofType: null } };
+            };
+          };
+        };
+        id: {
+          name: 'id';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'ID'; ofType: null } };
+        };
+        jobs: {
+          name: 'jobs';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'AuditedJob'; ofType: null } };
+            };
+          };
+        };
+        pairs: {
+          name: 'pairs';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'JobPairForecast'; ofType: null };
+              };
+            };
+          };
+        };
+        skipped: {
+          name: 'skipped';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'JobAuditSkipped'; ofType: null };
+              };
+            };
+          };
+        };
+      };
+    };
+    JobAuditSkipped: {
+      kind: 'OBJECT';
+      name: 'JobAuditSkipped';
+      fields: {
+        check: {
+          name: 'check';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        checked: {
+          name: 'checked';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        note: {
+          name: 'note';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        skipped: {
+          name: 'skipped';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+      };
+    };
+    JobFinding: {
+      kind: 'OBJECT';
+      name: 'JobFinding';
+      fields: {
+        evidence: {
+          name: 'evidence';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        fix: {
+          name: 'fix';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        jobs: {
+          name: 'jobs';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
+        rule: {
+          name: 'rule';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        severity: {
+          name: 'severity';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        table: {
+          name: 'table';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
+    JobPairForecast: {
+      kind: 'OBJECT';
+      name: 'JobPairForecast';
+      fields: {
+        failedCheck: { name: 'failedCheck'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        first: {
+          name: 'first';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        message: { name: 'message'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        second: {
+          name: 'second';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        secondCommits: { name: 'secondCommits'; type: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        skipped: { name: 'skipped'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        table: {
+          name: 'table';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
+    KeyValue: {
+      kind: 'OBJECT';
+      name: 'KeyValue';
+      fields: {
+        key: {
+          name: 'key';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        value: { name: 'value'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+      };
+    };
+    KeyValueInput: {
+      kind: 'INPUT_OBJECT';
+      name: 'KeyValueInput';
+      isOneOf: false;
+      inputFields: [
+        {
+          name: 'key';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+          defaultValue: null;
+        },
+        {
+          name: 'value';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+          defaultValue: null;
+        },
+      ];
+    };
+    LayoutFile: {
+      kind: 'OBJECT';
+      name: 'LayoutFile';
+      fields: {
+        countsBy: {
+          name: 'countsBy';
+          type: {
+            kind: 'LIST';
+            name: never;
+            ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'ValueCount'; ofType: null } };
+          };
+        };
+        matches: {
+          name: 'matches';
+          type: {
+            kind: 'LIST';
+            name: never;
+            ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+          };
+        };
+        maxValues: {
+          name: 'maxValues';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        minValues: {
+          name: 'minValues';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        partitionValues: {
+          name: 'partitionValues';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'KeyValue'; ofType: null } };
+            };
+          };
+        };
+        path: {
+          name: 'path';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        rows: {
+          name: 'rows';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        size: {
+          name: 'size';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        stats: { name: 'stats'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+      };
+    };
+    LogEntry: {
+      kind: 'OBJECT';
+      name: 'LogEntry';
+      fields: {
+        operation: { name: 'operation'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        position: {
+          name: 'position';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        version: { name: 'version'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        writer: {
+          name: 'writer';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
+    MeasuredOutcome: {
+      kind: 'OBJECT';
+      name: 'MeasuredOutcome';
+      fields: {
+        caseIds: {
+          name: 'caseIds';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
+        firstCommitted: {
+          name: 'firstCommitted';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        messages: {
+          name: 'messages';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
+        races: {
+          name: 'races';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        runs: {
+          name: 'runs';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        secondCommitted: {
+          name: 'secondCommitted';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+      };
+    };
+    Mutation: {
+      kind: 'OBJECT';
+      name: 'Mutation';
+      fields: {
+        auditJobs: {
+          name: 'auditJobs';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'JobAudit'; ofType: null } };
+        };
+        auditTables: {
+          name: 'auditTables';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'TableAudit'; ofType: null } };
+            };
+          };
+        };
+        cancelRace: {
+          name: 'cancelRace';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Race'; ofType: null } };
+        };
+        startRace: {
+          name: 'startRace';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Race'; ofType: null } };
+        };
+      };
+    };
+    PageInfo: {
+      kind: 'OBJECT';
+      name: 'PageInfo';
+      fields: {
+        endCursor: { name: 'endCursor'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        hasNextPage: {
+          name: 'hasNextPage';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+      };
+    };
+    PredictConflictInput: {
+      kind: 'INPUT_OBJECT';
+      name: 'PredictConflictInput';
+      isOneOf: false;
+      inputFields: [
+        {
+          name: 'first';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'INPUT_OBJECT'; name: 'WriterInput'; ofType: null } };
+          defaultValue: null;
+        },
+        {
+          name: 'second';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'INPUT_OBJECT'; name: 'WriterInput'; ofType: null } };
+          defaultValue: null;
+        },
+        {
+          name: 'table';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+          defaultValue: null;
+        },
+      ];
+    };
+    Query: {
+      kind: 'OBJECT';
+      name: 'Query';
+      fields: {
+        audits: {
+          name: 'audits';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'TableAudit'; ofType: null } };
+            };
+          };
+        };
+        cases: {
+          name: 'cases';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'RaceCase'; ofType: null } };
+            };
+          };
+        };
+        engineInfo: {
+          name: 'engineInfo';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        isolationLevelInterpretation: {
+          name: 'isolationLevelInterpretation';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'EngineInterpretation'; ofType: null };
+              };
+            };
+          };
+        };
+        isolationMatrix: {
+          name: 'isolationMatrix';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'IsolationCell'; ofType: null };
+              };
+            };
+          };
+        };
+        jobAudits: {
+          name: 'jobAudits';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'JobAudit'; ofType: null } };
+            };
+          };
+        };
+        measuredOutcome: {
+          name: 'measuredOutcome';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'MeasuredOutcome'; ofType: null } };
+        };
+        predictConflict: {
+          name: 'predictConflict';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'ConflictPrediction'; ofType: null } };
+        };
+        race: { name: 'race'; type: { kind: 'OBJECT'; name: 'Race'; ofType: null } };
+        races: {
+          name: 'races';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'RaceConnection'; ofType: null } };
+        };
+        tableLayout: {
+          name: 'tableLayout';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'TableLayout'; ofType: null } };
+        };
+      };
+    };
+    Race: {
+      kind: 'OBJECT';
+      name: 'Race';
+      fields: {
+        caseId: { name: 'caseId'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        createdAt: {
+          name: 'createdAt';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        finishedAt: { name: 'finishedAt'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        id: {
+          name: 'id';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'ID'; ofType: null } };
+        };
+        reason: { name: 'reason'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        runs: {
+          name: 'runs';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Run'; ofType: null } };
+            };
+          };
+        };
+        runsRequested: {
+          name: 'runsRequested';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        scale: {
+          name: 'scale';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        spec: {
+          name: 'spec';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        startedAt: { name: 'startedAt'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        status: {
+          name: 'status';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'RaceStatus'; ofType: null } };
+        };
+        tableProperties: {
+          name: 'tableProperties';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'KeyValue'; ofType: null } };
+            };
+          };
+        };
+        tableRoot: { name: 'tableRoot'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        title: {
+          name: 'title';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        verdictStatus: { name: 'verdictStatus'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        verdictSummary: { name: 'verdictSummary'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        worker: { name: 'worker'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+      };
+    };
+    RaceCase: {
+      kind: 'OBJECT';
+      name: 'RaceCase';
+      fields: {
+        description: {
+          name: 'description';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        engine: {
+          name: 'engine';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        id: {
+          name: 'id';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'ID'; ofType: null } };
+        };
+        title: {
+          name: 'title';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        writers: {
+          name: 'writers';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
+      };
+    };
+    RaceConnection: {
+      kind: 'OBJECT';
+      name: 'RaceConnection';
+      fields: {
+        edges: {
+          name: 'edges';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'RaceEdge'; ofType: null } };
+            };
+          };
+        };
+        pageInfo: {
+          name: 'pageInfo';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'PageInfo'; ofType: null } };
+        };
+      };
+    };
+    RaceEdge: {
+      kind: 'OBJECT';
+      name: 'RaceEdge';
+      fields: {
+        cursor: {
+          name: 'cursor';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        node: {
+          name: 'node';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Race'; ofType: null } };
+        };
+      };
+    };
+    RaceEvent: {
+      kind: 'OBJECT';
+      name: 'RaceEvent';
+      fields: {
+        at: {
+          name: 'at';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        message: {
+          name: 'message';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        raceId: {
+          name: 'raceId';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'ID'; ofType: null } };
+        };
+        runIndex: { name: 'runIndex'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        sequence: {
+          name: 'sequence';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        status: {
+          name: 'status';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'RaceStatus'; ofType: null } };
+        };
+      };
+    };
+    RaceStatus: { name: 'RaceStatus'; enumValues: 'CANCELLED' | 'DONE' | 'FAILED' | 'QUEUED' | 'RUNNING' };
+    Run: {
+      kind: 'OBJECT';
+      name: 'Run';
+      fields: {
+        commitLog: {
+          name: 'commitLog';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'LogEntry'; ofType: null } };
+            };
+          };
+        };
+        commitOrder: {
+          name: 'commitOrder';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
+        durationMs: { name: 'durationMs'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        index: {
+          name: 'index';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        reason: { name: 'reason'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        status: {
+          name: 'status';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'RaceStatus'; ofType: null } };
+        };
+        table: { name: 'table'; type: { kind: 'OBJECT'; name: 'TableCheck'; ofType: null } };
+        verdict: { name: 'verdict'; type: { kind: 'OBJECT'; name: 'RunVerdict'; ofType: null } };
+        writers: {
+          name: 'writers';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'WriterOutcome'; ofType: null };
+              };
+            };
+          };
+        };
+      };
+    };
+    RunVerdict: {
+      kind: 'OBJECT';
+      name: 'RunVerdict';
+      fields: {
+        examples: {
+          name: 'examples';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'VerdictExample'; ofType: null };
+              };
+            };
+          };
+        };
+        failedWriters: {
+          name: 'failedWriters';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'FailedWriterCheck'; ofType: null };
+              };
+            };
+          };
+        };
+        oracleMs: {
+          name: 'oracleMs';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        order: {
+          name: 'order';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
+        rowsDuplicated: { name: 'rowsDuplicated'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        rowsExtra: { name: 'rowsExtra'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        rowsMissing: { name: 'rowsMissing'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        status: {
+          name: 'status';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        summary: {
+          name: 'summary';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        writers: {
+          name: 'writers';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'VerdictWriter'; ofType: null };
+              };
+            };
+          };
+        };
+      };
+    };
+    StartRaceInput: {
+      kind: 'INPUT_OBJECT';
+      name: 'StartRaceInput';
+      isOneOf: false;
+      inputFields: [
+        { name: 'acrossWorkers'; type: { kind: 'SCALAR'; name: 'Boolean'; ofType: null }; defaultValue: null },
+        { name: 'caseId'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
+        { name: 'runs'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null }; defaultValue: '5' },
+        { name: 'scale'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null }; defaultValue: '1' },
+        { name: 'table'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
+        {
+          name: 'tableProperties';
+          type: {
+            kind: 'LIST';
+            name: never;
+            ofType: {
+              kind: 'NON_NULL';
+              name: never;
+              ofType: { kind: 'INPUT_OBJECT'; name: 'KeyValueInput'; ofType: null };
+            };
+          };
+          defaultValue: null;
+        },
+        { name: 'tableRoot'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
+        {
+          name: 'writers';
+          type: {
+            kind: 'LIST';
+            name: never;
+            ofType: {
+              kind: 'NON_NULL';
+              name: never;
+              ofType: { kind: 'INPUT_OBJECT'; name: 'WriterInput'; ofType: null };
+            };
+          };
+          defaultValue: null;
+        },
+      ];
+    };
+    String: unknown;
+    Subscription: {
+      kind: 'OBJECT';
+      name: 'Subscription';
+      fields: {
+        raceProgress: {
+          name: 'raceProgress';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'RaceEvent'; ofType: null } };
+        };
+      };
+    };
+    TableAudit: {
+      kind: 'OBJECT';
+      name: 'TableAudit';
+      fields: {
+        auditedAt: {
+          name: 'auditedAt';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        flagged: {
+          name: 'flagged';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        flaggedBy: {
+          name: 'flaggedBy';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
+        id: {
+          name: 'id';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'ID'; ofType: null } };
+        };
+        interpretations: {
+          name: 'interpretations';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'EngineInterpretation'; ofType: null };
+              };
+            };
+          };
+        };
+        isolationLevel: { name: 'isolationLevel'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        location: {
+          name: 'location';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        tableVersion: {
+          name: 'tableVersion';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+      };
+    };
+    TableCheck: {
+      kind: 'OBJECT';
+      name: 'TableCheck';
+      fields: {
+        dataFilesInLog: { name: 'dataFilesInLog'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        dataFilesOnDisk: { name: 'dataFilesOnDisk'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        distinctTripIds: { name: 'distinctTripIds'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        rows: {
+          name: 'rows';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        tipDeltaByVendor: {
+          name: 'tipDeltaByVendor';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'KeyValue'; ofType: null } };
+            };
+          };
+        };
+        tripsOnDay: {
+          name: 'tripsOnDay';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'KeyValue'; ofType: null } };
+            };
+          };
+        };
+        version: { name: 'version'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+      };
+    };
+    TableLayout: {
+      kind: 'OBJECT';
+      name: 'TableLayout';
+      fields: {
+        appends: {
+          name: 'appends';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'AppendPreview'; ofType: null };
+              };
+            };
+          };
+        };
+        configuration: {
+          name: 'configuration';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'KeyValue'; ofType: null } };
+            };
+          };
+        };
+        files: {
+          name: 'files';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'LayoutFile'; ofType: null } };
+            };
+          };
+        };
+        location: {
+          name: 'location';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        partitionColumns: {
+          name: 'partitionColumns';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
+        protocol: {
+          name: 'protocol';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        schema: {
+          name: 'schema';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        version: {
+          name: 'version';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+      };
+    };
+    ValueCount: {
+      kind: 'OBJECT';
+      name: 'ValueCount';
+      fields: {
+        rows: {
+          name: 'rows';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        value: {
+          name: 'value';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
+    VerdictExample: {
+      kind: 'OBJECT';
+      name: 'VerdictExample';
+      fields: {
+        kind: {
+          name: 'kind';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        row: {
+          name: 'row';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'KeyValue'; ofType: null } };
+            };
+          };
+        };
+      };
+    };
+    VerdictWriter: {
+      kind: 'OBJECT';
+      name: 'VerdictWriter';
+      fields: {
+        appliedTwice: {
+          name: 'appliedTwice';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        name: {
+          name: 'name';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        notApplied: {
+          name: 'notApplied';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+      };
+    };
+    WriterInput: {
+      kind: 'INPUT_OBJECT';
+      name: 'WriterInput';
+      isOneOf: false;
+      inputFields: [
+        { name: 'blindAppend'; type: { kind: 'SCALAR'; name: 'Boolean'; ofType: null }; defaultValue: null },
+        { name: 'day'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
+        { name: 'maxCommitRetries'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null }; defaultValue: null },
+        {
+          name: 'name';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+          defaultValue: null;
+        },
+        {
+          name: 'operation';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+          defaultValue: null;
+        },
+        { name: 'predicate'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
+        { name: 'retryLoopAttempts'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null }; defaultValue: null },
+        {
+          name: 'set';
+          type: {
+            kind: 'LIST';
+            name: never;
+            ofType: {
+              kind: 'NON_NULL';
+              name: never;
+              ofType: { kind: 'INPUT_OBJECT'; name: 'KeyValueInput'; ofType: null };
+            };
+          };
+          defaultValue: null;
+        },
+        { name: 'startAfter'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
+      ];
+    };
+    WriterOutcome: {
+      kind: 'OBJECT';
+      name: 'WriterOutcome';
+      fields: {
+        attemptErrors: {
+          name: 'attemptErrors';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'AttemptError'; ofType: null } };
+            };
+          };
+        };
+        attempts: {
+          name: 'attempts';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        bytesWritten: { name: 'bytesWritten'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        commitRetries: { name: 'commitRetries'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        committed: {
+          name: 'committed';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        errorClass: { name: 'errorClass'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        errorMessage: { name: 'errorMessage'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        filesWritten: { name: 'filesWritten'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        host: { name: 'host'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        name: {
+          name: 'name';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        operation: {
+          name: 'operation';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        peakRssMb: { name: 'peakRssMb'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        readVersion: { name: 'readVersion'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        timings: { name: 'timings'; type: { kind: 'OBJECT'; name: 'WriterTimings'; ofType: null } };
+        version: { name: 'version'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        warnings: {
+          name: 'warnings';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
+      };
+    };
+    WriterTimings: {
+      kind: 'OBJECT';
+      name: 'WriterTimings';
+      fields: {
+        finished: {
+          name: 'finished';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        opened: {
+          name: 'opened';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        prepared: {
+          name: 'prepared';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        released: {
+          name: 'released';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+      };
+    };
+  };
+};

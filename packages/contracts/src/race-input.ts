@@ -1,0 +1,380 @@
+/**
+ * The input of a race (generated into contracts/race-input.schema.json): a preset of the lesson, or writers of
+ * one's own on one of the lab's base tables. Two forms of one schema: the API's `StartRaceInput` (what the
+ * dashboard's form sends; maps as key/value lists, as GraphQL has no maps) and the lab's custom race (maps as
+ * objects). Stage 1, here: every field and every rule between fields, and (given the table's schema) every
+ * predicate and update value parsed by the engine; no I/O, so the browser runs it too. Stage 2, whether DuckDB
+ * can run each expression on the table, is the lab's.
+ */
+import {
+  ExpressionError,
+  MAX_LENGTH,
+  parsePredicate,
+  parseUpdateExpression,
+  type StructType,
+} from '@racelab/engine/conflict';
+import * as v from 'valibot';
+import {
+  type Checked,
+  checkWith,
+  describe,
+  isObject,
+  mustBe,
+  objectMessage,
+  requiredAs,
+  type Subject,
+} from './problems';
+import { notList, textMap } from './shapes';
+
+export const WRITER_OPERATIONS = ['append', 'update', 'delete', 'optimize', 'overwrite', 'check-then-append'] as const;
+export const FEB_DAYS = ['2025-02-01', '2025-02-02', '2025-02-14'] as const;
+export const LAB_TABLES = ['flat', 'partitioned'] as const;
+export const MAX_WRITERS = 8;
+export const MAX_RUNS = 50;
+/** Each scale is a data set a worker builds and keeps, so the API serves these only (the CLI takes any). */
+export const SERVED_SCALES: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1];
+/** The operations that take a day of February, and those that take a predicate (an update also takes `set`). */
+export const DAY_OPERATIONS: readonly string[] = ['append', 'overwrite', 'check-then-append'];
+export const PREDICATE_OPERATIONS: readonly string[] = ['update', 'delete'];
+export const MAX_COMMIT_RETRIES = 100;
+export const MAX_RETRY_LOOP = 20;
+const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
+const MAX_SET_COLUMNS = 20;
+const MAX_PROPERTIES = 20;
+
+/**
+ * Table properties a race may set on its copy. The isolation level takes any text on purpose: how
+ * an engine reads a misspelt value is what the lab is for. The rest are read as delta-rs reads them.
+ */
+const PROPERTY_RULES = new Map<string, (value: string) => boolean>([
+  ['delta.isolationLevel', (value) => value.length <= 64],
+  ['delta.appendOnly', (value) => value === 'true' || value === 'false'],
+  ['delta.checkpointInterval', (value) => /^\d{1,6}$/.test(value)],
+  ['delta.targetFileSize', (value) => /^\d{1,12}$/.test(value)],
+]);
+
+export interface RaceInputOptions {
+  /** The schema of the table the writers act on: with it, predicates and update values are parsed. */
+  tableSchema?: StructType;
+}
+
+const text = v.string(mustBe('a string'));
+const requiredText = v.string(requiredAs('a string'));
+/** An object of `entries`, not a list, whose missing keys are said as each key's schema says it. */
+const object = <E extends v.ObjectEntries>(entries: E) =>
+  notList(v.object(entries, objectMessage(entries, mustBe('an object'))), mustBe('an object'));
+const wholeNumber = (min: number, max: number, message: string | ((issue: v.BaseIssue<unknown>) => string)) =>
+  v.pipe(v.number(message), v.integer(message), v.minValue(min, message), v.maxValue(max, message));
+const described = <S extends v.GenericSchema>(schema: S, description: string) =>
+  v.pipe(schema, v.description(description));
+
+export const keyValueInput = object({ key: requiredText, value: requiredText });
+export type KeyValueInput = v.InferInput<typeof keyValueInput>;
+
+/** A problem for each key given more than once among `pairs`; `field` names them in the message. */
+export function repeatedKeys(field: string, pairs: readonly KeyValueInput[]): string[] {
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  for (const { key } of pairs) {
+    if (seen.has(key)) problems.push(`${field}: ${key} is given twice`);
+    seen.add(key);
+  }
+  return problems;
+}
+
+/** A map given as key/value pairs, a key at most once. */
+function pairs(field: string) {
+  return v.pipe(
+    v.array(keyValueInput, mustBe('a list')),
+    v.rawCheck<KeyValueInput[]>(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      for (const message of repeatedKeys(field, dataset.value)) addIssue({ message });
+    }),
+  );
+}
+
+/** A writer's fields, in the API's order; `set` is the one whose form differs (pairs or a map). */
+function writerEntries<S extends v.GenericSchema>(set: S) {
+  return {
+    // The name's form and the operation are rules (writersSchema, writerProblems), whose messages name the writer.
+    name: v.pipe(requiredText, v.metadata({ jsonSchema: { pattern: NAME.source } })),
+    operation: described(
+      v.pipe(requiredText, v.metadata({ jsonSchema: { enum: WRITER_OPERATIONS } })),
+      'append, update, delete, optimize, overwrite (replace a day), check-then-append',
+    ),
+    predicate: described(
+      v.nullish(v.pipe(text, v.maxLength(MAX_LENGTH, 'too long'))),
+      'SQL predicate over the table, parsed by the engine (update, delete)',
+    ),
+    set: described(v.nullish(set), 'update: column = expression'),
+    day: described(
+      // A day outside the three is a rule's problem (writerProblems), so the types take any text, as GraphQL does.
+      v.nullish(v.pipe(text, v.metadata({ jsonSchema: { enum: FEB_DAYS } }))),
+      'append, overwrite, check-then-append: 2025-02-01, 2025-02-02 or 2025-02-14',
+    ),
+    maxCommitRetries: described(
+      v.nullish(wholeNumber(0, MAX_COMMIT_RETRIES, `must be a whole number from 0 to ${MAX_COMMIT_RETRIES}`)),
+      'delta-rs max_commit_retries (default 15)',
+    ),
+    retryLoopAttempts: described(
+      v.nullish(wholeNumber(1, MAX_RETRY_LOOP, `must be a whole number from 1 to ${MAX_RETRY_LOOP}`)),
+      'an application loop that redoes the whole change on CommitFailedError',
+    ),
+    blindAppend: v.nullish(v.boolean(mustBe('a boolean'))),
+    startAfter: described(v.nullish(text), 'the name of a writer that must have committed first'),
+  };
+}
+
+type SetEntries = [column: string, value: string][];
+const setEntries = (set: KeyValueInput[] | Record<string, string>): SetEntries =>
+  Array.isArray(set) ? set.map((pair) => [pair.key, pair.value]) : Object.entries(set);
+
+/** An ExpressionError as a problem of `what`; anything else is not the user's to fix. */
+function expressionProblem(what: string, parse: () => unknown): string[] {
+  try {
+    parse();
+    return [];
+  } catch (e) {
+    if (e instanceof ExpressionError) return [`${what}: ${e.message}`];
+    throw e;
+  }
+}
+
+interface WriterFields {
+  operation: string;
+  predicate?: string | null;
+  set?: KeyValueInput[] | Record<string, string> | null;
+  day?: string | null;
+  blindAppend?: boolean | null;
+}
+
+/** The rules between one writer's fields: what its operation needs and takes, then its expressions. */
+function writerProblems(w: WriterFields, tableSchema: StructType | undefined): string[] {
+  const kind = w.operation;
+  if (!(WRITER_OPERATIONS as readonly string[]).includes(kind)) {
+    return [`unknown operation '${kind}' (one of ${WRITER_OPERATIONS.join(', ')})`];
+  }
+  const needsDay = DAY_OPERATIONS.includes(kind);
+  if (needsDay !== (w.day != null))
+    return [needsDay ? `${kind} needs a day (${FEB_DAYS.join(', ')})` : `${kind} takes no day`];
+  if (w.day != null && !(FEB_DAYS as readonly string[]).includes(w.day)) {
+    return [`day must be one of ${FEB_DAYS.join(', ')}, got '${w.day}'`];
+  }
+  const needsPredicate = PREDICATE_OPERATIONS.includes(kind);
+  if (needsPredicate !== (w.predicate != null)) {
+    return [needsPredicate ? `${kind} needs a predicate` : `${kind} takes no predicate`];
+  }
+  if ((kind === 'update') !== (w.set != null)) return [kind === 'update' ? 'update needs set' : `${kind} takes no set`];
+  const problems: string[] = [];
+  if (w.blindAppend != null && kind !== 'append') problems.push('only an append can be marked blind');
+  if (tableSchema && w.predicate != null) {
+    const predicate = w.predicate;
+    problems.push(...expressionProblem('predicate', () => parsePredicate(predicate, tableSchema)));
+  }
+  const set = w.set == null ? [] : setEntries(w.set);
+  if (kind === 'update' && (set.length === 0 || set.length > MAX_SET_COLUMNS)) {
+    problems.push(`set must name 1 to ${MAX_SET_COLUMNS} columns`);
+  }
+  if (tableSchema) {
+    for (const [column, value] of set) {
+      problems.push(...expressionProblem(`set ${column}`, () => parseUpdateExpression(value, tableSchema, column)));
+    }
+  }
+  return problems;
+}
+
+function writerSchema<S extends v.GenericSchema>(set: S, options: RaceInputOptions) {
+  return v.pipe(
+    object(writerEntries(set)),
+    v.rawCheck(({ dataset, addIssue }) => {
+      // Rules between fields read fields of the right types only; a wrong type is its own problem.
+      if (!dataset.typed) return;
+      for (const message of writerProblems(dataset.value as WriterFields, options.tableSchema)) addIssue({ message });
+    }),
+  );
+}
+
+/** Every writer waits for a leader that exists, and the waits end: no cycle, somebody starts at the barrier. */
+function orderProblems(writers: { name: string; startAfter?: string | null }[]): string[] {
+  const names = new Set(writers.map((w) => w.name));
+  const problems = writers
+    .filter((w) => w.startAfter != null && (!names.has(w.startAfter) || w.startAfter === w.name))
+    .map((w) => `writer ${w.name}: startAfter names no other writer ('${w.startAfter}')`);
+  if (problems.length > 0) return problems;
+  for (const w of writers) {
+    const seen = new Set<string>();
+    for (let next: typeof w | undefined = w; next?.startAfter != null; ) {
+      if (seen.has(next.name)) return [`writers ${[...seen].join(', ')} wait for each other in a cycle`];
+      seen.add(next.name);
+      const leader: string = next.startAfter;
+      next = writers.find((x) => x.name === leader);
+    }
+  }
+  return [];
+}
+
+/** The rules across writers: how many, their names, who waits for whom. */
+function writersSchema<S extends v.GenericSchema>(writer: S) {
+  return v.pipe(
+    v.array(writer, mustBe('a list')),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!Array.isArray(dataset.value)) return;
+      const writers: unknown[] = dataset.value;
+      const problems: string[] = [];
+      if (writers.length < 2 || writers.length > MAX_WRITERS) problems.push(`a race needs 2 to ${MAX_WRITERS} writers`);
+      const named = writers.filter((w): w is { name: string } => isObject(w) && typeof w.name === 'string');
+      const seen = new Set<string>();
+      for (const { name } of named) {
+        if (!NAME.test(name))
+          problems.push(`writer name '${name}' must be a letter then up to 31 letters, digits, _ or -`);
+        if (seen.has(name)) problems.push(`writer name ${name} is used twice`);
+        seen.add(name);
+      }
+      if (problems.length === 0 && dataset.typed) problems.push(...orderProblems(dataset.value as typeof named));
+      for (const message of problems) addIssue({ message });
+    }),
+    v.metadata({ jsonSchema: { minItems: 2, maxItems: MAX_WRITERS } }),
+  );
+}
+
+/** Problems with table properties for a race's copy; an empty list when they are fine. */
+export function propertyProblems(properties: Record<string, string>): string[] {
+  const problems: string[] = [];
+  const keys = Object.keys(properties);
+  if (keys.length > MAX_PROPERTIES) problems.push(`at most ${MAX_PROPERTIES} table properties`);
+  for (const key of keys) {
+    // A Map: a key such as __proto__ or toString must find no rule, not an object's own property.
+    const rule = PROPERTY_RULES.get(key);
+    if (!rule) {
+      problems.push(`table property '${key}' is not one a race can set (${[...PROPERTY_RULES.keys()].join(', ')})`);
+    } else if (!rule(properties[key] as string)) {
+      problems.push(`table property ${key} has an unusable value`);
+    }
+  }
+  return problems;
+}
+
+function propertiesCheck<T extends KeyValueInput[] | Record<string, string>>() {
+  return v.rawCheck<T>(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const properties = Object.fromEntries(setEntries(dataset.value));
+    for (const message of propertyProblems(properties)) addIssue({ message });
+  });
+}
+
+const scaleMessage = (issue: v.BaseIssue<unknown>) => {
+  const scale = issue.input as number;
+  return scale >= 0.01 && scale <= 1
+    ? `must be one of ${SERVED_SCALES.join(', ')}, got ${scale}`
+    : `must be from 0.01 to 1, got ${describe(scale)}`;
+};
+
+/** The API's startRace input, with the rules between its fields. */
+function startRaceSchema(options: RaceInputOptions = {}) {
+  const writer = writerSchema(pairs('set'), options);
+  return v.pipe(
+    object({
+      caseId: described(v.nullish(text), 'a preset such as "B1"; or give writers'),
+      writers: v.nullish(writersSchema(writer)),
+      table: described(
+        v.nullish(v.picklist(LAB_TABLES, mustBe(LAB_TABLES.join(' or ')))),
+        'custom writers only: flat (default) or partitioned',
+      ),
+      runs: v.nullish(
+        wholeNumber(
+          1,
+          MAX_RUNS,
+          (issue) => `must be a whole number from 1 to ${MAX_RUNS}, got ${describe(issue.input)}`,
+        ),
+        5,
+      ),
+      scale: v.nullish(
+        v.pipe(
+          v.number(mustBe('a number')),
+          v.check((scale) => SERVED_SCALES.includes(scale), scaleMessage),
+          v.metadata({ jsonSchema: { enum: SERVED_SCALES } }),
+        ),
+        1,
+      ),
+      tableProperties: v.nullish(v.pipe(pairs('tableProperties'), propertiesCheck())),
+      tableRoot: described(v.nullish(text), 'run the tables on S3: s3://bucket/path in a configured bucket'),
+      acrossWorkers: described(
+        v.nullish(v.boolean(mustBe('a boolean'))),
+        "writers may run on other workers' hosts; needs tableRoot",
+      ),
+    }),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!isObject(dataset.value)) return;
+      const input = dataset.value;
+      if ((input.caseId == null) === (input.writers == null)) {
+        addIssue({ message: 'give either caseId (a preset) or writers (a custom race), not both' });
+      } else if (input.caseId != null && input.table != null) {
+        addIssue({ message: 'table applies to custom writers only; a preset names its own' });
+      }
+      if (input.acrossWorkers && input.tableRoot == null) {
+        addIssue({ message: 'acrossWorkers needs tableRoot: a table every worker reaches (s3://…)' });
+      }
+    }),
+  );
+}
+
+/** The lab's custom race: writers on a base table (flat by default), maps as objects. */
+function customRaceSchema(options: RaceInputOptions = {}) {
+  return object({
+    writers: writersSchema(writerSchema(textMap('set'), options)),
+    table: v.optional(v.picklist(LAB_TABLES, mustBe(LAB_TABLES.join(' or '))), 'flat'),
+    properties: v.optional(v.pipe(textMap('properties'), propertiesCheck()), () => ({})),
+  });
+}
+
+/** The API's input types, field by field (the table's schema changes only what the rules check). */
+export const writerInputSchema = writerSchema(pairs('set'), {});
+export const startRaceInputSchema = startRaceSchema();
+
+type StartRaceSchema = ReturnType<typeof startRaceSchema>;
+type CustomRaceSchema = ReturnType<typeof customRaceSchema>;
+/** What startRace takes, and what the dashboard's form sends. */
+export type StartRaceInput = v.InferInput<StartRaceSchema>;
+export type WriterInput = NonNullable<StartRaceInput['writers']>[number];
+/** startRace's input once checked: runs and scale filled in. */
+export type StartRace = v.InferOutput<StartRaceSchema>;
+/** A custom race as the lab takes it. */
+export type CustomRaceInput = v.InferInput<CustomRaceSchema>;
+export type CustomWriterInput = CustomRaceInput['writers'][number];
+export type CustomRace = v.InferOutput<CustomRaceSchema>;
+
+/** Problems of writers name the writer; the rest stand alone. */
+function subjectsOf(input: unknown) {
+  const writers = isObject(input) && Array.isArray(input.writers) ? input.writers : [];
+  return (keys: (string | number)[]): Subject => {
+    const index = keys[1];
+    if (keys[0] !== 'writers' || typeof index !== 'number') return { label: null, depth: 0 };
+    const writer: unknown = writers[index];
+    const named = isObject(writer) && typeof writer.name === 'string';
+    return { label: named ? `writer ${writer.name}` : `writers[${index}]`, depth: 2 };
+  };
+}
+
+/** startRace's input checked (stage 1), every problem named with its writer and field. */
+export function checkStartRace(input: unknown, options: RaceInputOptions = {}): Checked<StartRace> {
+  return checkWith(startRaceSchema(options), input, subjectsOf(input));
+}
+
+/** A custom race checked (stage 1), every problem named with its writer and field. */
+export function checkCustomRace(input: unknown, options: RaceInputOptions = {}): Checked<CustomRace> {
+  return checkWith(customRaceSchema(options), input, subjectsOf(input));
+}
+
+/** A writer of the API (set as pairs) as the lab takes it (set as a map); a key given twice keeps its last value. */
+export function customWriterOf(w: WriterInput): CustomWriterInput {
+  return { ...w, set: w.set == null ? w.set : Object.fromEntries(setEntries(w.set)) };
+}
+
+/** A checked startRace input for custom writers, as the lab's custom race. */
+export function customRaceOf(input: StartRace): CustomRaceInput {
+  return {
+    writers: (input.writers ?? []).map(customWriterOf),
+    table: input.table ?? 'flat',
+    properties: Object.fromEntries(setEntries(input.tableProperties ?? [])),
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * The JSON Schemas committed in contracts/ are the ones the code generates, and each keeps the shared contract
+ * beside the repository (`../shared/contracts/*.schema.json`): every property, type, enum value and required-ness
+ * there is here too. The repository's own example documents pass the shared schema, the generated one and the
+ * code's check alike.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { checkJobsManifest, checkLabResults } from '../src/index';
+import { CONTRACTS, CONTRACTS_FOLDER, type ContractFile, contractText, jsonSchemaOf } from '../src/json-schemas';
+
+const REPO = join(import.meta.dirname, '..', '..', '..');
+/** `shared/` sits beside the repository (as in CI's clone); SHARED_DIR overrides it. */
+const SHARED = join(process.env.SHARED_DIR ?? join(REPO, '..', 'shared'), 'contracts');
+
+type Node = {
+  type?: string | string[];
+  enum?: unknown[];
+  anyOf?: Node[];
+  properties?: Record<string, Node>;
+  required?: string[];
+  additionalProperties?: Node | boolean;
+  items?: Node;
+};
+
+const shared = (file: string): Node => JSON.parse(readFileSync(join(SHARED, file), 'utf8'));
+
+/** The JSON types a node accepts ('any' for no constraint), its enum values, its object and array parts. */
+function branches(node: Node): Node[] {
+  return node.anyOf ? node.anyOf.flatMap(branches) : [node];
+}
+function typesOf(node: Node): string[] {
+  return branches(node).flatMap((b) => {
+    if (b.type) return Array.isArray(b.type) ? b.type : [b.type];
+    if (b.enum) return b.enum.map((e) => (e === null ? 'null' : Number.isInteger(e) ? 'integer' : typeof e));
+    return ['any'];
+  });
+}
+const accepts = (ours: string[], type: string) =>
+  ours.includes('any') || ours.includes(type) || (type === 'integer' && ours.includes('number'));
+const part = (node: Node, key: 'properties' | 'items' | 'additionalProperties') =>
+  branches(node).find((b) => b[key] !== undefined)?.[key];
+
+/**
+ * What `ours` does not keep of `theirs`, in words naming the place: a property, a type, an enum value, or a
+ * required-ness it changed. Bounds on values (a minimum, a pattern) are the product's own and not compared.
+ */
+function notKept(theirs: Node, ours: Node, at = '(root)'): string[] {
+  const lost: string[] = [];
+  const ourTypes = typesOf(ours);
+  for (const type of typesOf(theirs)) if (!accepts(ourTypes, type)) lost.push(`${at}: ${type} not accepted`);
+  const ourEnum = branches(ours).flatMap((b) => b.enum ?? []);
+  for (const value of theirs.enum ?? []) {
+    if (ourEnum.length > 0 && !ourEnum.includes(value)) lost.push(`${at}: ${JSON.stringify(value)} not accepted`);
+  }
+  const ourProperties = (part(ours, 'properties') ?? {}) as Record<string, Node>;
+  const ourRequired = branches(ours).flatMap((b) => b.required ?? []);
+  for (const [key, node] of Object.entries(theirs.properties ?? {})) {
+    const mine = ourProperties[key];
+    if (!mine) lost.push(`${at}.${key}: missing`);
+    else lost.push(...notKept(node, mine, `${at}.${key}`));
+    const required = theirs.required?.includes(key) ?? false;
+    if (mine && required !== ourRequired.includes(key)) {
+      lost.push(`${at}.${key}: ${required ? 'required there, optional here' : 'optional there, required here'}`);
+    }
+  }
+  const theirItems = theirs.items;
+  const ourItems = part(ours, 'items') as Node | undefined;
+  if (theirItems) lost.push(...(ourItems ? notKept(theirItems, ourItems, `${at}[]`) : [`${at}[]: items missing`]));
+  const theirValues = theirs.additionalProperties;
+  const ourValues = part(ours, 'additionalProperties');
+  if (typeof theirValues === 'object') {
+    lost.push(
+      ...(typeof ourValues === 'object' ? notKept(theirValues, ourValues, `${at}{}`) : [`${at}{}: values missing`]),
+    );
+  }
+  return lost;
+}
+
+describe('contracts/*.schema.json', () => {
+  for (const file of Object.keys(CONTRACTS) as ContractFile[]) {
+    it(`${file} is the schema the code generates`, () => {
+      const committed = readFileSync(new URL(file, CONTRACTS_FOLDER), 'utf8');
+      expect(committed, `contracts/${file} is out of date: run npm run contracts -w @racelab/contracts`).toBe(
+        contractText(file),
+      );
+    });
+  }
+
+  for (const file of ['jobs-manifest.schema.json', 'lab-results.schema.json'] as const) {
+    it(`${file} keeps everything of the shared contract`, () => {
+      expect(notKept(shared(file), jsonSchemaOf(file) as Node)).toEqual([]);
+    });
+  }
+
+  it('the superset check names what a schema drops or narrows', () => {
+    const theirs: Node = {
+      type: 'object',
+      required: ['a'],
+      properties: { a: { enum: ['x', 'y'] }, b: { type: ['integer', 'null'] }, c: { type: 'string' } },
+    };
+    const ours: Node = {
+      type: 'object',
+      required: ['a', 'c'],
+      properties: { a: { type: 'string', enum: ['x'] }, b: { anyOf: [{ type: 'number' }] }, c: { type: 'string' } },
+    };
+    expect(notKept(theirs, ours)).toEqual([
+      '(root).a: "y" not accepted',
+      '(root).b: null not accepted',
+      '(root).c: optional there, required here',
+    ]);
+  });
+});
+
+describe("the repository's example documents", () => {
+  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+  const examples = [
+    ...['lab-results.json', 'lab-results-iceberg.json'].map((name) => ({
+      name,
+      file: 'lab-results.schema.json' as const,
+      document: JSON.parse(readFileSync(join(REPO, 'docs', name), 'utf8')) as unknown,
+      check: (d: unknown) => checkLabResults(d, name),
+    })),
+    {
+      name: 'jobs-manifest.example.yaml',
+      file: 'jobs-manifest.schema.json' as const,
+      document: parse(readFileSync(join(REPO, 'docs', 'jobs-manifest.example.yaml'), 'utf8')) as unknown,
+      check: (d: unknown) => checkJobsManifest(d),
+    },
+  ];
+
+  for (const { name, file, document, check } of examples) {
+    it(`docs/${name} passes the shared schema, the generated one and the code's check`, () => {
+      const theirs = ajv.compile(shared(file));
+      expect(theirs(document), JSON.stringify(theirs.errors)).toBe(true);
+      const ours = ajv.compile(jsonSchemaOf(file));
+      expect(ours(document), JSON.stringify(ours.errors)).toBe(true);
+      expect(check(document)).toMatchObject({ ok: true });
+    });
+  }
+
+  it('the generated schemas refuse what the checks refuse: an unknown key of a job, a scale above 1', () => {
+    const manifest = ajv.compile(jsonSchemaOf('jobs-manifest.schema.json'));
+    const job = { name: 'a', table: 't', engine: 'e', operation: 'append' };
+    expect(manifest({ jobs: [{ ...job, 'x-owner': 'me' }] })).toBe(true);
+    expect(manifest({ jobs: [{ ...job, retries: 3 }] })).toBe(false);
+    const results = ajv.compile(jsonSchemaOf('lab-results.schema.json'));
+    const [lab] = examples;
+    expect(results({ ...(lab?.document as object), scale: 1.5 })).toBe(false);
+  });
+});
