@@ -135,7 +135,12 @@ describe('tables', () => {
       flagged: true,
       suggestion: 'writeSerializable',
     });
-    expect(byEngine.get('Delta Spark')).toMatchObject({ outcome: 'REJECTED', effectiveLevel: 'WriteSerializable' });
+    // Spark reads it as meant at commit; that its DDL cannot set it is a note, not a flag.
+    expect(byEngine.get('Delta Spark')).toMatchObject({
+      outcome: 'PARSED',
+      effectiveLevel: 'WriteSerializable',
+      flagged: false,
+    });
     expect(byEngine.get('Databricks')).toMatchObject({ outcome: 'PARSED' });
     const camel = await gql<{ isolationLevelInterpretation: Reading[] }>(stack.apiUrl, q, { v: 'writeSerializable' });
     expect(camel.data?.isolationLevelInterpretation.find((r) => r.engine === 'delta-rs 1.2-1.6.x')).toMatchObject({
@@ -145,7 +150,57 @@ describe('tables', () => {
     });
   });
 
-  it('audits tables: capital-W is flagged for delta-rs, camelCase only for Spark DDL, serializable for none', async () => {
+  it('recommends one spelling per level that no engine flags, and says the unset defaults differ', async () => {
+    type Advice = {
+      isolationAdvice: {
+        spellings: { level: string; value: string | null; advice: string; readings: Reading[] }[];
+        unset: { flagged: boolean; summary: string; fix: string | null; defaults: Reading[] };
+      };
+    };
+    const r = await gql<Advice>(
+      stack.apiUrl,
+      `{ isolationAdvice {
+        spellings { level value advice readings { engine outcome effectiveLevel flagged suggestion } }
+        unset { flagged summary fix defaults { engine outcome effectiveLevel flagged suggestion } }
+      } }`,
+    );
+    expect(r.errors).toBeUndefined();
+    const { spellings, unset } = r.data?.isolationAdvice ?? { spellings: [], unset: null };
+    expect(spellings.map((s) => [s.level, s.value])).toEqual([
+      ['Serializable', 'serializable'],
+      ['WriteSerializable', 'writeSerializable'],
+      ['SnapshotIsolation', null],
+    ]);
+    for (const s of spellings.filter((x) => x.value !== null)) {
+      expect(
+        s.readings.filter((x) => x.flagged),
+        s.level,
+      ).toEqual([]);
+      // The same readings as isolationLevelInterpretation gives for the value: flagged by none there either.
+      const q = `query($v: String!) { isolationLevelInterpretation(value: $v) { engine outcome effectiveLevel flagged suggestion } }`;
+      const asked = await gql<{ isolationLevelInterpretation: Reading[] }>(stack.apiUrl, q, { v: s.value });
+      expect(asked.data?.isolationLevelInterpretation).toEqual(s.readings);
+    }
+    expect(spellings[1]?.advice).toBe(
+      "set delta.isolationLevel = 'writeSerializable': every engine here reads it as WriteSerializable at commit (Delta Spark's DDL cannot set it: set it from delta-rs 1.2-1.6.x, delta-rs 0.x-1.1.4 or Databricks)",
+    );
+    expect(spellings[2]?.advice).toBe(
+      "no spelling of SnapshotIsolation is read as SnapshotIsolation at commit by every engine here: with 'snapshotIsolation', Databricks does not accept it",
+    );
+    expect(unset).toMatchObject({
+      flagged: true,
+      summary:
+        'unset: delta-rs 1.2-1.6.x, delta-rs 0.x-1.1.4 and Delta Spark commit at Serializable; Databricks commits at WriteSerializable',
+    });
+    expect(unset?.defaults.map((d) => [d.engine, d.effectiveLevel])).toEqual([
+      ['delta-rs 1.2-1.6.x', 'Serializable'],
+      ['delta-rs 0.x-1.1.4', 'Serializable'],
+      ['Delta Spark', 'Serializable'],
+      ['Databricks', 'WriteSerializable'],
+    ]);
+  });
+
+  it('audits tables: capital-W is flagged for delta-rs, camelCase and serializable for none', async () => {
     const rows = {
       kind: 'rows' as const,
       rows: [{ id: 1 }],
@@ -168,8 +223,8 @@ describe('tables', () => {
     );
     expect(r.errors).toBeUndefined();
     expect(r.data?.auditTables.map((a) => [a.isolationLevel, a.flagged, a.flaggedBy])).toEqual([
-      ['WriteSerializable', true, ['delta-rs 1.2-1.6.x', 'Delta Spark']],
-      ['writeSerializable', true, ['Delta Spark']],
+      ['WriteSerializable', true, ['delta-rs 1.2-1.6.x']],
+      ['writeSerializable', false, []],
       ['serializable', false, []],
     ]);
     const stored = await gql<{ audits: { isolationLevel: string; flagged: boolean }[] }>(
@@ -223,13 +278,48 @@ describe('tables', () => {
     const q = `query($t: String!) { predictConflict(input: { table: $t,
       first: { name: "vendor1", operation: "update", predicate: "VendorID = 1", set: [{ key: "tip_amount", value: "tip_amount + 1" }] },
       second: { name: "vendor2", operation: "update", predicate: "VendorID = 2", set: [{ key: "tip_amount", value: "tip_amount + 1" }] }
-    }) { secondCommits failedCheck message isolationLevel } }`;
-    type P = { predictConflict: { secondCommits: boolean; failedCheck: string; message: string } };
+    }) { secondCommits failedCheck message isolationLevel
+      byEngine { engine isolationLevel commits failedCheck message note } } }`;
+    type Line = { engine: string; isolationLevel: string | null; commits: boolean; message: string | null };
+    type P = { predictConflict: { secondCommits: boolean; failedCheck: string; message: string; byEngine: Line[] } };
     const flat = await gql<P>(stack.apiUrl, q, { t: 'lab:flat@0.01' });
     expect(flat.errors).toBeUndefined();
     expect(flat.data?.predictConflict).toMatchObject({ secondCommits: false, message: ADDED });
+    // By engine: delta-rs is the forecast above; Delta Spark's and Databricks' say they are modelled.
+    const modelled = 'modelled, not measured: races run delta-rs writers';
+    expect(flat.data?.predictConflict.byEngine).toEqual([
+      {
+        engine: 'delta-rs',
+        isolationLevel: 'Serializable',
+        commits: false,
+        failedCheck: 'concurrentAppend',
+        message: ADDED,
+        note: null,
+      },
+      {
+        engine: 'delta-spark',
+        isolationLevel: 'Serializable',
+        commits: false,
+        failedCheck: 'concurrentAppend',
+        message: expect.stringMatching(
+          /^\[DELTA_CONCURRENT_APPEND\.WITHOUT_HINT\] Transaction conflict detected\. a concurrent UPDATE added data/,
+        ),
+        note: modelled,
+      },
+      expect.objectContaining({
+        engine: 'databricks',
+        isolationLevel: 'WriteSerializable',
+        commits: false,
+        note: modelled,
+      }),
+    ]);
     const part = await gql<P>(stack.apiUrl, q, { t: 'lab:partitioned@0.01' });
     expect(part.data?.predictConflict).toMatchObject({ secondCommits: true, message: null });
+    expect(part.data?.predictConflict.byEngine.map((e) => [e.engine, e.commits])).toEqual([
+      ['delta-rs', true],
+      ['delta-spark', true],
+      ['databricks', true],
+    ]);
   });
 
   it('lists the 22 presets', async () => {
@@ -285,14 +375,22 @@ describe('jobs audit', () => {
     predicate: VendorID = 2
 `;
   const AUDIT = `mutation($m: String!) { auditJobs(manifest: $m) { id failed jobs { name } findings { rule severity jobs }
-    pairs { first second secondCommits failedCheck message } skipped { check checked skipped note } } }`;
+    pairs { first second secondCommits failedCheck message secondEngine byEngine { engine isolationLevel commits note } }
+    skipped { check checked skipped note } } }`;
 
   it('audits a manifest: findings, pairwise forecasts from the data, stored', async () => {
     type Audit = {
       auditJobs: {
         failed: boolean;
         findings: { rule: string; severity: string; jobs: string[] }[];
-        pairs: { first: string; second: string; secondCommits: boolean; failedCheck: string }[];
+        pairs: {
+          first: string;
+          second: string;
+          secondCommits: boolean;
+          failedCheck: string;
+          secondEngine: string | null;
+          byEngine: { engine: string; isolationLevel: string | null; commits: boolean; note: string | null }[];
+        }[];
         skipped: unknown[];
       };
     };
@@ -308,6 +406,15 @@ describe('jobs audit', () => {
       ['vendor1-tips', 'vendor2-tips', false, 'concurrentAppend'],
       ['vendor2-tips', 'vendor1-tips', false, 'concurrentAppend'],
     ]);
+    // Under the WriteSerializable vendor1-tips declares, read by each engine; two updates conflict under all three.
+    for (const pair of r.data?.auditJobs.pairs ?? []) {
+      expect(pair.secondEngine).toBe('delta-rs');
+      expect(pair.byEngine.map((e) => [e.engine, e.isolationLevel, e.commits, e.note !== null])).toEqual([
+        ['delta-rs', 'Serializable', false, false],
+        ['delta-spark', 'WriteSerializable', false, true],
+        ['databricks', 'WriteSerializable', false, true],
+      ]);
+    }
     expect(r.data?.auditJobs.skipped).toEqual([]);
     expect(await count('JobAudit')).toBe(1);
   });
@@ -321,6 +428,37 @@ describe('jobs audit', () => {
       "job 'a': operation must be one of append, overwrite, update, delete, merge, optimize, vacuum, got 'upsert'",
     ]);
     expect(await count('JobAudit')).toBe(1);
+    const predicate = await gql(
+      stack.apiUrl,
+      AUDIT,
+      {
+        m: `${manifest}  - {name: v2, table: lab:flat@0.01, engine: e, operation: delete, predicate: VendorID == 2}\n`,
+      },
+      stack.token,
+    );
+    expect(predicate.errors?.[0]?.extensions?.problems).toEqual([
+      "job 'v2': predicate: unexpected '=' at position 11 in predicate",
+    ]);
+    expect(await count('JobAudit')).toBe(1);
+  });
+
+  it('audits to the end past a table it cannot read: a finding on the one job that names it, the rest as before', async () => {
+    const lost =
+      '  - {name: lost, table: nowhere/trips, engine: delta-rs 1.6.6, operation: delete, predicate: VendorID = 1}\n';
+    const r = await gql<{ auditJobs: { findings: { rule: string; severity: string; jobs: string[] }[] } }>(
+      stack.apiUrl,
+      AUDIT,
+      { m: `${manifest}${lost}` },
+      stack.token,
+    );
+    expect(r.errors).toBeUndefined();
+    expect(r.data?.auditJobs.findings.map((f) => [f.rule, f.severity, f.jobs])).toEqual([
+      ['isolation-not-parsed', 'error', ['vendor1-tips']],
+      ['table-unreadable', 'error', ['lost']],
+      ['predicates-share-files', 'warning', ['vendor1-tips', 'vendor2-tips']],
+      ['no-vacuum', 'info', ['vendor1-tips', 'vendor2-tips']],
+    ]);
+    expect(await count('JobAudit')).toBe(2);
   });
 });
 
@@ -470,17 +608,16 @@ describe('expressions that parse but cannot run', () => {
   - {name: bad, table: lab:flat@0.01, engine: delta-rs 1.6.6, operation: delete, predicate: "${CANNOT_CONVERT}"}
   - {name: vendor1, table: lab:flat@0.01, engine: delta-rs 1.6.6, operation: delete, predicate: VendorID = 1}
 `;
-    const audit = await gql<{ auditJobs: { findings: { rule: string; jobs: string[]; evidence: string }[] } }>(
+    const audit = await gql<{ auditJobs: { id: string } }>(
       stack.apiUrl,
-      'mutation($m: String!) { auditJobs(manifest: $m) { findings { rule jobs evidence } } }',
+      'mutation($m: String!) { auditJobs(manifest: $m) { id } }',
       { m: manifest },
       stack.token,
     );
-    expect(audit.errors).toBeUndefined();
-    expect(audit.data?.auditJobs.findings.find((f) => f.rule === 'predicate-unusable')).toEqual({
-      rule: 'predicate-unusable',
-      jobs: ['bad'],
-      evidence: CANNOT_CONVERT_REFUSAL,
+    // A predicate that cannot run on its table makes the manifest unusable, as a field the contract refuses does.
+    expect(audit.errors?.[0]).toMatchObject({
+      message: 'the manifest is not usable',
+      extensions: { code: 'BAD_USER_INPUT', problems: [`job 'bad': predicate: ${CANNOT_CONVERT_REFUSAL}`] },
     });
     expect(JSON.stringify([forecast, layout, audit])).not.toMatch(INTERNALS);
   });

@@ -6,7 +6,7 @@
  * without the server's folders, and so does text an earlier version stored raw.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scaledFigures } from '@racelab/lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,12 +59,26 @@ async function follow(id: string, until: (e: Event) => boolean = () => false): P
   return seen;
 }
 
+/**
+ * Writer processes of this file's stack: those whose environment names its LAB_ROOTS (inherited from the worker,
+ * kept after a dead worker's writers are reparented). Other suites' writers, which turbo may run at the same
+ * time, are not counted.
+ */
 const writerProcesses = () => {
+  let pids: string[];
   try {
-    return execFileSync('pgrep', ['-f', 'writer-process.ts'], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    pids = execFileSync('pgrep', ['-f', 'writer-process.ts'], { encoding: 'utf8' }).split('\n').filter(Boolean);
   } catch {
     return [];
   }
+  const ours = `LAB_ROOTS=${stack.env.LAB_ROOTS}\0`;
+  return pids.filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/environ`, 'latin1').includes(ours);
+    } catch {
+      return false; // gone since pgrep listed it
+    }
+  });
 };
 
 describe('startRace: a preset, end to end', () => {
@@ -126,7 +140,7 @@ describe('startRace: a preset, end to end', () => {
     }
   });
 
-  it('answers what the lab measured for that pair of writers, in either order', async () => {
+  it('answers what the lab measured for that pair of writers, in either order, each run under its order', async () => {
     const update = (v: number) => ({
       name: `v${v}`,
       operation: 'update',
@@ -134,7 +148,8 @@ describe('startRace: a preset, end to end', () => {
       set: [{ key: 'tip_amount', value: 'tip_amount + 1' }],
     });
     const q = `query($t: String!, $a: WriterInput!, $b: WriterInput!) { measuredOutcome(table: $t, first: $a, second: $b) {
-      races runs firstCommitted secondCommitted messages caseIds } }`;
+      races runs firstCommitted secondCommitted messages caseIds neitherCommitted
+      inOrder { runs firstCommitted secondCommitted messages } otherOrder { runs firstCommitted secondCommitted } } }`;
     const m = await gql<{ measuredOutcome: Record<string, unknown> }>(stack.apiUrl, q, {
       t: 'flat',
       a: update(2),
@@ -144,6 +159,14 @@ describe('startRace: a preset, end to end', () => {
     expect(m.data?.measuredOutcome).toMatchObject({ races: 1, runs: 2, messages: [ADDED], caseIds: ['B1'] });
     const counts = m.data?.measuredOutcome as { firstCommitted: number; secondCommitted: number } | undefined;
     expect((counts?.firstCommitted ?? 0) + (counts?.secondCommitted ?? 0)).toBe(2);
+    // Released together, the two updates commit in either order: a run is in this order when vendor2 won it.
+    const stored = await gql<{ race: { runs: RunView[] } }>(stack.apiUrl, RACE, { id });
+    const won2 = (stored.data?.race.runs ?? []).filter((r) => r.commitOrder[0] === 'vendor2').length;
+    expect(m.data?.measuredOutcome).toMatchObject({
+      neitherCommitted: 0,
+      inOrder: { runs: won2, firstCommitted: won2, secondCommitted: 0, messages: won2 > 0 ? [ADDED] : [] },
+      otherOrder: { runs: 2 - won2, firstCommitted: 0, secondCommitted: 2 - won2 },
+    });
     const otherSet = { ...update(1), set: [{ key: 'tip_amount', value: 'tip_amount + 2' }] };
     const different = await gql<{ measuredOutcome: { races: number } }>(stack.apiUrl, q, {
       t: 'flat',

@@ -1,7 +1,7 @@
 /**
  * `delta.isolationLevel` on the dashboard: the API's documents and the shapes derived from them, and
  * the pure helpers the /isolation and /audit pages share (badge tones, the sentences built from an
- * engine's reading).
+ * engine's reading, the one spelling to write).
  */
 import { Kind, type NameNode, type OperationDefinitionNode } from 'graphql';
 import { gql, graphql, type ResultOf, type TadaDocumentNode } from './gql';
@@ -34,6 +34,37 @@ export type TableAudit = ResultOf<typeof AUDITS_QUERY>['audits'][number];
 export const AUDIT_TABLES_MUTATION = graphql(`mutation AuditTables($locations: [String!]!) {
   auditTables(locations: $locations) { id location flagged }
 }`);
+
+/** The one spelling to write for each level, and each engine's default when the property is unset. */
+export const ADVICE_QUERY = graphql(
+  `query IsolationAdvice {
+  isolationAdvice {
+    spellings { level value candidate advice readDifferentlyBy readings { ...InterpretationFields } }
+    unset { flagged summary fix defaults { ...InterpretationFields } }
+  }
+}`,
+  [INTERPRETATION_FIELDS],
+);
+
+export type IsolationAdvice = ResultOf<typeof ADVICE_QUERY>['isolationAdvice'];
+
+/** An API sentence ("set delta.isolationLevel = …") as a sentence on the page. */
+export const asSentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+
+/**
+ * An unset level's defaults, grouped by level, when the engines' defaults differ, e.g.
+ * "Serializable: delta-rs 1.2-1.6.x, Delta Spark; WriteSerializable: Databricks"; null otherwise.
+ */
+export function differingDefaults(value: string | null, interpretations: readonly Interpretation[]): string | null {
+  if (value !== null) return null;
+  const byLevel = new Map<string, string[]>();
+  for (const i of interpretations) {
+    const level = i.effectiveLevel ?? 'none';
+    byLevel.set(level, [...(byLevel.get(level) ?? []), i.engine]);
+  }
+  if (byLevel.size < 2) return null;
+  return [...byLevel].map(([level, engines]) => `${level}: ${engines.join(', ')}`).join('; ');
+}
 
 /** One value's readings: the document `fetchInterpretations` repeats for each value. */
 const INTERPRETATION_QUERY = graphql(

@@ -1,16 +1,35 @@
-/** The jobs audit's GraphQL document and the shapes derived from it, and how a forecast pair becomes a lab race. */
+/** The jobs audit's GraphQL documents and the shapes derived from them, and how a forecast pair becomes a lab race. */
 import { graphql, type ResultOf } from './gql';
-import type { StartRaceInput, WriterInput } from './races';
+import { type StartRaceInput, settableProperties, type WriterInput } from './races';
 
-export const AUDIT_JOBS = graphql(`mutation AuditJobs($manifest: String!) { auditJobs(manifest: $manifest) {
-  id auditedAt failed jobs { name table engine operation predicate }
+/** What the audit view shows of one audit: a fresh one and a stored one read the same. */
+const JOB_AUDIT_FIELDS = graphql(`fragment JobAuditFields on JobAudit {
+  id auditedAt failed jobs { name table engine operation predicate tableProperties { key value } }
   findings { rule severity jobs table evidence fix }
-  pairs { table first second secondCommits failedCheck message skipped }
-  skipped { check checked skipped note } } }`);
+  pairs { table first second secondCommits failedCheck message skipped secondEngine
+    byEngine { engine isolationLevel commits failedCheck message note } }
+  skipped { check checked skipped note } }`);
 
-export type JobAuditResult = ResultOf<typeof AUDIT_JOBS>['auditJobs'];
+export const AUDIT_JOBS = graphql(
+  'mutation AuditJobs($manifest: String!) { auditJobs(manifest: $manifest) { ...JobAuditFields } }',
+  [JOB_AUDIT_FIELDS],
+);
+
+export type JobAuditResult = ResultOf<typeof JOB_AUDIT_FIELDS>;
 export type JobPair = JobAuditResult['pairs'][number];
 export type AuditedJob = JobAuditResult['jobs'][number];
+
+/** The stored audits, newest first, under a react-query key that a new audit invalidates; the API gives at most 50. */
+export const JOB_AUDITS_KEY = 'job-audits';
+export const JOB_AUDITS_QUERY = graphql(`query JobAudits($first: Int!) {
+  jobAudits(first: $first) { id auditedAt failed jobs { name } findings { severity } }
+}`);
+export type JobAuditSummary = ResultOf<typeof JOB_AUDITS_QUERY>['jobAudits'][number];
+
+/** One stored audit, whole, to show as a fresh one is shown. */
+export const JOB_AUDIT_QUERY = graphql('query JobAudit($id: ID!) { jobAudit(id: $id) { ...JobAuditFields } }', [
+  JOB_AUDIT_FIELDS,
+]);
 
 /** The lab's base tables by alias: only pairs on these can be raced from the dashboard. */
 export function labTable(location: string): { table: 'flat' | 'partitioned'; scale: number } | null {
@@ -41,11 +60,18 @@ function writerOf(job: AuditedJob): WriterInput | null {
   }
 }
 
-/** startRace's input for "FIRST commits, then SECOND" on the pair's lab table, or null. */
+/** startRace's input for "FIRST commits, then SECOND" on the pair's lab table, with the jobs' table properties, or null. */
 export function raceInput(pair: JobPair, jobs: readonly AuditedJob[]): StartRaceInput | null {
   const lab = labTable(pair.table);
   const [a, b] = [jobs.find((j) => j.name === pair.first), jobs.find((j) => j.name === pair.second)];
   const [first, second] = [a && writerOf(a), b && writerOf(b)];
-  if (!lab || !first || !second) return null;
-  return { table: lab.table, scale: lab.scale, runs: 3, writers: [first, { ...second, startAfter: first.name }] };
+  if (!lab || !a || !b || !first || !second) return null;
+  return {
+    table: lab.table,
+    scale: lab.scale,
+    runs: 3,
+    // Where both jobs declare a key, SECOND's value wins: SECOND's commit is the one the forecast judges.
+    tableProperties: settableProperties([...a.tableProperties, ...b.tableProperties]),
+    writers: [first, { ...second, startAfter: first.name }],
+  };
 }

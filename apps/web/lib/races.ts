@@ -1,4 +1,5 @@
 /** The races' GraphQL documents, the shapes derived from them, and the words and tones that sum up a race's outcome. */
+import { propertyProblems } from '@racelab/contracts';
 import { graphql, type ResultOf, type VariablesOf } from './gql';
 
 export const RACES = graphql(`query Races($after: String, $caseId: String, $status: RaceStatus) {
@@ -44,6 +45,16 @@ export type ProgressEvent = ResultOf<typeof PROGRESS>['raceProgress'];
 /** startRace's input and its writers, as the API's schema declares them. */
 export type StartRaceInput = VariablesOf<typeof START_RACE>['input'];
 export type WriterInput = NonNullable<StartRaceInput['writers']>[number];
+export type RaceProperty = NonNullable<StartRaceInput['tableProperties']>[number];
+
+/** Of `pairs` (table properties as key/value), those a race can set on its copy, a later value of a key winning. */
+export function settableProperties(pairs: readonly { key: string; value: string | null }[]): RaceProperty[] {
+  const settable = new Map<string, string>();
+  for (const { key, value } of pairs) {
+    if (value !== null && propertyProblems({ [key]: value }).length === 0) settable.set(key, value);
+  }
+  return [...settable].map(([key, value]) => ({ key, value }));
+}
 
 export const isLive = (status: string) => status === 'QUEUED' || status === 'RUNNING';
 

@@ -1,8 +1,8 @@
 /**
  * The dashboard in a real Chromium against the real API, worker and Postgres: start a race and
  * watch it end with the lesson's outcome; the verdicts in the list and on a run card; the isolation page flags capital-W WriteSerializable;
- * the playground's predictions; the audit of a WriteSerializable table. Every page is
- * screenshotted into var/screenshots, and no page may log a console error.
+ * the playground's predictions, and a pair raced from it in each order measured as predicted; the audit of a
+ * WriteSerializable table. Every page is screenshotted into var/screenshots, and no page may log a console error.
  */
 import { join } from 'node:path';
 import { field, writeDeltaTable } from '@racelab/engine';
@@ -172,9 +172,65 @@ describe('isolation settings', () => {
     expect(await reading.getAttribute('data-flagged')).toBe('true');
     await tab.shot('isolation');
   });
+
+  it('recommends one spelling per level and never flags the value it recommends; an unset level is flagged', async () => {
+    // The matrix has rows for writeSerializable (I5) and WriteSerializable (I4) from the test above.
+    const { page } = tab;
+    await page.goto('/isolation');
+    const advice = page.getByTestId('spelling-advice');
+    const level = page.getByLabel('The level you mean');
+    const recommended: Record<string, string> = {};
+    for (const meant of ['Serializable', 'WriteSerializable', 'SnapshotIsolation']) {
+      await level.selectOption(meant);
+      await page.locator(`[data-testid=spelling-advice][data-level=${meant}]`).waitFor();
+      recommended[meant] = (await advice.getAttribute('data-recommended')) ?? '';
+      const flags = advice.getByTitle('the author most likely meant something else');
+      expect(await flags.count(), meant).toBe(recommended[meant] ? 0 : 1);
+      // Delta Spark's DDL refusing the recommended value is a note beside it, not an error in red.
+      if (recommended[meant]) expect(await advice.locator('.error-text').count(), meant).toBe(0);
+    }
+    // Databricks documents no SnapshotIsolation: no one spelling of it, and the page says who differs.
+    expect(recommended).toEqual({
+      Serializable: 'serializable',
+      WriteSerializable: 'writeSerializable',
+      SnapshotIsolation: '',
+    });
+    expect(await advice.textContent()).toContain('Databricks does not accept it');
+    await page.getByTestId('isolation-comparison').waitFor();
+    await page.locator('[data-testid=isolation-matrix] [data-matrix-value=writeSerializable]').waitFor();
+    const unflagged = async (selector: string) => {
+      await page.locator(selector).waitFor();
+      expect(await page.locator(selector).textContent(), selector).not.toContain('⚑');
+    };
+    for (const value of ['serializable', 'writeSerializable']) {
+      await unflagged(`[data-testid=isolation-comparison] tr[data-compared-value="${value}"]`);
+      expect(await page.locator(`[data-flagged-value="${value}"]`).count(), value).toBe(0);
+      expect(await page.getByTestId('isolation-callout').textContent()).not.toContain(`'${value}' is`);
+      await page.getByRole('textbox', { name: 'Try a value' }).fill(value);
+      await unflagged(`[data-testid=interpretation][data-value="${value}"]`);
+      expect(await page.locator(`[data-testid=interpretation] [data-flagged=true]`).count(), value).toBe(0);
+    }
+    await unflagged('[data-testid=isolation-matrix] [data-matrix-value=writeSerializable]');
+    // WriteSerializable, capital W, stays flagged (delta-rs ignores it): the page still flags what it should.
+    expect(await page.locator('[data-flagged-value=WriteSerializable]').count()).toBe(1);
+    const unset = page.getByTestId('unset-advice');
+    expect(await unset.getAttribute('data-flagged')).toBe('true');
+    expect(await unset.textContent()).toContain('Databricks commits at WriteSerializable');
+  });
 });
 
 describe('playground', () => {
+  /** Picks the table and the two writers; the prediction's data-second-commits once it shows. */
+  const predict = async (table: string, first: string, second: string) => {
+    const { page } = tab;
+    await page.locator('#table-kind').selectOption(table);
+    await page.locator('#first-writer').selectOption(first);
+    await page.locator('#second-writer').selectOption(second);
+    const p = page.getByTestId('prediction');
+    await p.waitFor();
+    return p.getAttribute('data-second-commits');
+  };
+
   it('draws both layouts and predicts in the browser, with what the lab measured beside', async () => {
     const { page } = tab;
     await page.goto('/playground?scale=0.01');
@@ -187,23 +243,53 @@ describe('playground', () => {
       });
     await page.getByTestId('heatmap-partitioned').waitFor({ timeout: 120_000 });
     expect(await page.getByTestId('heatmap-flat').getAttribute('aria-label')).toMatch(/VendorID 7 .* in files 1–7/);
-    const predict = async (table: string, first: string, second: string) => {
-      await page.locator('#table-kind').selectOption(table);
-      await page.locator('#first-writer').selectOption(first);
-      await page.locator('#second-writer').selectOption(second);
-      const p = page.getByTestId('prediction');
-      await p.waitFor();
-      return p.getAttribute('data-second-commits');
-    };
     expect(await predict('flat', 'update-6', 'update-7')).toBe('true');
     expect(await predict('flat', 'update-7', 'update-6')).toBe('false');
     expect(await page.getByTestId('prediction').locator('.error-text').textContent()).toBe(ADDED);
     expect(await predict('partitioned', 'update-1', 'update-2')).toBe('true');
     expect(await predict('flat', 'delete-fare', 'delete-distance')).toBe('false');
     await tab.shot('playground');
-    // B1 ran in the races test above: the measured outcome of that pair sits beside the prediction.
+    // B1 ran twice in the races test above, both updates released together: whichever committed second failed,
+    // and the runs are counted under the order they took.
     expect(await predict('flat', 'update-1', 'update-2')).toBe('false');
-    await expect.poll(() => page.getByTestId('measured').textContent()).toMatch(/^.*B1: 2 runs/);
+    await expect
+      .poll(() => page.getByTestId('measured-summary').textContent())
+      .toMatch(
+        /^B1: (2 runs in this order: SECOND failed in 2|1 run in this order: SECOND failed in 1; 1 more ran the other way|no run in this order; 2 ran the other way)[.;]/,
+      );
+  });
+
+  it('races FIRST then SECOND with its button, and the runs in that order agree with the prediction: 6→7, 7→6', async () => {
+    const { page } = tab;
+    const measured = page.getByTestId('measured');
+    const pairs = [
+      { first: 'update-6', second: 'update-7', commits: true, outcome: 'both commit · 3 of 3' },
+      { first: 'update-7', second: 'update-6', commits: false, outcome: 'one commits, one fails · 3 of 3' },
+    ];
+    for (const { first, second, commits, outcome } of pairs) {
+      await page.goto('/playground?scale=0.01');
+      expect(await predict('flat', first, second)).toBe(String(commits));
+      // Before this order is raced, no run is counted in it (7→6: the runs of 6→7 ran the other way).
+      await expect.poll(() => measured.getAttribute('data-in-order-runs')).toBe('0');
+      await page.getByRole('button', { name: 'Race FIRST then SECOND' }).click();
+      await page.waitForURL(/\/races\/[0-9a-f-]{36}$/);
+      await page.locator('[data-testid=race-status][data-status=DONE]').waitFor({ timeout: 120_000 });
+      await expect.poll(() => page.getByTestId('outcome-summary').textContent()).toBe(outcome);
+      await page.goto('/playground?scale=0.01');
+      expect(await predict('flat', first, second)).toBe(String(commits));
+      await expect.poll(() => measured.getAttribute('data-in-order-runs')).toBe('3');
+      // Agrees with the prediction: SECOND committed in every run in this order, or in none.
+      expect(await measured.getAttribute('data-in-order-second-committed')).toBe(commits ? '3' : '0');
+    }
+    expect(await page.getByTestId('measured-summary').textContent()).toBe(
+      'custom races: 3 runs in this order: SECOND failed in 3; 3 more ran the other way; the loser saw:',
+    );
+    expect(await measured.locator('.error-text').textContent()).toBe(ADDED);
+    await tab.shot('playground-measured');
+    expect(await predict('flat', 'update-6', 'update-7')).toBe('true');
+    await expect
+      .poll(() => page.getByTestId('measured-summary').textContent())
+      .toBe('custom races: 3 runs in this order: SECOND committed in 3; 3 more ran the other way; no writer failed.');
   });
 });
 
@@ -227,6 +313,10 @@ describe('audit', () => {
     expect(await nightly.getAttribute('data-flagged')).toBe('true');
     expect(await nightly.textContent()).toContain('WriteSerializable');
     expect(await audits.filter({ hasText: 'lab:flat@0.01' }).getAttribute('data-flagged')).toBe('false');
+    // Unset, it is not "fine everywhere": Databricks defaults to WriteSerializable, the others to Serializable.
+    expect(await audits.filter({ hasText: 'lab:flat@0.01' }).textContent()).toContain(
+      "unset: the engines' defaults differ",
+    );
     await tab.shot('audit');
   });
 });
@@ -249,10 +339,22 @@ describe('jobs audit', () => {
     const audit = page.getByTestId('jobs-audit');
     await audit.waitFor({ timeout: 60_000 });
     expect(await audit.getAttribute('data-failed')).toBe('true');
-    const rules = await page
-      .locator('[data-testid=job-findings][data-job=vendor1] [data-rule]')
-      .evaluateAll((els) => els.map((e) => e.getAttribute('data-rule')));
-    expect(rules).toEqual(['isolation-not-parsed', 'predicates-share-files', 'no-vacuum']);
+    const rules = (selector: string, attribute = 'data-rule') =>
+      page.locator(selector).evaluateAll((els, a) => els.map((e) => e.getAttribute(a)), attribute);
+    // vendor1's own finding under it; the two the jobs share once, under both, each job pointing to them.
+    expect(await rules('[data-testid=job-findings][data-job=vendor1] [data-rule]')).toEqual(['isolation-not-parsed']);
+    expect(await rules('[data-testid=shared-findings][data-jobs="vendor1,vendor2"] [data-rule]')).toEqual([
+      'predicates-share-files',
+      'no-vacuum',
+    ]);
+    for (const job of ['vendor1', 'vendor2']) {
+      const pointers = await rules(
+        `[data-testid=job-findings][data-job=${job}] [data-shared-rule]`,
+        'data-shared-rule',
+      );
+      expect(pointers).toEqual(['predicates-share-files', 'no-vacuum']);
+    }
+    expect(await rules('[data-testid=job-findings][data-job=vendor2] [data-rule]')).toEqual([]);
     const cell = page.locator('[data-testid=pair-matrix] td[data-first=vendor1][data-second=vendor2]');
     expect(await cell.getAttribute('data-commits')).toBe('false');
     await tab.shot('audit-jobs');
@@ -261,6 +363,48 @@ describe('jobs audit', () => {
     await page.locator('[data-testid=race-status][data-status=DONE]').waitFor({ timeout: 120_000 });
     // Measured: vendor2, starting after vendor1 committed, fails in every run, as forecast.
     await expect.poll(() => page.getByTestId('outcome-summary').textContent()).toBe('one commits, one fails · 3 of 3');
+    // On the table as the jobs declare it: vendor1's isolation level went with the race.
+    expect(await page.getByText('delta.isolationLevel=WriteSerializable').count()).toBe(1);
+  });
+
+  it('lists past job audits newest first and opens an older one with its findings', async () => {
+    const auditJobs = async (manifest: string) => {
+      const res = await fetch(stack.apiUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.token}` },
+        body: JSON.stringify({
+          query: 'mutation($m: String!) { auditJobs(manifest: $m) { id } }',
+          variables: { m: manifest },
+        }),
+      });
+      return ((await res.json()) as { data: { auditJobs: { id: string } } }).data.auditJobs.id;
+    };
+    const older = await auditJobs(
+      'jobs:\n  - { name: history-old, table: jobs/none, engine: delta-rs 1.6.6, operation: append, checksTableBeforeAppend: true }\n',
+    );
+    const newer = await auditJobs(
+      'jobs:\n  - { name: history-new, table: jobs/none, engine: delta-rs 1.6.6, operation: delete, predicate: id = 1 }\n',
+    );
+    const { page } = tab;
+    await page.goto('/audit');
+    const rows = page.getByTestId('job-audit-row');
+    await rows.first().waitFor();
+    expect((await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-audit-id')))).slice(0, 2)).toEqual([
+      newer,
+      older,
+    ]);
+    const row = rows.nth(1);
+    expect(await row.textContent()).toContain('history-old');
+    await row.getByRole('button', { name: 'Open' }).click();
+    const past = page.locator(`[data-testid=past-job-audit][data-audit-id="${older}"]`);
+    await past.getByTestId('jobs-audit').waitFor();
+    expect(await past.getByTestId('jobs-audit').getAttribute('data-failed')).toBe('true');
+    const rules = await past
+      .locator('[data-testid=job-findings][data-job=history-old] [data-rule]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-rule')));
+    expect(rules).toEqual(expect.arrayContaining(['check-then-append', 'table-unreadable']));
+    expect(await past.locator('[data-testid=job-findings][data-job=history-new]').count()).toBe(0);
+    await tab.shot('audit-jobs-history');
   });
 });
 

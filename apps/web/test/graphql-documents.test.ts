@@ -30,11 +30,14 @@ describe('the dashboard against schema.graphql', () => {
 
   it('finds the documents of every page', () => {
     expect(documents.map(([name]) => name).sort()).toEqual([
+      'ADVICE_QUERY',
       'AUDITS_QUERY',
       'AUDIT_JOBS',
       'AUDIT_TABLES_MUTATION',
       'CANCEL_RACE',
       'CASES',
+      'JOB_AUDITS_QUERY',
+      'JOB_AUDIT_QUERY',
       'MATRIX_QUERY',
       'MEASURED_QUERY',
       'PROGRESS',

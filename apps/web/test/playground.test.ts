@@ -3,6 +3,7 @@
  * a flat table whose files 1–7 hold VendorID 7 and files 8–9 VendorID 6 (so every file's VendorID
  * min/max spans 1..7 or 1..6), and a copy partitioned by VendorID.
  */
+import { checkStartRace } from '@racelab/contracts';
 import { CONFLICT_MESSAGES, filesMatchingPredicate, parsePredicate, type StructType } from '@racelab/engine/conflict';
 import { describe, expect, it } from 'vitest';
 import {
@@ -19,8 +20,11 @@ import {
   measuredSummary,
   measuredVariables,
   numberRanges,
+  PAIR_RACE_RUNS,
   type PlaygroundLayout,
+  pairRaceInput,
   predict,
+  raceProperties,
   WRITER_MENU,
 } from '../lib/playground';
 
@@ -296,6 +300,64 @@ describe('predict: the other cases of the lesson', () => {
   });
 });
 
+describe('predict by engine: FIRST a delta-rs writer, SECOND judged by each engine', () => {
+  const byEngine = (p: ReturnType<typeof predict>) => p.byEngine.map((e) => [e.engine, e.isolationLevel, e.commits]);
+
+  it("lists delta-rs as the prediction itself, and says beside Spark's and Databricks' that they are modelled", () => {
+    const p = predict(FLAT, 'update-7', 'update-6');
+    expect(p.byEngine.map((e) => [e.engine, e.note])).toEqual([
+      ['delta-rs', null],
+      ['delta-spark', 'modelled, not measured: races run delta-rs writers'],
+      ['databricks', 'modelled, not measured: races run delta-rs writers'],
+    ]);
+    expect(p.byEngine[0]).toMatchObject({ commits: false, failedCheck: 'concurrentAppend', message: ADDED_NEW_DATA });
+    expect(p.byEngine[1]?.message).toMatch(/^\[DELTA_CONCURRENT_APPEND\.WITHOUT_HINT\] Transaction conflict detected/);
+  });
+
+  // delta-rs, Delta Spark, Databricks: does SECOND commit? (levels unset: Serializable, Serializable, WriteSerializable)
+  const cases: [string, PlaygroundLayout, string, string, [boolean, boolean, boolean]][] = [
+    [
+      'flat 6 then 7: delta-rs prunes by stats; Spark matches any file added to an unpartitioned table',
+      FLAT,
+      'update-6',
+      'update-7',
+      [true, false, false],
+    ],
+    [
+      'partitioned 1 then 2 (B3): the layout names the partition column, and Spark reads partitions',
+      PARTITIONED,
+      'update-1',
+      'update-2',
+      [true, true, true],
+    ],
+    [
+      "an update, then an append: only delta-rs's append read the removed files; Spark's read nothing",
+      FLAT,
+      'update-2',
+      'append-2025-02-01',
+      [false, true, true],
+    ],
+  ];
+  for (const [name, layout, first, second, commits] of cases) {
+    it(name, () => {
+      expect(byEngine(predict(layout, first, second))).toEqual([
+        ['delta-rs', 'Serializable', commits[0]],
+        ['delta-spark', 'Serializable', commits[1]],
+        ['databricks', 'WriteSerializable', commits[2]],
+      ]);
+    });
+  }
+
+  it("each engine reads the layout's delta.isolationLevel its own way", () => {
+    const capitalW = { ...FLAT, configuration: [{ key: 'delta.isolationLevel', value: 'WriteSerializable' }] };
+    expect(byEngine(predict(capitalW, 'update-1', 'update-2')).map(([engine, level]) => [engine, level])).toEqual([
+      ['delta-rs', 'Serializable'],
+      ['delta-spark', 'WriteSerializable'],
+      ['databricks', 'WriteSerializable'],
+    ]);
+  });
+});
+
 describe('predict never decides from min/max alone', () => {
   it('min/max says every flat file may hold VendorID 6; the counts say only files 8 and 9 do', () => {
     const files = addsOf(FLAT);
@@ -327,32 +389,88 @@ describe('predict never decides from min/max alone', () => {
   });
 });
 
-describe('measured in the lab', () => {
-  it("builds the API's writer inputs from the menu", () => {
-    expect(measuredVariables('flat', 'update-1', 'delete-distance')).toEqual({
+describe('measured in the lab, and the race that measures a pair', () => {
+  const update1 = {
+    name: 'first',
+    operation: 'update',
+    predicate: 'VendorID = 1',
+    set: [{ key: 'tip_amount', value: 'tip_amount + 1' }],
+  };
+
+  it("builds the API's writer inputs from the menu, with the table properties the races must have set", () => {
+    expect(measuredVariables('flat', 'update-1', 'delete-distance', [])).toEqual({
       table: 'flat',
-      first: {
-        name: 'first',
-        operation: 'update',
-        predicate: 'VendorID = 1',
-        set: [{ key: 'tip_amount', value: 'tip_amount + 1' }],
-      },
+      first: update1,
       second: { name: 'second', operation: 'delete', predicate: 'trip_distance = 0' },
+      tableProperties: [],
     });
-    expect(measuredVariables('partitioned', 'append-2025-02-02', 'optimize')).toEqual({
+    const level = [{ key: 'delta.isolationLevel', value: 'Serializable' }];
+    expect(measuredVariables('partitioned', 'append-2025-02-02', 'optimize', level)).toEqual({
       table: 'partitioned',
       first: { name: 'first', operation: 'append', day: '2025-02-02' },
       second: { name: 'second', operation: 'optimize' },
+      tableProperties: level,
     });
   });
 
-  it('summarises the stored runs, or says there are none', () => {
-    const m = { races: 1, runs: 5, firstCommitted: 3, secondCommitted: 2, messages: ['x'], caseIds: ['B1'] };
-    expect(measuredSummary(m)).toBe('B1: 5 runs; FIRST committed 3, SECOND committed 2');
-    expect(measuredSummary({ ...m, races: 0, runs: 0, caseIds: [] })).toBeNull();
-    expect(measuredSummary({ ...m, runs: 1, caseIds: [] })).toBe(
-      'custom races: 1 run; FIRST committed 3, SECOND committed 2',
+  it("takes the chosen table's properties that a race can set, and leaves out the rest", () => {
+    expect(raceProperties(FLAT)).toEqual([]);
+    const configured = layout(FLAT.files, false, {
+      'delta.isolationLevel': 'WriteSerializable',
+      'delta.enableChangeDataFeed': 'true',
+      'delta.checkpointInterval': '10',
+    });
+    expect(raceProperties(configured)).toEqual([
+      { key: 'delta.isolationLevel', value: 'WriteSerializable' },
+      { key: 'delta.checkpointInterval', value: '10' },
+    ]);
+  });
+
+  it('races FIRST then SECOND: SECOND starts after FIRST, on the chosen table, scale and properties', () => {
+    const level = [{ key: 'delta.isolationLevel', value: 'Serializable' }];
+    const input = pairRaceInput('partitioned', 0.01, 'update-1', 'update-2', level);
+    expect(input).toEqual({
+      table: 'partitioned',
+      scale: 0.01,
+      runs: PAIR_RACE_RUNS,
+      tableProperties: level,
+      writers: [update1, { ...update1, name: 'second', predicate: 'VendorID = 2', startAfter: 'first' }],
+    });
+    // What the API will be sent passes the race input's own checks.
+    expect(checkStartRace(input).ok).toBe(true);
+  });
+
+  const order = (runs: number, secondCommitted: number, firstCommitted = runs) => ({
+    runs,
+    firstCommitted,
+    secondCommitted,
+    messages: [],
+  });
+  const measured = { runs: 5, caseIds: ['B1'], inOrder: order(3, 0), otherOrder: order(2, 0), neitherCommitted: 0 };
+
+  it('counts apart the runs in the predicted order and those that ran the other way', () => {
+    expect(measuredSummary(measured)).toBe('B1: 3 runs in this order: SECOND failed in 3; 2 more ran the other way');
+    expect(measuredSummary({ ...measured, runs: 2, caseIds: [], inOrder: order(2, 2), otherOrder: order(0, 0) })).toBe(
+      'custom races: 2 runs in this order: SECOND committed in 2',
     );
+    expect(measuredSummary({ ...measured, runs: 4, inOrder: order(1, 1), otherOrder: order(0, 0) })).toBe(
+      'B1: 1 run in this order: SECOND committed in 1',
+    );
+    expect(measuredSummary({ ...measured, inOrder: order(3, 1), neitherCommitted: 1, otherOrder: order(1, 0) })).toBe(
+      'B1: 3 runs in this order: SECOND committed in 1, failed in 2; 1 more ran the other way; in 1 more neither committed',
+    );
+    expect(measuredSummary({ ...measured, inOrder: order(2, 2, 0), otherOrder: order(3, 0) })).toBe(
+      'B1: 2 runs in this order: SECOND committed in 2; FIRST committed in only 0; 3 more ran the other way',
+    );
+  });
+
+  it('says when no run went in this order, or none at all', () => {
+    expect(measuredSummary({ ...measured, runs: 2, caseIds: [], inOrder: order(0, 0), otherOrder: order(2, 2) })).toBe(
+      'custom races: no run in this order; 2 ran the other way',
+    );
+    expect(
+      measuredSummary({ runs: 0, caseIds: [], inOrder: order(0, 0), otherOrder: order(0, 0), neitherCommitted: 0 }),
+    ).toBeNull();
   });
 });
 

@@ -2,8 +2,10 @@
  * The jobs manifest: the jobs that write shared tables, as a team describes them (generated into
  * contracts/jobs-manifest.schema.json). This checks the parsed document, from YAML or JSON alike; reading the
  * text stays with the reader. Keys starting with x- are accepted anywhere; a job keeps its own in `extra`.
- * A job's predicate is checked against its table's columns when the audit opens the table.
+ * A job's predicate is checked here for what no schema makes right (`VendorID == 2`); against its table's
+ * columns, and by DuckDB, when the audit opens the table (stage 2, in the lab).
  */
+import { checkPredicateSyntax, ExpressionError } from '@racelab/engine/conflict';
 import * as v from 'valibot';
 import {
   type Checked,
@@ -72,6 +74,17 @@ const commitPropertyEntries = {
   ),
 };
 
+/** A predicate whose table is not open yet: its grammar, functions and literals (the table's columns come later). */
+const predicateSyntax = v.rawCheck<string>(({ dataset, addIssue }) => {
+  if (!dataset.typed) return;
+  try {
+    checkPredicateSyntax(dataset.value);
+  } catch (e) {
+    if (!(e instanceof ExpressionError)) throw e;
+    addIssue({ message: `predicate: ${e.message}` });
+  }
+});
+
 function scheduleEntries(options: ManifestOptions) {
   const { cronProblem } = options;
   return {
@@ -111,7 +124,7 @@ function jobEntries(options: ManifestOptions) {
     table: v.pipe(requiredText, v.description('table location: a local path or s3://bucket/path')),
     engine: v.pipe(requiredText, v.description("e.g. 'delta-rs 1.6.6', 'Delta Spark 3.2', 'Databricks'")),
     operation: v.picklist(JOB_OPERATIONS, requiredAs(oneOf(JOB_OPERATIONS))),
-    predicate: v.optional(text),
+    predicate: v.optional(v.pipe(text, predicateSyntax)),
     tableProperties: v.pipe(
       // A string each: YAML reads `delta.appendOnly: true` as a boolean, and Delta stores every property as text.
       v.optional(notList(textMap('tableProperties'), mustBe('an object'))),

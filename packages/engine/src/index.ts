@@ -51,6 +51,7 @@ export {
   writeDeltaTable,
 } from './delta/ops/write';
 export * from './delta/protocol/actions';
+export { ColumnMappingError, type ColumnMappingMode } from './delta/protocol/column-mapping';
 export { checkpointInterval } from './delta/protocol/config';
 export { protocolForSchema, UnsupportedFeatureError } from './delta/protocol/features';
 export * from './delta/protocol/schema';

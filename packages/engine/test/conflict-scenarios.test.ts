@@ -20,30 +20,14 @@ import {
   filesMatchingPredicate,
   LocalObjectStore,
   parsePredicate,
-  type StructType,
   type TransactionReads,
 } from '../src/index';
 import { SHARED } from './helpers/paths';
+import { type Json, logAction, schemaOf } from './helpers/scenario-json';
 import { tempDir } from './helpers/tmp';
 
-// biome-ignore lint/suspicious/noExplicitAny: the scenario file is external JSON, read field by field below
-type Json = any;
 const scenarios: Json[] = JSON.parse(readFileSync(join(SHARED, 'reference/conflict-scenarios.json'), 'utf8'));
 const root = tempDir('scenarios');
-
-const schemaOf = (s: Json): StructType => ({
-  type: 'struct',
-  fields: s.table.schema.map((f: Json) => ({ name: f.name, type: f.type, nullable: f.nullable, metadata: {} })),
-});
-
-/** Scenario actions carry parsed stats and may omit size and time; the log wants them whole. */
-function logAction(a: Json): Action {
-  if (a.add) {
-    const { stats, ...rest } = a.add;
-    return { add: { size: 0, modificationTime: 0, ...rest, ...(stats ? { stats: JSON.stringify(stats) } : {}) } };
-  }
-  return a as Action;
-}
 
 function readsOf(s: Json): TransactionReads {
   const schema = schemaOf(s);

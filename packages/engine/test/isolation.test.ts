@@ -4,7 +4,7 @@
  * table in ../shared/reference/s3-conditional-writes-and-isolation-strings.md plus variants.
  */
 import { describe, expect, it } from 'vitest';
-import { type EngineId, effectiveIsolationLevel, interpretIsolationLevel } from '../src/index';
+import { type EngineId, effectiveIsolationLevel, intendedLevel, interpretIsolationLevel } from '../src/index';
 
 const reading = (value: string | null, engine: EngineId) => {
   const r = interpretIsolationLevel(value).find((x) => x.engine === engine);
@@ -64,8 +64,54 @@ describe('flags', () => {
     });
   });
 
-  it('flags snapshotIsolation on delta-rs, where it weakens checks that Spark would not let anyone set', () => {
-    expect(reading('snapshotIsolation', 'delta-rs')).toMatchObject({ flagged: true, effective: 'SnapshotIsolation' });
+  it('does not flag camelCase snapshotIsolation on delta-rs, which reads it as meant, but says what it skips', () => {
+    const r = reading('snapshotIsolation', 'delta-rs');
+    expect(r).toMatchObject({ flagged: false, status: 'parsed', effective: 'SnapshotIsolation' });
+    expect(r.explanation).toMatch(/skips the check for concurrently added data/);
+  });
+
+  it("notes, without flagging, that Delta Spark's DDL cannot set a level it reads as meant at commit", () => {
+    for (const value of ['WriteSerializable', 'writeSerializable', 'snapshotIsolation']) {
+      const r = reading(value, 'delta-spark');
+      expect(r, value).toMatchObject({
+        flagged: false,
+        status: 'parsed',
+        settable: false,
+        error: 'requirement failed: delta.isolationLevel must be Serializable',
+      });
+      expect(r.explanation, value).toMatch(/its DDL cannot set it/);
+    }
+    expect(reading('serializable', 'delta-spark')).toMatchObject({ flagged: false, settable: true });
+  });
+
+  it('flags exactly the readings whose commits do not use the level the value names', () => {
+    const values = [...TABLE.map(([v]) => v).filter((v) => v !== null), 'writeserializable', 'Snapshot Isolation'];
+    for (const value of values) {
+      for (const r of interpretIsolationLevel(value)) {
+        const named = intendedLevel(value);
+        expect(r.flagged, `${r.engine} ${value}`).toBe(r.effective === null || r.effective !== named);
+      }
+    }
+    for (const r of interpretIsolationLevel(null)) expect(r.flagged, r.engine).toBe(false);
+  });
+
+  it('suggests only the camelCase spelling of the level meant, and only where that engine reads it as meant', () => {
+    expect(interpretIsolationLevel('write_serializable').map((r) => [r.engine, r.suggestion])).toEqual([
+      ['delta-rs', 'writeSerializable'],
+      ['delta-rs-legacy', undefined],
+      ['delta-spark', 'writeSerializable'],
+      ['databricks', 'writeSerializable'],
+    ]);
+    // Databricks documents only two levels: no spelling of SnapshotIsolation to suggest there.
+    expect(reading('snapshot_isolation', 'databricks')).toMatchObject({ flagged: true, effective: null });
+    expect(reading('snapshot_isolation', 'databricks').suggestion).toBeUndefined();
+    // Read as meant everywhere: nothing to suggest, not even Databricks' documented capital W.
+    expect(interpretIsolationLevel('writeSerializable').map((r) => r.suggestion ?? null)).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it.each([

@@ -1,17 +1,20 @@
 /**
  * The one conflict simulation on hand-built snapshots: per-file match counts decide which files a
  * winner rewrites, never min/max alone; the commit loop's retries and a writer's redo loop decide
- * how SECOND ends. (The lab's test/simulation-vs-lab.test.ts holds it against measured races.)
+ * how SECOND ends; FIRST's engine decides its commitInfo and each engine's checker judges SECOND.
+ * (The lab's test/simulation-vs-lab.test.ts holds it against measured races.)
  */
 import { describe, expect, it } from 'vitest';
 import {
   type Add,
   type AppendedFile,
+  type CheckerEngine,
   CONFLICT_MESSAGES,
   compactionBins,
   type FileStats,
   factsNeeded,
   field,
+  MODELLED_NOT_MEASURED,
   type SimulatedWriter,
   type SimulationFacts,
   type StructType,
@@ -76,7 +79,15 @@ function factsOf(
   configuration: Record<string, string> = {},
 ): SimulationFacts {
   return {
-    snapshot: { version: 0, files, protocol, schema, configuration },
+    snapshot: {
+      version: 0,
+      files,
+      protocol,
+      schema,
+      // Partitioned by VendorID when the files say so, as the lab's partitioned copy is.
+      partitionColumns: files.some((f) => 'VendorID' in f.partitionValues) ? ['VendorID'] : [],
+      configuration,
+    },
     matches: (p) => {
       const m = counts[p];
       if (!m) throw new Error(`no counts for '${p}'`);
@@ -151,7 +162,7 @@ describe('other pairs', () => {
     );
   });
 
-  it('B3: vendors 1 and 2 on the partitioned copy both commit', () => {
+  it('B3: vendors 1 and 2 on the partitioned copy both commit, under every engine (Spark reads partitions only)', () => {
     const parts: Add[] = [1, 2, 6, 7].map((v) => ({
       path: `VendorID=${v}/a.parquet`,
       partitionValues: { VendorID: String(v) },
@@ -162,7 +173,14 @@ describe('other pairs', () => {
     const counts = (v: number) =>
       new Map(parts.map((f) => [f.path, f.partitionValues.VendorID === String(v) ? 10 : 0]));
     const facts = factsOf(parts, { 'VendorID = 1': counts(1), 'VendorID = 2': counts(2) });
-    expect(simulateConflict({ facts, first: updateOf(1), second: updateOf(2) }).secondCommits).toBe(true);
+    expect(facts.snapshot.partitionColumns).toEqual(['VendorID']);
+    const p = simulateConflict({ facts, first: updateOf(1), second: updateOf(2) });
+    expect(p.secondCommits).toBe(true);
+    expect(p.byEngine.map((e) => [e.engine, e.commits])).toEqual([
+      ['delta-rs', true],
+      ['delta-spark', true],
+      ['databricks', true],
+    ]);
   });
 
   it('B2: two deletes on overlapping rows fail the second', () => {
@@ -391,5 +409,154 @@ describe('what the facts must give, and bad input', () => {
     expect(() => simulateConflict({ facts: FLAT, first: nothingSet, second: updateOf(2) })).toThrow(
       "writer 'w': an update needs at least one column to set",
     );
+  });
+});
+
+describe('by engine: FIRST written by its engine, SECOND judged by each', () => {
+  const withLevel = (facts: SimulationFacts, value: string): SimulationFacts => ({
+    ...facts,
+    snapshot: { ...facts.snapshot, configuration: { 'delta.isolationLevel': value } },
+  });
+  const verdicts = (p: ReturnType<typeof simulateConflict>) =>
+    Object.fromEntries(p.byEngine.map((e) => [e.engine, e.commits])) as Record<CheckerEngine, boolean>;
+  const sparkAppend = (extra: Partial<SimulatedWriter> = {}) => append(false, { engine: 'delta-spark', ...extra });
+  const SPARK_APPEND =
+    /^\[DELTA_CONCURRENT_APPEND\.WITHOUT_HINT\] Transaction conflict detected\. a concurrent WRITE added data/;
+
+  it('lists delta-rs, Delta Spark, Databricks; delta-rs is the forecast itself, the others say they are modelled', () => {
+    for (const [first, second] of [
+      [updateOf(1), updateOf(2)],
+      [updateOf(6), updateOf(7)],
+      [updateOf(2), append()],
+      [compact, updateOf(2)],
+      [append(false, { maxCommitRetries: 0 }), append(false, { maxCommitRetries: 0 })],
+    ] as [SimulatedWriter, SimulatedWriter][]) {
+      const p = simulateConflict({ facts: FLAT, first, second });
+      expect(p.byEngine.map((e) => [e.engine, e.note])).toEqual([
+        ['delta-rs', null],
+        ['delta-spark', MODELLED_NOT_MEASURED],
+        ['databricks', MODELLED_NOT_MEASURED],
+      ]);
+      expect(p.byEngine[0]).toEqual({
+        engine: 'delta-rs',
+        isolationLevel: p.isolationLevel,
+        commits: p.secondCommits,
+        failedCheck: p.failedCheck,
+        message: p.message,
+        note: null,
+      });
+    }
+    expect(MODELLED_NOT_MEASURED).toBe('modelled, not measured: races run delta-rs writers');
+  });
+
+  it('the example manifest: a blind-claiming append, then a capital-W update: Delta Spark commits, delta-rs fails', () => {
+    // daily-append (delta-rs, isBlindAppend in its commit metadata) commits; vendor2-tips read before it.
+    const p = simulateConflict({
+      facts: withLevel(FLAT, 'WriteSerializable'),
+      first: append(true),
+      second: updateOf(2),
+    });
+    expect(p).toMatchObject({ secondCommits: false, conflictKind: 'ConcurrentAppend', message: ADDED });
+    expect(p.byEngine.map((e) => [e.engine, e.isolationLevel, e.commits])).toEqual([
+      ['delta-rs', 'Serializable', false],
+      ['delta-spark', 'WriteSerializable', true],
+      ['databricks', 'WriteSerializable', true],
+    ]);
+  });
+
+  it("the winner's engine writes isBlindAppend: Delta Spark always, delta-rs only when the job claims it", () => {
+    const level = withLevel(FLAT, 'WriteSerializable');
+    // A plain delta-rs append writes no isBlindAppend: Spark's checker counts its file as added data.
+    const rs = simulateConflict({ facts: level, first: append(), second: updateOf(2) });
+    expect(verdicts(rs)).toEqual({ 'delta-rs': false, 'delta-spark': false, databricks: false });
+    expect(rs.byEngine[1]).toMatchObject({
+      failedCheck: 'concurrentAppend',
+      message: expect.stringMatching(SPARK_APPEND),
+    });
+    // The same append by Delta Spark is blind, so WriteSerializable lets the update through.
+    expect(verdicts(simulateConflict({ facts: level, first: sparkAppend(), second: updateOf(2) }))).toEqual({
+      'delta-rs': false,
+      'delta-spark': true,
+      databricks: true,
+    });
+    // delta-rs honours a Spark winner's flag too, once it reads the level (small w).
+    const small = simulateConflict({
+      facts: withLevel(FLAT, 'writeSerializable'),
+      first: sparkAppend(),
+      second: updateOf(2),
+    });
+    expect(small.secondCommits).toBe(true);
+    // A Spark append that scans the table first is not blind.
+    const checks = writer(
+      'append',
+      { kind: 'append', rows: '2025-02-01', checksFirst: true },
+      { engine: 'delta-spark' },
+    );
+    expect(verdicts(simulateConflict({ facts: level, first: checks, second: updateOf(2) }))['delta-spark']).toBe(false);
+  });
+
+  it('unset, Databricks defaults to WriteSerializable and Delta Spark to Serializable', () => {
+    const p = simulateConflict({ facts: FLAT, first: sparkAppend(), second: updateOf(2) });
+    expect(p.byEngine.map((e) => [e.engine, e.isolationLevel, e.commits])).toEqual([
+      ['delta-rs', 'Serializable', false],
+      ['delta-spark', 'Serializable', false],
+      ['databricks', 'WriteSerializable', true],
+    ]);
+  });
+
+  it('Spark ignores stats on an unpartitioned table: after VendorID 6, an update of 7 commits only under delta-rs', () => {
+    // D1: delta-rs prunes 6's new file (VendorID 1..6) away from 7; Spark's check matches any added file.
+    expect(verdicts(simulateConflict({ facts: FLAT, first: updateOf(6), second: updateOf(7) }))).toEqual({
+      'delta-rs': true,
+      'delta-spark': false,
+      databricks: false,
+    });
+  });
+
+  it('a Spark append reads nothing: an update before it fails it under delta-rs only', () => {
+    const p = simulateConflict({ facts: FLAT, first: updateOf(2), second: append() });
+    expect(verdicts(p)).toEqual({ 'delta-rs': false, 'delta-spark': true, databricks: true });
+    expect(p.byEngine[0]?.failedCheck).toBe('deleteRead');
+  });
+
+  it("max_commit_retries is delta-rs's: with it at 0 only the delta-rs line fails", () => {
+    const p = simulateConflict({
+      facts: FLAT,
+      first: append(false, { maxCommitRetries: 0 }),
+      second: append(false, { maxCommitRetries: 0 }),
+    });
+    expect(verdicts(p)).toEqual({ 'delta-rs': false, 'delta-spark': true, databricks: true });
+  });
+
+  it('a level Spark cannot read fails every Spark commit, with no rival and after a redo too', () => {
+    const bad = withLevel(
+      { ...FLAT, matches: (p) => (p === 'VendorID = 3' ? new Map() : FLAT.matches(p)) },
+      'write_serializable',
+    );
+    const INVALID = "[DELTA_INVALID_ISOLATION_LEVEL] invalid isolation level 'write_serializable'";
+    const p = simulateConflict({ facts: bad, first: updateOf(3), second: updateOf(2, { retryLoop: 5 }) });
+    expect(p.nothingToCommit).toEqual(['vendor3']);
+    expect(p.byEngine).toEqual([
+      {
+        engine: 'delta-rs',
+        isolationLevel: 'Serializable',
+        commits: true,
+        failedCheck: null,
+        message: null,
+        note: null,
+      },
+      ...(['delta-spark', 'databricks'] as const).map((engine) => ({
+        engine,
+        isolationLevel: null,
+        commits: false,
+        failedCheck: 'isolationLevel',
+        message: INVALID,
+        note: MODELLED_NOT_MEASURED,
+      })),
+    ]);
+    // A Spark FIRST cannot commit there either: nothing wins, and SECOND commits first try under delta-rs.
+    const q = simulateConflict({ facts: bad, first: updateOf(1, { engine: 'delta-spark' }), second: updateOf(2) });
+    expect(q.first).toMatchObject({ committed: false, error: { message: INVALID, kind: 'InvalidIsolationLevel' } });
+    expect(q.second).toMatchObject({ committed: true, version: 1, commitRetries: 0 });
   });
 });

@@ -113,6 +113,7 @@ export async function tableFacts(
       files: table.activeFiles(),
       protocol: table.protocol,
       schema: table.schema,
+      partitionColumns: table.partitionColumns,
       configuration: table.configuration,
     },
     matches: (p) => {

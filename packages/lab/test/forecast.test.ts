@@ -78,6 +78,8 @@ async function forecastAndRace(
   const forecast = await forecastConflict({ table, first, second, dataset });
   const { secondCommits, message, firstTouchesFiles, secondReadsFiles } = forecast;
   expect({ secondCommits, message, firstTouchesFiles, secondReadsFiles }).toEqual(await race(table, first, second));
+  // Races run delta-rs writers: the delta-rs line of the forecast by engine is the one raced here.
+  expect(forecast.byEngine[0]).toMatchObject({ engine: 'delta-rs', commits: secondCommits, message, note: null });
   return forecast;
 }
 
@@ -177,6 +179,12 @@ describe('appends, compaction and isolation levels', () => {
       'delta.isolationLevel': 'WriteSerializable',
     });
     expect(i4).toMatchObject({ isolationLevel: 'Serializable', secondCommits: false, message: ADDED });
+    // Delta Spark and Databricks read capital W as WriteSerializable and honour the blind append (modelled).
+    expect(i4.byEngine.map((e) => [e.engine, e.isolationLevel, e.commits])).toEqual([
+      ['delta-rs', 'Serializable', false],
+      ['delta-spark', 'WriteSerializable', true],
+      ['databricks', 'WriteSerializable', true],
+    ]);
   });
 
   it('compaction and an update: the second fails with the message its order implies (C2, C3)', async () => {

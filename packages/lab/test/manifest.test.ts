@@ -239,6 +239,20 @@ describe('parseManifest: job fields', () => {
     ]);
   });
 
+  it("checks each predicate's grammar before any table is open, with every other problem", () => {
+    const text = `jobs:
+  - {name: vendor2, ${JOB}, predicate: VendorID == 2}
+  - {name: tips, ${JOB}, predicate: "tip_amount > 0 AND", onCommitFailed: retry}
+  - {name: unknown-column, ${JOB}, predicate: Vendor = 2}`;
+    expect(problemsOf(text)).toEqual([
+      "job 'vendor2': predicate: unexpected '=' at position 11 in predicate",
+      "job 'tips': predicate: predicate ends too early: expected a value at the end of the input",
+      "job 'tips': onCommitFailed must be one of fail, retry-commit, redo-whole-change, got 'retry'",
+    ]);
+    // Which columns exist is the table's to say: the audit checks that once it has opened it.
+    expect(parseManifest(`jobs:\n  - {name: x, ${JOB}, predicate: Vendor = 2}`).jobs[0]?.predicate).toBe('Vendor = 2');
+  });
+
   it('checks commitProperties and names unknown keys inside it', () => {
     const bad = '{maxCommitRetries: -1, isBlindAppend: 1, isolationLevel: 2, retries: 3}';
     expect(problemsOf(`jobs:\n  - {name: x, ${JOB}, commitProperties: ${bad}}`)).toEqual([

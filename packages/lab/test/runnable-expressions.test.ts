@@ -1,13 +1,14 @@
 /**
  * Expressions that parse and bind but that DuckDB cannot run (a constant it cannot convert, a value
  * that does not fit its column) are refused wherever the lab accepts them for work: a custom race,
- * a forecast, a layout's match counts and a jobs audit, each with a message in the engine's words
+ * a forecast, a layout's match counts and a jobs audit (as a problem of its manifest), each with a message in the engine's words
  * and never DuckDB's text. Before, they reached DuckDB and failed there with its raw error.
  */
 import { join } from 'node:path';
 import { field, writeDeltaTable } from '@racelab/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditJobs, type Job } from '../src/audit/index';
+import { ManifestError } from '../src/audit/manifest';
 import type { WriterSpec } from '../src/cases/catalog';
 import { CaseInputError, customCase, runnableCustomCase } from '../src/cases/custom';
 import { forecastConflict } from '../src/forecast';
@@ -105,7 +106,7 @@ describe('reads of a table', () => {
     expect(ok.files.reduce((n, f) => n + (f.matches?.[0] ?? 0), 0)).toBe(1);
   });
 
-  it('an audit reports the job whose predicate cannot run, and audits the others', async () => {
+  it('an audit refuses the manifest, naming every job whose predicate cannot run and its field', async () => {
     const job = (name: string, predicate: string): Job => ({
       name,
       table: 'trips',
@@ -114,25 +115,14 @@ describe('reads of a table', () => {
       predicate,
       onCommitFailed: 'redo-whole-change',
     });
-    const audit = await auditJobs(
-      { jobs: [job('bad', CANNOT_RUN), job('v1', 'VendorID = 1'), job('v2', 'VendorID = 2')] },
+    const error = await auditJobs(
+      { jobs: [job('bad', CANNOT_RUN), job('v1', 'VendorID = 1'), job('also-bad', `VendorID = 2 OR ${CANNOT_RUN}`)] },
       cfg,
-    );
-    const unusable = audit.findings.filter((f) => f.rule === 'predicate-unusable');
-    expect(unusable).toEqual([
-      {
-        rule: 'predicate-unusable',
-        severity: 'error',
-        jobs: ['bad'],
-        table: 'trips',
-        evidence: CANNOT_RUN_REFUSAL,
-        fix: "write the predicate in the engine's subset, over the table's columns, so that it runs on every row",
-      },
-    ]);
-    expect(audit.failed).toBe(true);
-    expect(audit.pairs.map((p) => [p.first, p.second])).toEqual([
-      ['v1', 'v2'],
-      ['v2', 'v1'],
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ManifestError);
+    expect((error as ManifestError).problems).toEqual([
+      `job 'bad': predicate: ${CANNOT_RUN_REFUSAL}`,
+      `job 'also-bad': predicate: ${CANNOT_RUN_REFUSAL.replace('position 15', 'position 31')}`,
     ]);
   });
 });

@@ -167,6 +167,12 @@ describe('the one simulation forecasts what the lab measures', () => {
           `${label(order)}, run ${run.index} at scale ${scale}`,
         ).toEqual(fates);
       }
+      // The forecast's delta-rs line is the engine the lab runs: it says what the forecast itself says.
+      expect(forecast.byEngine[0]).toMatchObject({
+        engine: 'delta-rs',
+        commits: forecast.second.committed || forecast.second.nothingToCommit,
+        message: forecast.message,
+      });
       // Files go uncompared only for a writer that committed in a redo.
       for (const [i, f] of [forecast.first, forecast.second].entries()) {
         if (!withFiles[i]) expect(f.attempts).toBeGreaterThan(1);

@@ -4,17 +4,34 @@
  */
 import {
   auditJobs,
+  clientSafeMessage,
   type Finding,
+  type LocationConfig,
   ManifestError,
+  namedRoots,
   type PairForecast,
   parseManifest,
   type SkippedWork,
 } from '@racelab/lab';
+import { GraphQLError } from 'graphql';
 import type { JobAudit } from '../db/prisma';
 import { builder } from './builder';
+import { EngineForecastType } from './engine-forecast-types';
 import { InputError } from './errors';
+import { KeyValue, pairs } from './key-value-types';
 
 const MAX_MANIFEST_CHARS = 256 * 1024;
+
+/**
+ * The audit itself failed (neither the manifest nor one of its tables: those are problems and findings).
+ * The client gets the reason in one line without server paths, as the CLI's exit 3 gives it, never yoga's
+ * "Unexpected error."; the whole error goes to the server log.
+ */
+function auditFailed(e: unknown, cfg: LocationConfig): GraphQLError {
+  console.error('auditJobs failed:', e);
+  const reason = clientSafeMessage(e, { roots: namedRoots(cfg) });
+  return new GraphQLError(`the audit failed: ${reason}`, { extensions: { code: 'AUDIT_FAILED' } });
+}
 
 const FindingType = builder.objectRef<Finding>('JobFinding').implement({
   fields: (t) => ({
@@ -36,6 +53,17 @@ const PairType = builder.objectRef<PairForecast>('JobPairForecast').implement({
     secondCommits: t.exposeBoolean('secondCommits', { nullable: true }),
     failedCheck: t.exposeString('failedCheck', { nullable: true }),
     message: t.exposeString('message', { nullable: true }),
+    byEngine: t.field({
+      type: [EngineForecastType],
+      description: "SECOND judged by each engine's checker, FIRST written by its own job's engine",
+      // Audits stored before forecasts named their engine have none.
+      resolve: (p) => p.byEngine ?? [],
+    }),
+    secondEngine: t.string({
+      nullable: true,
+      description: "the byEngine entry that is SECOND's own engine; null when its job names none of them",
+      resolve: (p) => p.secondEngine ?? null,
+    }),
     skipped: t.string({ nullable: true, resolve: (p) => p.skipped ?? null }),
   }),
 });
@@ -56,6 +84,7 @@ interface JobShape {
   engine: string;
   operation: string;
   predicate: string | null;
+  tableProperties?: Record<string, string>;
 }
 const JobType = builder.objectRef<JobShape>('AuditedJob').implement({
   fields: (t) => ({
@@ -64,6 +93,11 @@ const JobType = builder.objectRef<JobShape>('AuditedJob').implement({
     engine: t.exposeString('engine'),
     operation: t.exposeString('operation'),
     predicate: t.exposeString('predicate', { nullable: true }),
+    tableProperties: t.field({
+      type: [KeyValue],
+      description: 'what the job sets on its table, e.g. delta.isolationLevel',
+      resolve: (j) => pairs(j.tableProperties),
+    }),
   }),
 });
 
@@ -100,6 +134,13 @@ builder.queryFields((t) => ({
       return ctx.db.jobAudit.findMany({ orderBy: { createdAt: 'desc' }, take });
     },
   }),
+  jobAudit: t.field({
+    type: JobAuditType,
+    nullable: true,
+    description: 'one stored jobs audit; null when none has this id',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, { id }, ctx) => ctx.db.jobAudit.findUnique({ where: { id: String(id) } }),
+  }),
 }));
 
 builder.mutationFields((t) => ({
@@ -112,13 +153,15 @@ builder.mutationFields((t) => ({
       if (manifest.length > MAX_MANIFEST_CHARS)
         throw new InputError(`manifest: at most ${MAX_MANIFEST_CHARS} characters`);
       let parsed: ReturnType<typeof parseManifest>;
+      let audit: Awaited<ReturnType<typeof auditJobs>>;
       try {
         parsed = parseManifest(manifest);
+        // A table the audit cannot read is a finding; a predicate that cannot run on its table is a manifest problem.
+        audit = await auditJobs(parsed, ctx.locations);
       } catch (e) {
         if (e instanceof ManifestError) throw new InputError('the manifest is not usable', e.problems);
-        throw e;
+        throw auditFailed(e, ctx.locations);
       }
-      const audit = await auditJobs(parsed, ctx.locations);
       return ctx.db.jobAudit.create({
         data: {
           manifest: parsed as unknown as object,

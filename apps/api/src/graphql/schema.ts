@@ -3,5 +3,6 @@ import { builder } from './builder';
 import './races';
 import './tables';
 import './jobs';
+import './isolation-advice';
 
 export const schema = builder.toSchema();

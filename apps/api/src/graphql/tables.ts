@@ -2,7 +2,15 @@
  * Types and fields about tables: the per-engine reading of an isolation string, the audit of
  * tables' `delta.isolationLevel`, the layout of a table's files, and the conflict forecast.
  */
-import { DeltaTable, ExpressionError, ISOLATION_LEVEL_KEY, NotATableError, type StructType } from '@racelab/engine';
+import { propertyProblems, repeatedKeys } from '@racelab/contracts';
+import {
+  DeltaTable,
+  type EngineForecast,
+  ExpressionError,
+  ISOLATION_LEVEL_KEY,
+  NotATableError,
+  type StructType,
+} from '@racelab/engine';
 import {
   CaseInputError,
   customCase,
@@ -19,13 +27,14 @@ import {
   type WriterSpec,
 } from '@racelab/lab';
 import type { Audit } from '../db/prisma';
-import { type Measured, measuredOutcomes } from '../races/measured';
+import { type Measured, measuredOutcomes, type OrderTally } from '../races/measured';
 import { toCustomWriter, type WriterInput } from '../races/spec';
 import { type Interpretation, interpret } from '../tables/interpret';
 import { type ApiContext, builder } from './builder';
+import { EngineForecastType } from './engine-forecast-types';
 import { InputError } from './errors';
 import { KeyValue, type KeyValueShape, pairs, ValueCount } from './key-value-types';
-import { WriterInputType } from './race-input';
+import { KeyValueInput, WriterInputType } from './race-input';
 import { shown } from './shown-text';
 
 export const MAX_AUDIT_LOCATIONS = 50;
@@ -153,15 +162,43 @@ const TableLayoutType = builder.objectRef<LayoutShape>('TableLayout').implement(
   }),
 });
 
+/** The losers' messages as a client may see them, each once. */
+const shownMessages = (messages: string[], ctx: ApiContext) => [...new Set(messages.map((x) => shown(x, ctx)))];
+
+const MeasuredOrderType = builder.objectRef<OrderTally>('MeasuredOrder').implement({
+  description: 'The runs of a pair that committed in one order',
+  fields: (t) => ({
+    runs: t.exposeInt('runs'),
+    firstCommitted: t.exposeInt('firstCommitted'),
+    secondCommitted: t.exposeInt('secondCommitted'),
+    messages: t.stringList({ resolve: (o, _args, ctx) => shownMessages(o.messages, ctx) }),
+  }),
+});
+
+const EITHER_ORDER = 'counts the runs of both commit orders; compare a prediction with inOrder';
 const MeasuredType = builder.objectRef<Measured>('MeasuredOutcome').implement({
   description: 'Stored runs of lab races whose two writers do exactly these changes on this base table',
   fields: (t) => ({
     races: t.exposeInt('races'),
-    runs: t.exposeInt('runs'),
-    firstCommitted: t.exposeInt('firstCommitted'),
-    secondCommitted: t.exposeInt('secondCommitted'),
-    messages: t.stringList({ resolve: (m, _args, ctx) => [...new Set(m.messages.map((x) => shown(x, ctx)))] }),
+    runs: t.exposeInt('runs', { description: 'every run of the pair, in either order' }),
+    firstCommitted: t.exposeInt('firstCommitted', { description: EITHER_ORDER }),
+    secondCommitted: t.exposeInt('secondCommitted', { description: EITHER_ORDER }),
+    messages: t.stringList({ description: EITHER_ORDER, resolve: (m, _args, ctx) => shownMessages(m.messages, ctx) }),
     caseIds: t.exposeStringList('caseIds'),
+    inOrder: t.field({
+      type: MeasuredOrderType,
+      description:
+        "runs in which FIRST went first: its commit is in the log before SECOND's, or SECOND started after it",
+      resolve: (m) => m.inOrder,
+    }),
+    otherOrder: t.field({
+      type: MeasuredOrderType,
+      description: 'runs in which SECOND went first',
+      resolve: (m) => m.otherOrder,
+    }),
+    neitherCommitted: t.exposeInt('neitherCommitted', {
+      description: 'runs of two writers released together in which neither committed: they have no order',
+    }),
   }),
 });
 
@@ -173,8 +210,10 @@ interface PredictionShape {
   firstTouchesFiles: number;
   secondReadsFiles: number;
   nothingToCommit: string[];
+  byEngine: EngineForecast[];
 }
 const ConflictPrediction = builder.objectRef<PredictionShape>('ConflictPrediction').implement({
+  description: 'Both writers read one version; FIRST commits; does SECOND? The top fields are delta-rs 1.6.x',
   fields: (t) => ({
     secondCommits: t.exposeBoolean('secondCommits'),
     failedCheck: t.exposeString('failedCheck', { nullable: true }),
@@ -183,6 +222,11 @@ const ConflictPrediction = builder.objectRef<PredictionShape>('ConflictPredictio
     firstTouchesFiles: t.exposeInt('firstTouchesFiles'),
     secondReadsFiles: t.exposeInt('secondReadsFiles'),
     nothingToCommit: t.exposeStringList('nothingToCommit'),
+    byEngine: t.field({
+      type: [EngineForecastType],
+      description: 'SECOND as a writer of each engine, FIRST a delta-rs writer (as in races)',
+      resolve: (p) => p.byEngine,
+    }),
   }),
 });
 
@@ -282,11 +326,19 @@ builder.queryFields((t) => ({
       table: t.arg.string({ required: true, description: 'flat or partitioned' }),
       first: t.arg({ type: WriterInputType, required: true }),
       second: t.arg({ type: WriterInputType, required: true }),
+      tableProperties: t.arg({
+        type: [KeyValueInput],
+        description: 'the table properties the races set on their copy of the base table (none: the plain table)',
+      }),
     },
-    resolve: (_r, { table, first, second }, ctx) => {
+    resolve: (_r, { table, first, second, tableProperties }, ctx) => {
       if (table !== 'flat' && table !== 'partitioned') throw new InputError('table must be flat or partitioned');
       const [a, b] = writerPair(first as WriterInput, second as WriterInput, labTableSchema());
-      return measuredOutcomes(ctx.db, table, a, b);
+      const given = (tableProperties ?? []) as { key: string; value: string }[];
+      const properties = Object.fromEntries(given.map((p) => [p.key, p.value]));
+      const problems = [...repeatedKeys('tableProperties', given), ...propertyProblems(properties)];
+      if (problems.length > 0) throw new InputError(problems.join('; '), problems);
+      return measuredOutcomes(ctx.db, table, a, b, properties);
     },
   }),
   audits: t.field({

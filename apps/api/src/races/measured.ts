@@ -1,21 +1,37 @@
 /**
- * What the lab measured for a pair of writers: every stored run of a race on the same base table
- * (with no table properties set) whose two writers do exactly these two changes. A pair raced together matches in either order;
- * a pair where one starts after the other matches only in that order.
+ * What the lab measured for a pair of writers: every stored run of a race on the same base table, with
+ * exactly the given table properties, whose two writers do exactly these two changes, in either order.
+ * A prediction says what SECOND does once FIRST has committed, so each run is counted under the order
+ * its commits took (`inOrder`: FIRST's commit landed first), and only those runs compare with it.
  */
 import type { WriterOperation, WriterSpec } from '@racelab/lab';
 import type { Db } from '../db/prisma';
 import type { RaceSpec } from './spec';
 
-export interface Measured {
-  races: number;
+/** The runs of one commit order. */
+export interface OrderTally {
   runs: number;
   /** Runs in which the writer given first / second committed. */
   firstCommitted: number;
   secondCommitted: number;
   /** The losers' distinct error messages. */
   messages: string[];
+}
+
+export interface Measured {
+  races: number;
+  /** Every run of the pair, whatever its order, and the tallies over all of them. */
+  runs: number;
+  firstCommitted: number;
+  secondCommitted: number;
+  messages: string[];
   caseIds: string[];
+  /** Runs in which FIRST went first: its commit is in the log before SECOND's, or SECOND started after it. */
+  inOrder: OrderTally;
+  /** Runs in which SECOND went first. */
+  otherOrder: OrderTally;
+  /** Runs of two writers released together in which neither committed: they have no order. */
+  neitherCommitted: number;
 }
 
 /** JSON with every object's keys sorted, nested ones too: equal operations print equal. */
@@ -32,41 +48,86 @@ const canonical = (v: unknown): string =>
 /** An operation's identity: what it does (its set included), not what the writer is called. */
 const sameOperation = (a: WriterOperation, b: WriterOperation) => canonical(a) === canonical(b);
 
+interface StoredWriter {
+  name: string;
+  committed: boolean;
+  version: number | null;
+  errorMessage: string | null;
+}
+
+type Side = 'first' | 'second';
+
+/**
+ * Which writer went first in one run. Two commits are ordered by their log versions. Otherwise a race
+ * that started one writer after the other ran in that order, whatever came of the leader; in a race
+ * of two released together, the one that committed went first, and with no commit there is no order.
+ */
+function runOrder(first: StoredWriter | undefined, second: StoredWriter | undefined, leader: Side | null): Side | null {
+  if (first?.committed && second?.committed && first.version !== null && second.version !== null)
+    return first.version < second.version ? 'first' : 'second';
+  if (leader) return leader;
+  if (first?.committed) return 'first';
+  if (second?.committed) return 'second';
+  return null;
+}
+
+const emptyTally = (): OrderTally => ({ runs: 0, firstCommitted: 0, secondCommitted: 0, messages: [] });
+
+function count(tally: OrderTally, first: StoredWriter | undefined, second: StoredWriter | undefined) {
+  tally.runs++;
+  if (first?.committed) tally.firstCommitted++;
+  if (second?.committed) tally.secondCommitted++;
+  for (const w of [first, second]) {
+    if (w && !w.committed && w.errorMessage && !tally.messages.includes(w.errorMessage))
+      tally.messages.push(w.errorMessage);
+  }
+}
+
+/** `properties`: the table properties the race set on its copy (none: the plain base table). */
 export async function measuredOutcomes(
   db: Db,
   table: string,
   first: WriterSpec,
   second: WriterSpec,
+  properties: Record<string, string> = {},
 ): Promise<Measured> {
   const races = await db.race.findMany({
     where: { status: { in: ['DONE', 'CANCELLED', 'FAILED'] } },
-    select: { caseId: true, spec: true, runs: { where: { status: 'DONE' }, select: { writers: true } } },
+    select: {
+      caseId: true,
+      spec: true,
+      runs: {
+        where: { status: 'DONE' },
+        select: { writers: { select: { name: true, committed: true, version: true, errorMessage: true } } },
+      },
+    },
   });
-  const out: Measured = { races: 0, runs: 0, firstCommitted: 0, secondCommitted: 0, messages: [], caseIds: [] };
+  const all = emptyTally();
+  const inOrder = emptyTally();
+  const otherOrder = emptyTally();
+  const caseIds: string[] = [];
+  let matched = 0;
+  let neitherCommitted = 0;
+  const wanted = canonical(properties);
   for (const race of races) {
     const c = (race.spec as unknown as RaceSpec).case;
-    // Only races on the plain base table: a table property such as the isolation level changes outcomes.
-    const plain = Object.keys(c.engine === 'delta' ? (c.properties ?? {}) : {}).length === 0;
-    if (c.engine !== 'delta' || !plain || c.table !== table || c.writers.length !== 2 || race.runs.length === 0)
-      continue;
+    // A table property such as the isolation level changes outcomes: only races on the same table count.
+    if (c.engine !== 'delta' || canonical(c.properties ?? {}) !== wanted) continue;
+    if (c.table !== table || c.writers.length !== 2 || race.runs.length === 0) continue;
     const a = c.writers.find((w) => sameOperation(w.operation, first.operation));
     const b = c.writers.find((w) => w !== a && sameOperation(w.operation, second.operation));
     if (!a || !b) continue;
-    // Ordered races count only in their order; a race of two at the barrier counts either way.
-    if (a.startAfter === b.name || (b.startAfter !== undefined && b.startAfter !== a.name)) continue;
-    out.races++;
-    if (race.caseId && !out.caseIds.includes(race.caseId)) out.caseIds.push(race.caseId);
+    const leader = b.startAfter === a.name ? 'first' : a.startAfter === b.name ? 'second' : null;
+    matched++;
+    if (race.caseId && !caseIds.includes(race.caseId)) caseIds.push(race.caseId);
     for (const run of race.runs) {
-      out.runs++;
       const wa = run.writers.find((w) => w.name === a.name);
       const wb = run.writers.find((w) => w.name === b.name);
-      if (wa?.committed) out.firstCommitted++;
-      if (wb?.committed) out.secondCommitted++;
-      for (const w of [wa, wb]) {
-        if (w && !w.committed && w.errorMessage && !out.messages.includes(w.errorMessage))
-          out.messages.push(w.errorMessage);
-      }
+      count(all, wa, wb);
+      const order = runOrder(wa, wb, leader);
+      if (order === null) neitherCommitted++;
+      else count(order === 'first' ? inOrder : otherOrder, wa, wb);
     }
   }
-  return out;
+  return { races: matched, ...all, caseIds, inOrder, otherOrder, neitherCommitted };
 }

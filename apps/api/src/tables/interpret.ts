@@ -3,7 +3,7 @@
  * reading (packages/engine isolation.ts) mapped onto the contract's PARSED / SILENTLY_IGNORED /
  * REJECTED outcomes and engine names.
  */
-import { type EngineReading, interpretIsolationLevel } from '@racelab/engine';
+import { type EngineId, type EngineReading, interpretIsolationLevel } from '@racelab/engine';
 
 export interface Interpretation {
   engine: string;
@@ -16,7 +16,7 @@ export interface Interpretation {
 }
 
 /** The contract's engine names; engines it does not list keep the engine's own label. */
-const ENGINE_NAMES: Record<EngineReading['engine'], string> = {
+const ENGINE_NAMES: Record<EngineId, string> = {
   'delta-rs': 'delta-rs 1.2-1.6.x',
   'delta-rs-legacy': 'delta-rs 0.x-1.1.4',
   'delta-spark': 'Delta Spark',
@@ -31,8 +31,12 @@ const OUTCOMES: Record<EngineReading['status'], Interpretation['outcome']> = {
   commitFails: 'REJECTED',
 };
 
-export function interpret(value: string | null): Interpretation[] {
-  return interpretIsolationLevel(value).map((r) => ({
+/** An engine as the API names it. */
+export const engineName = (engine: EngineId): string => ENGINE_NAMES[engine];
+
+/** One engine's reading in the API's words. */
+export function toInterpretation(r: EngineReading): Interpretation {
+  return {
     engine: ENGINE_NAMES[r.engine],
     outcome: OUTCOMES[r.status],
     effectiveLevel: r.effective,
@@ -40,5 +44,9 @@ export function interpret(value: string | null): Interpretation[] {
     flagged: r.flagged,
     suggestion: r.suggestion ?? null,
     error: r.error ?? null,
-  }));
+  };
+}
+
+export function interpret(value: string | null): Interpretation[] {
+  return interpretIsolationLevel(value).map(toInterpretation);
 }

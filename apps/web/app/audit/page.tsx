@@ -1,6 +1,7 @@
 'use client';
 import { AuditForm } from '../../components/audit/audit-form';
 import { AuditHistory } from '../../components/audit/audit-history';
+import { JobAuditHistory } from '../../components/audit/job-audit-history';
 import { JobsAudit } from '../../components/audit/jobs-audit';
 
 export default function AuditPage() {
@@ -24,6 +25,10 @@ export default function AuditPage() {
           the evidence and the fix, and forecasts every pair of jobs on a table from the table&apos;s own data.
         </p>
         <JobsAudit />
+      </section>
+      <section className="panel" aria-labelledby="job-audit-history-heading">
+        <h2 id="job-audit-history-heading">Past job audits</h2>
+        <JobAuditHistory />
       </section>
       <section className="panel" aria-labelledby="audit-history-heading">
         <h2 id="audit-history-heading">Results and history</h2>

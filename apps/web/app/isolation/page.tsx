@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { ComparisonTable } from '../../components/isolation/comparison';
 import { IsolationMatrix } from '../../components/isolation/matrix';
+import { SpellingAdvice } from '../../components/isolation/spelling-advice';
 import { TopFlag } from '../../components/isolation/top-flag';
 import { TryValue } from '../../components/isolation/try-value';
 import { Failed, Loading } from '../../components/states';
@@ -35,6 +36,10 @@ export default function IsolationPage() {
         lab&apos;s races measured, what each engine makes of each spelling, and how they read yours.
       </p>
       <TopFlag flags={flags} />
+      <section className="panel" aria-labelledby="spelling-heading">
+        <h2 id="spelling-heading">The spelling to write</h2>
+        <SpellingAdvice />
+      </section>
       <div>
         <section className="panel" aria-labelledby="try-heading">
           <h2 id="try-heading">Try a value</h2>

@@ -3,12 +3,14 @@
  * The conflict playground: where each vendor's trips live in the lab's two tables, and, for two
  * writers that read the same version, whether the second one's commit survives the first one's.
  * The prediction runs in the browser with the engine's own checker (lib/playground.ts); the lab's
- * measured runs of the same pair sit beside it.
+ * measured runs of the same pair in the same commit order sit beside it, with a button that races it so.
  */
 import { useQuery } from '@tanstack/react-query';
 import { use, useId, useState } from 'react';
 import { Heatmap } from '../../components/playground/heatmap';
-import { MeasuredOutcome, Prediction } from '../../components/playground/prediction';
+import { MeasuredOutcome } from '../../components/playground/measured-outcome';
+import { Prediction } from '../../components/playground/prediction';
+import { RacePairButton } from '../../components/playground/race-pair-button';
 import { Failed, Loading } from '../../components/states';
 import { gql } from '../../lib/gql';
 import {
@@ -18,6 +20,7 @@ import {
   layoutVariables,
   type MenuWriter,
   type PlaygroundLayout,
+  raceProperties,
   SCALES,
   TABLE_KINDS,
   TABLE_LAYOUT_QUERY,
@@ -97,6 +100,8 @@ export default function PlaygroundPage({ searchParams }: { searchParams: Promise
     partitioned: useLayout('partitioned', scale),
   };
   const chosen = layouts[kind];
+  // A race of the pair runs on the chosen table as it is: its properties go with the race and pick its runs.
+  const properties = chosen.data ? raceProperties(chosen.data) : [];
   const hint = useId();
 
   return (
@@ -107,7 +112,7 @@ export default function PlaygroundPage({ searchParams }: { searchParams: Promise
         second? The maps below show which data files hold each taxi vendor's trips in the lab's two copies of the
         January table. Pick two writers and the page works out, in your browser and with the same conflict rules as
         delta-rs, whether the second commit goes through, and shows what the lab saw when it raced the same pair for
-        real.
+        real, in the same order: race it from here to measure it.
       </p>
 
       <div className="row">
@@ -192,7 +197,22 @@ export default function PlaygroundPage({ searchParams }: { searchParams: Promise
         </section>
         <section className="panel" aria-labelledby={`${hint}-measured`}>
           <h3 id={`${hint}-measured`}>Measured in the lab</h3>
-          <MeasuredOutcome kind={kind} firstKey={firstKey} secondKey={secondKey} />
+          {chosen.isPending ? (
+            <Loading what="the table layout" />
+          ) : chosen.isError ? (
+            <Failed error={chosen.error} />
+          ) : (
+            <>
+              <MeasuredOutcome kind={kind} firstKey={firstKey} secondKey={secondKey} tableProperties={properties} />
+              <RacePairButton
+                kind={kind}
+                scale={scale}
+                firstKey={firstKey}
+                secondKey={secondKey}
+                tableProperties={properties}
+              />
+            </>
+          )}
         </section>
       </div>
 

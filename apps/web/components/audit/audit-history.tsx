@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Fragment } from 'react';
 import { gql } from '../../lib/gql';
-import { AUDITS_QUERY, type TableAudit } from '../../lib/isolation';
+import { AUDITS_QUERY, differingDefaults, type TableAudit } from '../../lib/isolation';
 import { EngineReadings } from '../isolation/engine-readings';
 import { ValueLabel } from '../isolation/value-label';
 import { Empty, Failed, Loading } from '../states';
@@ -75,6 +75,16 @@ function AuditRow({ audit, now }: { audit: TableAudit; now: number }) {
 }
 
 function FlaggedBadge({ audit }: { audit: TableAudit }) {
+  // Which engines write the table is unknown here: differing defaults are a warning, the jobs audit flags them.
+  const defaults = differingDefaults(audit.isolationLevel, audit.interpretations);
+  if (!audit.flagged && defaults) {
+    return (
+      <>
+        <span className="badge warn">unset: the engines&apos; defaults differ</span>{' '}
+        <span className="muted">{defaults}</span>
+      </>
+    );
+  }
   if (!audit.flagged) return <span className="badge ok">fine everywhere</span>;
   return (
     <span className="badge bad">

@@ -1,24 +1,52 @@
 'use client';
 /**
- * Auditing jobs: a manifest in; findings grouped by job, each with its evidence and fix; and, per
- * table, the forecast for every ordered pair of jobs as a grid. A pair on a lab table can be raced
- * with one click, to see the forecast measured.
+ * Auditing jobs: a manifest in; findings grouped by job (a finding about several jobs once, marked
+ * shared), each with its evidence and fix; and, per table, the forecast for every ordered pair of
+ * jobs as a grid, each cell SECOND's fate under every
+ * engine (its own engine marked). A pair on a lab table can be raced with one click, to see the
+ * delta-rs forecast measured.
  */
-import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { groupFindings } from '../../lib/finding-groups';
 import { gql } from '../../lib/gql';
-import { AUDIT_JOBS, type JobAuditResult, type JobPair, raceInput } from '../../lib/jobs';
+import { AUDIT_JOBS, JOB_AUDITS_KEY, type JobAuditResult, type JobPair, raceInput } from '../../lib/jobs';
+import { EngineForecasts } from '../engine-forecasts';
 import { useStartRace } from '../races/use-start-race';
 import { Failed } from '../states';
 
 /** The API's severities (a string there, so that it may add one: shown as a warning). */
 const BADGE: Record<string, string> = { error: 'bad', warning: 'warn', info: 'ok' };
 
+type AuditFinding = JobAuditResult['findings'][number];
+
+/** One rule may find twice for the same jobs (an isolation value per value): its evidence tells them apart. */
+const findingKey = (f: AuditFinding) => `${f.rule}\n${f.evidence}`;
+
+function FindingItem({ finding: f }: { finding: AuditFinding }) {
+  return (
+    <li data-rule={f.rule}>
+      <span className={`badge ${BADGE[f.severity] ?? 'warn'}`}>{f.severity}</span> <strong>{f.rule}</strong>:{' '}
+      {f.evidence}
+      <div className="muted">Fix: {f.fix}</div>
+    </li>
+  );
+}
+
+/**
+ * Each job's own findings under it; a finding naming several jobs once, under those jobs together and
+ * marked shared, with a pointer to it from each of them, so it is never repeated as every job's error.
+ */
 function Findings({ audit }: { audit: JobAuditResult }) {
+  const anchor = useId();
+  const names = audit.jobs.map((j) => j.name);
+  const { own, shared } = groupFindings(audit.findings, names);
+  const sharedId = (i: number) => `${anchor}-shared-${i}`;
   return (
     <>
       {audit.jobs.map((job) => {
-        const mine = audit.findings.filter((f) => f.jobs.includes(job.name));
+        const mine = own.get(job.name) ?? [];
+        const withOthers = shared.flatMap((g, i) => (g.jobs.includes(job.name) ? [{ g, id: sharedId(i) }] : []));
         return (
           <section key={job.name} data-testid="job-findings" data-job={job.name} className="panel">
             <h4>
@@ -27,22 +55,50 @@ function Findings({ audit }: { audit: JobAuditResult }) {
                 ({job.operation} on {job.table}, {job.engine})
               </span>
             </h4>
-            {mine.length === 0 ? (
-              <p className="muted">No finding.</p>
-            ) : (
+            {mine.length === 0 && withOthers.length === 0 && <p className="muted">No finding.</p>}
+            {mine.length > 0 && (
               <ul>
                 {mine.map((f) => (
-                  <li key={`${f.rule}-${f.jobs.join()}`} data-rule={f.rule}>
-                    <span className={`badge ${BADGE[f.severity] ?? 'warn'}`}>{f.severity}</span>{' '}
-                    <strong>{f.rule}</strong>: {f.evidence}
-                    <div className="muted">Fix: {f.fix}</div>
-                  </li>
+                  <FindingItem key={findingKey(f)} finding={f} />
                 ))}
               </ul>
             )}
+            {withOthers.map(({ g, id }) => (
+              <p key={id} className="muted">
+                Shared with {g.jobs.filter((n) => n !== job.name).join(', ')}:{' '}
+                {g.findings.map((f, k) => (
+                  <span key={findingKey(f)}>
+                    {k > 0 && ', '}
+                    <a href={`#${id}`} data-shared-rule={f.rule}>
+                      {f.rule}
+                    </a>
+                  </span>
+                ))}
+              </p>
+            ))}
           </section>
         );
       })}
+      {shared.length > 0 && <h3>Findings shared by several jobs</h3>}
+      {shared.map((g, i) => (
+        <section
+          key={sharedId(i)}
+          id={sharedId(i)}
+          data-testid="shared-findings"
+          data-jobs={g.jobs.join(',')}
+          className="panel"
+        >
+          <h4>
+            {g.jobs.length > 0 ? g.jobs.join(' + ') : g.findings[0]?.table}{' '}
+            <span className="badge status-queued">shared</span>
+          </h4>
+          <ul>
+            {g.findings.map((f) => (
+              <FindingItem key={findingKey(f)} finding={f} />
+            ))}
+          </ul>
+        </section>
+      ))}
     </>
   );
 }
@@ -56,8 +112,9 @@ function PairGrid({ audit, table }: { audit: JobAuditResult; table: string }) {
     <>
       <table className="data" data-testid="pair-matrix" data-table={table}>
         <caption>
-          {table}: row = FIRST (commits first), column = SECOND (both read the same version). Forecast by the engine's
-          conflict simulation from the table&apos;s data.
+          {table}: row = FIRST (commits first, written by its own engine), column = SECOND (both read the same version),
+          judged by each engine&apos;s checker under the table properties the two jobs declare. Forecast by the
+          engine&apos;s conflict simulation from the table&apos;s data; a race runs delta-rs writers.
         </caption>
         <thead>
           <tr>
@@ -90,10 +147,8 @@ function PairGrid({ audit, table }: { audit: JobAuditResult; table: string }) {
                   >
                     {p.secondCommits === null ? (
                       <span className="muted">{p.skipped}</span>
-                    ) : p.secondCommits ? (
-                      <span className="badge ok">commits</span>
                     ) : (
-                      <span className="badge bad">fails: {p.failedCheck}</span>
+                      <EngineForecasts entries={p.byEngine} own={p.secondEngine} />
                     )}
                     {input && (
                       <div>
@@ -119,10 +174,36 @@ function PairGrid({ audit, table }: { audit: JobAuditResult; table: string }) {
   );
 }
 
+/** One audit's result: the verdict, what was not checked, the findings by job and a pair grid per table. */
+export function JobAuditView({ audit }: { audit: JobAuditResult }) {
+  return (
+    <div data-testid="jobs-audit" data-failed={String(audit.failed)}>
+      <p>
+        <span className={`badge ${audit.failed ? 'bad' : 'ok'}`}>{audit.failed ? 'errors found' : 'no error'}</span>{' '}
+        {audit.findings.length} findings for {audit.jobs.length} jobs
+      </p>
+      {audit.skipped.map((s) => (
+        <p key={s.check} className="muted" data-testid="audit-skipped">
+          <span className="badge warn">not checked</span> {s.note}
+        </p>
+      ))}
+      <h3>Findings by job</h3>
+      <Findings audit={audit} />
+      <h3>Forecast for every pair of jobs</h3>
+      {[...new Set(audit.jobs.map((j) => j.table))].map((t) => (
+        <PairGrid key={t} audit={audit} table={t} />
+      ))}
+    </div>
+  );
+}
+
 export function JobsAudit() {
   const [manifest, setManifest] = useState('');
+  const queryClient = useQueryClient();
   const audit = useMutation({
     mutationFn: () => gql(AUDIT_JOBS, { manifest }),
+    // The past audits list the new one at once.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [JOB_AUDITS_KEY] }),
   });
   const result = audit.data?.auditJobs;
   return (
@@ -156,27 +237,7 @@ export function JobsAudit() {
         </div>
       </form>
       {audit.error && <Failed error={audit.error} />}
-      {result && (
-        <div data-testid="jobs-audit" data-failed={String(result.failed)}>
-          <p>
-            <span className={`badge ${result.failed ? 'bad' : 'ok'}`}>
-              {result.failed ? 'errors found' : 'no error'}
-            </span>{' '}
-            {result.findings.length} findings for {result.jobs.length} jobs
-          </p>
-          {result.skipped.map((s) => (
-            <p key={s.check} className="muted" data-testid="audit-skipped">
-              <span className="badge warn">not checked</span> {s.note}
-            </p>
-          ))}
-          <h3>Findings by job</h3>
-          <Findings audit={result} />
-          <h3>Forecast for every pair of jobs</h3>
-          {[...new Set(result.jobs.map((j) => j.table))].map((t) => (
-            <PairGrid key={t} audit={result} table={t} />
-          ))}
-        </div>
-      )}
+      {result && <JobAuditView audit={result} />}
     </>
   );
 }

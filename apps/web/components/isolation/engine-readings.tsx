@@ -47,7 +47,8 @@ export function EngineReadings({
             <td>
               {i.message}
               {i.flagged && i.suggestion && <strong> {suggestionSentence(i)}</strong>}
-              {i.error && <div className="error-text">{i.error}</div>}
+              {/* An unflagged reading's error is a note (Delta Spark's DDL refusing a value it reads as meant). */}
+              {i.error && <div className={i.flagged ? 'error-text' : 'muted'}>{i.error}</div>}
             </td>
           </tr>
         ))}

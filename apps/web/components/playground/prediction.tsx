@@ -1,23 +1,12 @@
 'use client';
 /**
  * The predicted fate of the SECOND writer, computed in the browser by the engine's own conflict
- * checker (lib/playground.ts's predict), and what the lab measured for the same pair.
+ * checker (lib/playground.ts's predict): delta-rs's verdict, then SECOND's under every engine.
  */
-import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
-import { type ReactNode, useMemo } from 'react';
-import { gql } from '../../lib/gql';
-import {
-  MEASURED_QUERY,
-  measuredSummary,
-  measuredVariables,
-  menuWriter,
-  type PlaygroundLayout,
-  type PlaygroundPrediction,
-  predict,
-  type TableKind,
-} from '../../lib/playground';
-import { Empty, Failed, Loading } from '../states';
+import { useMemo } from 'react';
+import { menuWriter, type PlaygroundLayout, type PlaygroundPrediction, predict } from '../../lib/playground';
+import { EngineForecasts } from '../engine-forecasts';
+import { Failed } from '../states';
 
 const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
 
@@ -81,52 +70,12 @@ export function Prediction({
         Isolation level: {p.isolationLevel}. FIRST's commit adds {files(p.firstAddsFiles)}; its rewritten files are
         those the data says hold a matching row, and a new file's stats span the files it replaces.
       </p>
+      <h4>SECOND by engine</h4>
+      <p className="muted">
+        SECOND written and judged by each engine, under its own reading of delta.isolationLevel; FIRST is a delta-rs
+        writer throughout, as in the lab&apos;s races. The verdict above is delta-rs&apos;s.
+      </p>
+      <EngineForecasts entries={p.byEngine} messages />
     </div>
   );
-}
-
-export function MeasuredOutcome({
-  kind,
-  firstKey,
-  secondKey,
-}: {
-  kind: TableKind;
-  firstKey: string;
-  secondKey: string;
-}) {
-  const measured = useQuery({
-    queryKey: ['playground', 'measured', kind, firstKey, secondKey],
-    queryFn: () => gql(MEASURED_QUERY, measuredVariables(kind, firstKey, secondKey)).then((d) => d.measuredOutcome),
-    staleTime: 30_000,
-  });
-  let body: ReactNode;
-  if (measured.isPending) body = <Loading what="the lab's runs of this pair" />;
-  else if (measured.isError) body = <Failed error={measured.error} />;
-  else {
-    const summary = measuredSummary(measured.data);
-    body =
-      summary === null ? (
-        <Empty>
-          The lab has not run this pair yet. <Link href="/races">Race it in the lab</Link> to measure it.
-        </Empty>
-      ) : (
-        <>
-          <p>
-            {summary}
-            {measured.data.messages.length > 0 ? '; loser saw:' : '; no writer failed.'}
-          </p>
-          {measured.data.messages.map((m) => (
-            <pre key={m} className="error-text">
-              {m}
-            </pre>
-          ))}
-          <p className="muted">
-            Runs of races on the {kind} base table (any scale, no table properties) whose two writers make exactly these
-            changes. A pair raced at the same moment counts in either order, so FIRST is not always the one that
-            committed first.
-          </p>
-        </>
-      );
-  }
-  return <div data-testid="measured">{body}</div>;
 }

@@ -92,6 +92,18 @@ export type introspection = {
           name: 'table';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         };
+        tableProperties: {
+          name: 'tableProperties';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'KeyValue'; ofType: null } };
+            };
+          };
+        };
       };
     };
     Boolean: unknown;
@@ -99,6 +111,22 @@ export type introspection = {
       kind: 'OBJECT';
       name: 'ConflictPrediction';
       fields: {
+        byEngine: {
+          name: 'byEngine';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'EngineForecast'; ofType: null };
+              };
+            };
+          };
+        };
         failedCheck: { name: 'failedCheck'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         firstTouchesFiles: {
           name: 'firstTouchesFiles';
@@ -129,6 +157,24 @@ export type introspection = {
           name: 'secondReadsFiles';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         };
+      };
+    };
+    EngineForecast: {
+      kind: 'OBJECT';
+      name: 'EngineForecast';
+      fields: {
+        commits: {
+          name: 'commits';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        engine: {
+          name: 'engine';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        failedCheck: { name: 'failedCheck'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        isolationLevel: { name: 'isolationLevel'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        message: { name: 'message'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        note: { name: 'note'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
       };
     };
     EngineInterpretation: {
@@ -181,6 +227,32 @@ export type introspection = {
     Float: unknown;
     ID: unknown;
     Int: unknown;
+    IsolationAdvice: {
+      kind: 'OBJECT';
+      name: 'IsolationAdvice';
+      fields: {
+        spellings: {
+          name: 'spellings';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'IsolationSpelling'; ofType: null };
+              };
+            };
+          };
+        };
+        unset: {
+          name: 'unset';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'UnsetIsolation'; ofType: null } };
+        };
+      };
+    };
     IsolationCell: {
       kind: 'OBJECT';
       name: 'IsolationCell';
@@ -196,6 +268,53 @@ export type introspection = {
         updateCommitted: {
           name: 'updateCommitted';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        value: { name: 'value'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+      };
+    };
+    IsolationSpelling: {
+      kind: 'OBJECT';
+      name: 'IsolationSpelling';
+      fields: {
+        advice: {
+          name: 'advice';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        candidate: {
+          name: 'candidate';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        level: {
+          name: 'level';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        readDifferentlyBy: {
+          name: 'readDifferentlyBy';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
+        readings: {
+          name: 'readings';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'EngineInterpretation'; ofType: null };
+              };
+            };
+          };
         };
         value: { name: 'value'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
       };
@@ -338,6 +457,22 @@ export type introspection = {
       kind: 'OBJECT';
       name: 'JobPairForecast';
       fields: {
+        byEngine: {
+          name: 'byEngine';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'EngineForecast'; ofType: null };
+              };
+            };
+          };
+        };
         failedCheck: { name: 'failedCheck'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         first: {
           name: 'first';
@@ -349,6 +484,7 @@ export type introspection = {
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         };
         secondCommits: { name: 'secondCommits'; type: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        secondEngine: { name: 'secondEngine'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         skipped: { name: 'skipped'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         table: {
           name: 'table';
@@ -455,6 +591,36 @@ export type introspection = {
         };
       };
     };
+    MeasuredOrder: {
+      kind: 'OBJECT';
+      name: 'MeasuredOrder';
+      fields: {
+        firstCommitted: {
+          name: 'firstCommitted';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        messages: {
+          name: 'messages';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
+        runs: {
+          name: 'runs';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        secondCommitted: {
+          name: 'secondCommitted';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+      };
+    };
     MeasuredOutcome: {
       kind: 'OBJECT';
       name: 'MeasuredOutcome';
@@ -475,6 +641,10 @@ export type introspection = {
           name: 'firstCommitted';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         };
+        inOrder: {
+          name: 'inOrder';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'MeasuredOrder'; ofType: null } };
+        };
         messages: {
           name: 'messages';
           type: {
@@ -486,6 +656,14 @@ export type introspection = {
               ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
             };
           };
+        };
+        neitherCommitted: {
+          name: 'neitherCommitted';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        otherOrder: {
+          name: 'otherOrder';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'MeasuredOrder'; ofType: null } };
         };
         races: {
           name: 'races';
@@ -596,6 +774,10 @@ export type introspection = {
           name: 'engineInfo';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         };
+        isolationAdvice: {
+          name: 'isolationAdvice';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'IsolationAdvice'; ofType: null } };
+        };
         isolationLevelInterpretation: {
           name: 'isolationLevelInterpretation';
           type: {
@@ -628,6 +810,7 @@ export type introspection = {
             };
           };
         };
+        jobAudit: { name: 'jobAudit'; type: { kind: 'OBJECT'; name: 'JobAudit'; ofType: null } };
         jobAudits: {
           name: 'jobAudits';
           type: {
@@ -1176,6 +1359,37 @@ export type introspection = {
         version: {
           name: 'version';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+      };
+    };
+    UnsetIsolation: {
+      kind: 'OBJECT';
+      name: 'UnsetIsolation';
+      fields: {
+        defaults: {
+          name: 'defaults';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'EngineInterpretation'; ofType: null };
+              };
+            };
+          };
+        };
+        fix: { name: 'fix'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        flagged: {
+          name: 'flagged';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        summary: {
+          name: 'summary';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         };
       };
     };

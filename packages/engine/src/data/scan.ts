@@ -1,14 +1,18 @@
 /**
  * The relation DuckDB reads a snapshot through: the active files only (never a folder listing, which
  * would also see removed and zombie files), every schema column cast to its Delta type, partition
- * columns taken from `add.partitionValues` (never from folder names), columns a file lacks as NULL.
+ * columns taken from `add.partitionValues` (never from folder names), columns a file lacks as NULL, and
+ * never the rows a file's deletion vector deletes (deleted-rows.ts).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ColumnMappingMode } from '../delta/protocol/column-mapping';
 import { deltaToDuckType, type StructType } from '../delta/protocol/schema';
 import type { ObjectStore } from '../storage/object-store';
-import { sqlIdent, sqlList, sqlString } from './duck';
+import { logicalFileSource } from './column-mapping';
+import { type DeletableFile, liveRows } from './deleted-rows';
+import { sqlIdent, sqlString } from './duck';
 
-export interface ScanFile {
+export interface ScanFile extends DeletableFile {
   /** Object key of the file (the decoded `add.path`). */
   key: string;
   partitionValues: Record<string, string | null>;
@@ -21,7 +25,11 @@ export class DataFileMissingError extends Error {
 export interface ScanOptions {
   /** Add a `__file` column holding the object key each row was read from. */
   withFile?: boolean;
+  /** The table's column mapping: its files then name columns by physical name or field id. */
+  columnMapping?: ColumnMappingMode;
 }
+
+const READ_OPTIONS = `union_by_name=true, hive_partitioning=false, filename='__file'`;
 
 export async function scanRelation(
   conn: DuckDBConnection,
@@ -49,7 +57,11 @@ export async function scanRelation(
     );
   }
   const paths = await Promise.all(files.map((f) => store.localPath(f.key)));
-  const source = `read_parquet(${sqlList(paths)}, union_by_name=true, hive_partitioning=false, filename='__file')`;
+  // Partition values come from the log (already under logical names), data columns from the files under theirs.
+  const mapping = { schema, partitionColumns, mode: options.columnMapping ?? 'none' };
+  const read = (some: readonly string[], rowNumbers: boolean) =>
+    logicalFileSource(conn, some, rowNumbers ? `${READ_OPTIONS}, file_row_number=true` : READ_OPTIONS, mapping);
+  const source = await liveRows(conn, store, files, paths, read);
   const described = await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`);
   const present = new Set((described.getColumns()[0] as string[]).map((c) => c.toLowerCase()));
   const isPartition = (name: string) => partitionColumns.includes(name);

@@ -7,12 +7,19 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { withConnection } from '../data/duck';
 import { fromLogPath } from '../data/paths';
 import { type ScanFile, type ScanOptions, scanRelation } from '../data/scan';
-import { canMatch, type Expr, parsePredicate, renderSql } from '../sql/index';
+import { canMatch, type Expr, type FileStatsView, parsePredicate, renderSql } from '../sql/index';
 import { LocalObjectStore } from '../storage/local-store';
 import type { ObjectStore } from '../storage/object-store';
 import { isS3Url, S3ObjectStore } from '../storage/s3-store';
 import { type LoadedState, loadState } from './log/snapshot';
 import type { Add, Metadata, Protocol, Remove, Txn } from './protocol/actions';
+import {
+  type ColumnMappingMode,
+  checkColumnMapping,
+  columnMappingMode,
+  logicalPartitionValues,
+  logicalStats,
+} from './protocol/column-mapping';
 import { assertCanRead } from './protocol/features';
 import { parseSchemaString, type StructType } from './protocol/schema';
 import { parseStats } from './protocol/stats';
@@ -35,12 +42,16 @@ export type PredicateInput = string | Expr;
 
 export class DeltaTable {
   readonly schema: StructType;
+  /** `delta.columnMapping.mode` as the protocol lets it count: files, partition values and stats use physical names. */
+  readonly columnMapping: ColumnMappingMode;
 
   private constructor(
     readonly store: ObjectStore,
     readonly state: LoadedState,
   ) {
     this.schema = parseSchemaString(state.metadata.schemaString);
+    this.columnMapping = columnMappingMode(state.protocol, state.metadata.configuration ?? {});
+    checkColumnMapping(this.schema, this.columnMapping);
   }
 
   static async open(location: TableLocation, options: OpenOptions = {}): Promise<DeltaTable> {
@@ -86,7 +97,23 @@ export class DeltaTable {
     const files = this.activeFiles();
     if (predicate === undefined) return files;
     const expr = this.parsePredicate(predicate);
-    return files.filter((f) => canMatch(expr, { partitionValues: f.partitionValues, ...(parseStats(f.stats) ?? {}) }));
+    return files.filter((f) => canMatch(expr, this.fileStats(f)));
+  }
+
+  /**
+   * A file's partition values and stats under the logical column names (the log keys them by physical name
+   * when column mapping is on), as predicates, layouts and people name the columns.
+   */
+  fileStats(file: Add): FileStatsView {
+    return {
+      partitionValues: this.partitionValues(file),
+      ...logicalStats(parseStats(file.stats) ?? {}, this.schema, this.columnMapping),
+    };
+  }
+
+  /** A file's partition values keyed by the logical names of the partition columns. */
+  partitionValues(file: Add): Record<string, string | null> {
+    return logicalPartitionValues(file.partitionValues, this.schema, this.partitionColumns, this.columnMapping);
   }
 
   /**
@@ -115,8 +142,15 @@ export class DeltaTable {
   /** The rows of some of this version's files; with `withFile`, a `__file` column names each row's file key. */
   async filesRelation(conn: DuckDBConnection, files: readonly Add[], options: ScanOptions = {}): Promise<string> {
     assertCanRead(this.protocol, this.location);
-    const scan: ScanFile[] = files.map((f) => ({ key: fromLogPath(f.path), partitionValues: f.partitionValues }));
-    return scanRelation(conn, this.store, this.schema, this.partitionColumns, scan, options);
+    const scan: ScanFile[] = files.map((f) => ({
+      key: fromLogPath(f.path),
+      partitionValues: this.partitionValues(f),
+      deletionVector: f.deletionVector,
+    }));
+    return scanRelation(conn, this.store, this.schema, this.partitionColumns, scan, {
+      ...options,
+      columnMapping: this.columnMapping,
+    });
   }
 
   async count(predicate?: PredicateInput): Promise<number> {

@@ -3,10 +3,14 @@
  * actions, and what the conflict checker needs of it when it loses. As the engine writes them, a
  * rewrite or an append adds one file per partition and a compaction one per bin. The files a
  * rewrite removes are those the facts say hold a matching row (never guessed from min/max); a new
- * file's stats are bounds that hold for every row it can contain.
+ * file's stats are bounds that hold for every row it can contain. The writer's engine decides only
+ * its commitInfo: Delta Spark records `isBlindAppend` on every commit, delta-rs only when the job
+ * passes it as commit metadata. Both write the same file actions and `dataChange` flags for these
+ * changes (a compaction's are false on both).
  */
 
-import { filesMatchingPredicate, type TransactionReads } from '../delta/commit/conflict-checker';
+import { filesMatchingPredicate } from '../delta/commit/conflict-checker';
+import type { CheckerEngine, EngineTransaction } from '../delta/commit/engines';
 import type { Action, Add } from '../delta/protocol/actions';
 import { type FileStats, parseStats } from '../delta/protocol/stats';
 import type { Expr } from '../sql/index';
@@ -15,8 +19,14 @@ import type { AppendedFile, TableSnapshot } from './facts';
 export interface SimulatedCommit {
   /** commitInfo first, then the file actions. */
   actions: Action[];
-  /** The same commit as the loser: what the checker judges. */
-  reads: TransactionReads;
+  /** The same commit as the loser: what every engine's checker judges. */
+  reads: EngineTransaction;
+}
+
+/** Who writes the commit: its engine, and a tag that names its new files. */
+export interface CommitAuthor {
+  engine: CheckerEngine;
+  tag: string;
 }
 
 /** The commit's file actions and what it read; `commitOf` adds the rest. */
@@ -24,7 +34,10 @@ interface CommitParts {
   operation: 'WRITE' | 'UPDATE' | 'DELETE' | 'OPTIMIZE';
   readPredicate: Expr | null;
   fileActions: Action[];
-  blind?: boolean;
+  /** It scanned the table (a check before an append counts): Delta Spark then never calls it blind. */
+  readsTable: boolean;
+  /** delta-rs: the job passes `isBlindAppend: true` as commit metadata, whatever it did. */
+  claimsBlind?: boolean;
 }
 
 const partitionKey = (values: Record<string, string | null>) => JSON.stringify(Object.entries(values).sort());
@@ -94,12 +107,22 @@ const removeOf = (f: Add, dataChange: boolean): Action => ({
 const touchedBy = (snapshot: TableSnapshot, matches: ReadonlyMap<string, number>) =>
   snapshot.files.filter((f) => (matches.get(f.path) ?? 0) > 0);
 
-/** The whole commit from its parts: commitInfo first; the loser reads the files its predicate could see. */
-function commitOf(snapshot: TableSnapshot, parts: CommitParts): SimulatedCommit {
-  const commitInfo = { operation: parts.operation, ...(parts.blind && { isBlindAppend: true }) };
+/**
+ * The whole commit from its parts: commitInfo first, as `author.engine` writes it; the loser reads
+ * the files its predicate could see.
+ */
+function commitOf(snapshot: TableSnapshot, parts: CommitParts, author: CommitAuthor): SimulatedCommit {
+  // Delta Spark's own test: it read nothing and its only file actions are adds.
+  const isBlindAppend = !parts.readsTable && parts.fileActions.every((a) => 'add' in a);
+  const commitInfo = {
+    operation: parts.operation,
+    ...(author.engine === 'delta-rs' ? parts.claimsBlind && { isBlindAppend: true } : { isBlindAppend }),
+  };
   return {
     actions: [{ commitInfo }, ...parts.fileActions],
     reads: {
+      isBlindAppend,
+      partitionColumns: snapshot.partitionColumns,
       readVersion: snapshot.version,
       protocol: snapshot.protocol,
       readPredicate: parts.readPredicate,
@@ -112,17 +135,20 @@ function commitOf(snapshot: TableSnapshot, parts: CommitParts): SimulatedCommit 
   };
 }
 
-/** New rows, one file per partition; unknown rows (null) are one file of unknown stats. An append reads no predicate. */
+/**
+ * New rows, one file per partition; unknown rows (null) are one file of unknown stats. An append
+ * reads no predicate; `how` says whether it scanned the table first and whether it claims to be blind.
+ */
 export function appendCommit(
   snapshot: TableSnapshot,
   files: readonly AppendedFile[] | null,
-  blind: boolean,
-  tag: string,
+  how: Pick<CommitParts, 'readsTable' | 'claimsBlind'>,
+  author: CommitAuthor,
 ): SimulatedCommit {
   const adds = (files ?? [{ partitionValues: {} }]).map((f, i) =>
-    newFile(`simulated-${tag}-${i}.parquet`, f.partitionValues, f.stats ?? null, true),
+    newFile(`simulated-${author.tag}-${i}.parquet`, f.partitionValues, f.stats ?? null, true),
   );
-  return commitOf(snapshot, { operation: 'WRITE', readPredicate: null, fileActions: adds, blind });
+  return commitOf(snapshot, { operation: 'WRITE', readPredicate: null, fileActions: adds, ...how }, author);
 }
 
 /**
@@ -135,7 +161,7 @@ export function rewriteCommit(
   predicate: Expr,
   matches: ReadonlyMap<string, number>,
   setColumns: readonly string[],
-  tag: string,
+  author: CommitAuthor,
 ): SimulatedCommit {
   const touched = touchedBy(snapshot, matches);
   const adds = byPartition(touched, (f) => f.partitionValues).flatMap((group, i) => {
@@ -147,13 +173,18 @@ export function rewriteCommit(
       rows,
       setColumns,
     );
-    return [newFile(`simulated-${tag}-${i}.parquet`, group[0]?.partitionValues ?? {}, stats, true)];
+    return [newFile(`simulated-${author.tag}-${i}.parquet`, group[0]?.partitionValues ?? {}, stats, true)];
   });
-  return commitOf(snapshot, {
-    operation: kind === 'update' ? 'UPDATE' : 'DELETE',
-    readPredicate: predicate,
-    fileActions: [...touched.map((f) => removeOf(f, true)), ...adds],
-  });
+  return commitOf(
+    snapshot,
+    {
+      operation: kind === 'update' ? 'UPDATE' : 'DELETE',
+      readPredicate: predicate,
+      fileActions: [...touched.map((f) => removeOf(f, true)), ...adds],
+      readsTable: true,
+    },
+    author,
+  );
 }
 
 /**
@@ -165,7 +196,7 @@ export function overwriteCommit(
   predicate: Expr,
   matches: ReadonlyMap<string, number>,
   appended: readonly AppendedFile[] | null,
-  tag: string,
+  author: CommitAuthor,
 ): SimulatedCommit {
   const touched = touchedBy(snapshot, matches);
   type Part = { partitionValues: Record<string, string | null>; stats: Bounds; rows: number };
@@ -190,17 +221,26 @@ export function overwriteCommit(
       rows,
       [],
     );
-    return [newFile(`simulated-${tag}-${i}.parquet`, group[0]?.partitionValues ?? {}, stats, true)];
+    return [newFile(`simulated-${author.tag}-${i}.parquet`, group[0]?.partitionValues ?? {}, stats, true)];
   });
-  return commitOf(snapshot, {
-    operation: 'WRITE',
-    readPredicate: predicate,
-    fileActions: [...touched.map((f) => removeOf(f, true)), ...adds],
-  });
+  return commitOf(
+    snapshot,
+    {
+      operation: 'WRITE',
+      readPredicate: predicate,
+      fileActions: [...touched.map((f) => removeOf(f, true)), ...adds],
+      readsTable: true,
+    },
+    author,
+  );
 }
 
 /** optimize.compact: each bin becomes one file; removes and adds carry dataChange=false. */
-export function compactionCommit(snapshot: TableSnapshot, bins: readonly Add[][], tag: string): SimulatedCommit {
+export function compactionCommit(
+  snapshot: TableSnapshot,
+  bins: readonly Add[][],
+  author: CommitAuthor,
+): SimulatedCommit {
   const fileActions = bins.flatMap((bin, i) => {
     const rows = sum(bin.map(rowsOf));
     const stats = mergedStats(
@@ -210,8 +250,8 @@ export function compactionCommit(snapshot: TableSnapshot, bins: readonly Add[][]
     );
     return [
       ...bin.map((f) => removeOf(f, false)),
-      newFile(`simulated-${tag}-${i}.parquet`, bin[0]?.partitionValues ?? {}, stats, false),
+      newFile(`simulated-${author.tag}-${i}.parquet`, bin[0]?.partitionValues ?? {}, stats, false),
     ];
   });
-  return commitOf(snapshot, { operation: 'OPTIMIZE', readPredicate: null, fileActions });
+  return commitOf(snapshot, { operation: 'OPTIMIZE', readPredicate: null, fileActions, readsTable: true }, author);
 }

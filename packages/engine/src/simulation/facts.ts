@@ -15,6 +15,8 @@ export interface TableSnapshot {
   files: readonly Add[];
   protocol: Protocol;
   schema: StructType;
+  /** Empty for an unpartitioned table: Delta Spark's checker treats those differently (any concurrent add conflicts). */
+  partitionColumns: readonly string[];
   /** The table's properties; `delta.isolationLevel` and the target file size come from here. */
   configuration: Readonly<Record<string, string | null>>;
 }

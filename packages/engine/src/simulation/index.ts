@@ -3,6 +3,8 @@ export { type AppendedFile, factsNeeded, type SimulationFacts, type TableSnapsho
 export {
   type ConflictForecast,
   type ConflictInput,
+  type EngineForecast,
+  MODELLED_NOT_MEASURED,
   type Refusal,
   simulateConflict,
   type WriterForecast,

@@ -34,6 +34,11 @@ import { dateToTimestamp, parseDate, parseTimestamp } from './time';
 export interface Scope {
   readonly fields: readonly StructField[];
   readonly what: string;
+  /**
+   * No schema is known (a syntax check): every name binds as a column of unknown type, typed as NULL
+   * is, which every operator accepts, so only what is wrong whatever the columns are is refused.
+   */
+  readonly untyped?: boolean;
 }
 
 const PRIMITIVE_SQL_TYPES: Record<PrimitiveTypeName, SqlType> = {
@@ -86,6 +91,8 @@ export function resolveColumn(schema: StructType, name: string): StructField {
 }
 
 export function column(name: string, pos: number, scope: Scope): Column {
+  // The Delta type is a placeholder: an untyped expression is only checked, never rendered or pruned with.
+  if (scope.untyped) return { kind: 'column', name, type: 'string', sqlType: 'null', pos };
   const f = lookup(name, scope.fields, scope.what, pos);
   return { kind: 'column', name: f.name, type: f.type, sqlType: sqlTypeOf(f.type), pos };
 }

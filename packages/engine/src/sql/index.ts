@@ -18,6 +18,6 @@ export { columnsOf } from './ast';
 export { resolveColumn } from './bind';
 export { ExpressionError } from './errors';
 export { MAX_LENGTH } from './lexer';
-export { ALLOWED_FUNCTIONS, MAX_DEPTH, parsePredicate, parseUpdateExpression } from './parser';
+export { ALLOWED_FUNCTIONS, checkPredicateSyntax, MAX_DEPTH, parsePredicate, parseUpdateExpression } from './parser';
 export { canMatch, type FileStatsView } from './prune';
 export { renderExpression, renderSql } from './render';

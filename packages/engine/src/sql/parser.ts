@@ -336,11 +336,10 @@ class Parser {
   }
 }
 
-function parse(text: string, schema: StructType, what: string): { expr: Expr; scope: bind.Scope } {
-  const scope: bind.Scope = { fields: schema.fields, what };
-  const tokens = tokenize(text, what);
-  if (tokens.length === 1) fail(`empty ${what}: expected an expression`, 1);
-  return { expr: new Parser(tokens, scope).parseWhole(), scope };
+function parse(text: string, scope: bind.Scope): Expr {
+  const tokens = tokenize(text, scope.what);
+  if (tokens.length === 1) fail(`empty ${scope.what}: expected an expression`, 1);
+  return new Parser(tokens, scope).parseWhole();
 }
 
 /**
@@ -348,8 +347,19 @@ function parse(text: string, schema: StructType, what: string): { expr: Expr; sc
  * boolean. Throws ExpressionError for anything outside the subset.
  */
 export function parsePredicate(text: string, schema: StructType): Expr {
-  const { expr, scope } = parse(text, schema, 'predicate');
-  return bind.requirePredicate(expr, scope);
+  const scope: bind.Scope = { fields: schema.fields, what: 'predicate' };
+  return bind.requirePredicate(parse(text, scope), scope);
+}
+
+/**
+ * What can be checked of a predicate before its table's schema is known (a jobs manifest, whose
+ * tables are opened later): the grammar, the functions, the literals, and types where no column
+ * decides them (`VendorID == 2`, `x = 1 AND 2` are refused; `Vendor = 2` is not: the schema decides).
+ * Throws ExpressionError, in parsePredicate's words.
+ */
+export function checkPredicateSyntax(text: string): void {
+  const scope: bind.Scope = { fields: [], what: 'predicate', untyped: true };
+  bind.requirePredicate(parse(text, scope), scope);
 }
 
 /**
@@ -358,6 +368,6 @@ export function parsePredicate(text: string, schema: StructType): Expr {
  */
 export function parseUpdateExpression(text: string, schema: StructType, targetColumn?: string): Expr {
   const target = targetColumn === undefined ? undefined : bind.resolveColumn(schema, targetColumn);
-  const { expr } = parse(text, schema, 'update expression');
+  const expr = parse(text, { fields: schema.fields, what: 'update expression' });
   return target ? bind.requireAssignable(expr, target) : expr;
 }

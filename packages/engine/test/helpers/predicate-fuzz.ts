@@ -345,6 +345,12 @@ class Generator {
   }
 }
 
+/** `count` fuzzed predicate texts from `seed`, the same ones fuzzPredicates runs. */
+export function fuzzedPredicates(count: number, seed: number): string[] {
+  const gen = new Generator(seededRandom(seed));
+  return Array.from({ length: count }, () => gen.predicate());
+}
+
 interface SqlNode {
   [key: string]: unknown;
 }

@@ -2,7 +2,7 @@
  * Encodes a table's rows the way the golden fixtures' expected.json does (../shared/fixtures/README.md
  * section 3), so rows can be compared with numbers neither this engine nor its authors produced.
  */
-import type { DeltaTable, DeltaType } from '../../src/index';
+import type { DeltaTable, DeltaType, StructField } from '../../src/index';
 
 function q(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
@@ -44,4 +44,32 @@ export async function encodedRows(table: DeltaTable): Promise<Record<string, unk
     const y = JSON.stringify(b);
     return x < y ? -1 : x > y ? 1 : 0;
   });
+}
+
+/**
+ * Puts rows in a form that compares exactly and by column name: values as DuckDB's own JSON form gives them
+ * (`getRowObjectsJson`: 64-bit integers and decimals as digits, timestamps and blobs as text, nested values as
+ * JSON), map entries ordered by key (a map is unordered, so two readers may list its entries differently), each
+ * row as one JSON string with the schema's columns in order, and the rows sorted: a multiset.
+ */
+export function canonicalRows(rows: readonly Record<string, unknown>[], fields: readonly StructField[]): string[] {
+  return rows.map((row) => JSON.stringify(fields.map((f) => [f.name, canonicalValue(row[f.name], f.type)]))).sort();
+}
+
+function canonicalValue(v: unknown, type: DeltaType): unknown {
+  if (v === null || v === undefined || typeof type === 'string') return v ?? null;
+  switch (type.type) {
+    case 'struct': {
+      const o = v as Record<string, unknown>;
+      return type.fields.map((f) => [f.name, canonicalValue(o[f.name], f.type)]);
+    }
+    case 'array':
+      return (v as unknown[]).map((e) => canonicalValue(e, type.elementType));
+    case 'map':
+      return (v as { key: unknown; value: unknown }[])
+        .map((e) => [canonicalValue(e.key, type.keyType), canonicalValue(e.value, type.valueType)])
+        .map((e) => [JSON.stringify(e[0]), e] as const)
+        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+        .map(([, e]) => e);
+  }
 }

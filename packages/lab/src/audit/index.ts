@@ -1,14 +1,20 @@
 /**
  * Auditing a jobs manifest: the rules over the jobs, the file overlaps and the pairwise conflict
- * forecast from each table's data. Tables resolve like every user location (roots, aliases,
- * configured buckets); one that cannot be resolved or opened becomes an error finding, not a crash.
+ * forecast from each table's data, and the schedules of the pairs that forecast fails. Nothing about
+ * one table stops the audit: a table that cannot be resolved, opened or read is a table-unreadable
+ * finding on its jobs (open-tables.ts), and every other table is audited. A predicate that cannot
+ * run on its table is a problem of the manifest (stage 2 of its check): the audit then throws one
+ * ManifestError listing every such problem, as reading the manifest does for its fields.
  * The pairwise checks spend fixed budgets (limits.ts); what they left out is in `skipped`.
  */
-import { DeltaTable, NotATableError } from '@racelab/engine';
-import { type LocationConfig, LocationError, resolveTableLocation } from '../locations';
+import type { DeltaTable } from '@racelab/engine';
+import type { LocationConfig } from '../locations';
 import { auditBudgets, type SkippedWork } from './limits';
-import { unrunnablePredicates } from './predicates';
-import { manifestFindings } from './rules';
+import { ManifestError } from './manifest';
+import { type OpenedTable, openForAudit, unreadableAt, unreadableFinding } from './open-tables';
+import { predicateProblems } from './predicates';
+import { manifestFindings, tablesSmallestFirst } from './rules';
+import { scheduleConflicts } from './schedule-conflicts';
 import { fileOverlaps, type PairForecast, pairForecasts } from './tables';
 import type { Finding, Manifest } from './types';
 
@@ -23,45 +29,43 @@ export interface JobAudit {
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
-/** The table at `location` opened once, so every check of the audit judges the same snapshot. */
-async function openTable(location: string, cfg: LocationConfig): Promise<DeltaTable> {
-  const resolved = await resolveTableLocation(location, cfg);
-  try {
-    return await DeltaTable.open(resolved.path);
-  } catch (e) {
-    // The engine's message names the resolved absolute path; the person knows the table by what they wrote.
-    if (e instanceof NotATableError) throw new LocationError(`${resolved.display} is not a Delta table (no commits)`);
-    throw e;
-  }
-}
-
+/**
+ * The audit of `manifest`, to the end whatever its tables hold. Throws ManifestError (its `problems`,
+ * each naming the job and the field) when a predicate cannot run on its table: the manifest is then
+ * unusable as written, as when the contract refuses a field (a CLI's exit 2, the API's BAD_USER_INPUT).
+ */
 export async function auditJobs(manifest: Manifest, cfg: LocationConfig): Promise<JobAudit> {
+  const opened = new Map<string, OpenedTable>();
+  for (const table of new Set(manifest.jobs.map((j) => j.table))) opened.set(table, await openForAudit(table, cfg));
+  const tableOf = (location: string): DeltaTable | null => {
+    const t = opened.get(location);
+    return t && 'table' in t ? t.table : null;
+  };
+  const problems = await predicateProblems(manifest.jobs, (j) => tableOf(j.table));
+  if (problems.length > 0) throw new ManifestError(problems);
+
   const budgets = auditBudgets();
-  const findings = manifestFindings(manifest.jobs, budgets);
-  const opened = new Map<string, DeltaTable>();
-  for (const table of new Set(manifest.jobs.map((j) => j.table))) {
+  const findings = manifestFindings(manifest.jobs);
+  const pairs: PairForecast[] = [];
+  const open = (location: string) => tableOf(location) as DeltaTable;
+  for (const [table, jobs] of tablesSmallestFirst(manifest.jobs)) {
+    const t = opened.get(table) as OpenedTable;
+    if ('unreadable' in t) {
+      findings.push(unreadableFinding(table, jobs, t.unreadable));
+      continue;
+    }
     try {
-      opened.set(table, await openTable(table, cfg));
+      // Both read the table's data; what they found counts only if the whole table could be read.
+      const overlaps = await fileOverlaps(jobs, open, budgets.sharedFiles);
+      const forecasts = await pairForecasts(jobs, open, budgets.forecasts);
+      findings.push(...overlaps);
+      pairs.push(...forecasts);
     } catch (e) {
-      if (!(e instanceof LocationError)) throw e;
-      findings.push({
-        rule: 'table-unreadable',
-        severity: 'error',
-        jobs: manifest.jobs.filter((j) => j.table === table).map((j) => j.name),
-        table,
-        evidence: e.message,
-        fix: 'give a Delta table under the configured roots or buckets, or a lab alias',
-      });
+      findings.push(unreadableFinding(table, jobs, await unreadableAt(e, t.resolved, cfg)));
     }
   }
-  const open = (table: string) => opened.get(table) as DeltaTable;
-  const readable = manifest.jobs.filter((j) => opened.has(j.table));
-  const predicates = await unrunnablePredicates(readable, open);
-  findings.push(...predicates.findings);
-  const jobs = readable.filter((j) => !predicates.refused.has(j));
-  findings.push(...(await fileOverlaps(jobs, open, budgets.sharedFiles)));
+  findings.push(...scheduleConflicts(manifest.jobs, pairs, budgets.schedules));
   findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.rule.localeCompare(b.rule));
-  const pairs = await pairForecasts(jobs, open, budgets.forecasts);
   return {
     findings,
     pairs,

@@ -9,7 +9,10 @@
 export const MAX_PAIR_FORECASTS = 200;
 /** Pairs of predicated jobs whose files are compared per audit (and, for those sharing files, a partition column sought). */
 export const MAX_SHARED_FILE_PAIRS = 200;
-/** Runs walked per audit to find overlapping schedules (a pair of `* * * * *` jobs lasting 7 days walks 40,320). */
+/**
+ * Runs walked per audit to find overlapping schedules. A job's runs are bounded by MAX_DURATION_MINUTES (the
+ * manifest's check): a pair of `* * * * *` jobs lasting 7 days, the worst a manifest may hold, walks 40,320.
+ */
 export const MAX_SCHEDULE_RUNS = 2_000_000;
 
 /** A check that stopped at its limit: how many pairs it looked at and how many it left out. */
@@ -83,7 +86,7 @@ export function auditBudgets() {
     }),
     schedules: new PairBudget('schedule-overlaps', MAX_SCHEDULE_RUNS, {
       did: 'compared the schedules of',
-      pairs: 'compaction and rewrite pairs on one table',
+      pairs: 'pairs of scheduled jobs on one table whose forecast fails',
       limit: 'runs walked',
     }),
   };

@@ -27,10 +27,16 @@ export { MAX_JOBS } from '@racelab/contracts';
 export const MAX_MANIFEST_BYTES = 1024 * 1024;
 
 export async function readManifest(path: string): Promise<Manifest> {
+  const { text, format } = await readManifestText(path);
+  return parseManifest(text, format);
+}
+
+/** The manifest file's text and the format its name says, for a reader that needs the text too (job lines). */
+export async function readManifestText(path: string): Promise<{ text: string; format: ManifestFormat | undefined }> {
   // stat first: a mistaken path to a huge file should not be read into memory to be refused.
   const { size } = await stat(path);
   if (size > MAX_MANIFEST_BYTES) throw new ManifestError([tooLarge(size)]);
-  return parseManifest(await readFile(path, 'utf8'), formatOf(path));
+  return { text: await readFile(path, 'utf8'), format: formatOf(path) };
 }
 
 function formatOf(path: string): ManifestFormat | undefined {

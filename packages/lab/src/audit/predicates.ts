@@ -1,39 +1,32 @@
 /**
- * Jobs whose predicate cannot run on their table: checked before the audit reads any data, so a
- * predicate the engine refuses, or one DuckDB cannot run, becomes an error finding about that job
- * (and the job sits out the file overlaps and forecasts) instead of failing the whole audit.
+ * Stage 2 of the manifest's check, once the tables are open: each job's predicate bound to its
+ * table's columns and run by DuckDB on a row of its schema. A predicate that fails is a problem of
+ * the manifest, like any field the contract refuses (the manifest cannot be audited as written),
+ * named with its job and field; every such problem is collected before the audit stops. A job whose
+ * table cannot be read keeps the contract's check of its predicate's grammar only (stage 1), and its
+ * table-unreadable finding says so.
  */
 import { type DeltaTable, ExpressionError, withConnection } from '@racelab/engine';
 import { runnablePredicate } from '../expressions';
-import type { Finding, Job } from './types';
+import type { Job } from './types';
 
-export interface PredicateCheck {
-  findings: Finding[];
-  /** The jobs whose predicate cannot run. */
-  refused: Set<Job>;
-}
-
-export async function unrunnablePredicates(jobs: Job[], open: (table: string) => DeltaTable): Promise<PredicateCheck> {
-  const out: PredicateCheck = { findings: [], refused: new Set() };
-  const withPredicate = jobs.filter((j) => j.predicate !== undefined);
-  if (withPredicate.length === 0) return out;
-  await withConnection(async (conn) => {
-    for (const job of withPredicate) {
+/** Every predicate that cannot run on its open table, as the manifest's problems: "job 'x': predicate: …". */
+export async function predicateProblems(jobs: Job[], tableOf: (job: Job) => DeltaTable | null): Promise<string[]> {
+  const checked = jobs.flatMap((job) => {
+    const table = tableOf(job);
+    return job.predicate !== undefined && table !== null ? [{ job, predicate: job.predicate, table }] : [];
+  });
+  if (checked.length === 0) return [];
+  return withConnection(async (conn) => {
+    const problems: string[] = [];
+    for (const { job, predicate, table } of checked) {
       try {
-        await runnablePredicate(conn, job.predicate as string, open(job.table).schema);
+        await runnablePredicate(conn, predicate, table.schema);
       } catch (e) {
         if (!(e instanceof ExpressionError)) throw e;
-        out.refused.add(job);
-        out.findings.push({
-          rule: 'predicate-unusable',
-          severity: 'error',
-          jobs: [job.name],
-          table: job.table,
-          evidence: e.message,
-          fix: "write the predicate in the engine's subset, over the table's columns, so that it runs on every row",
-        });
+        problems.push(`job '${job.name}': predicate: ${e.message}`);
       }
     }
+    return problems;
   });
-  return out;
 }

@@ -1,11 +1,25 @@
 /**
- * The lesson's closing advice as rules over a jobs manifest: each rule looks at the jobs (and,
- * for file overlaps, at the table's data) and reports a finding only with the evidence for it.
- * The isolation readings are the engine's own (interpretIsolationLevel), never a second copy.
+ * The lesson's closing advice as rules over a jobs manifest: each rule looks at the jobs and reports
+ * a finding only with the evidence for it, built from the jobs it names (their fields, their table,
+ * the other jobs that write it), never a figure of the lesson's own runs; a finding names only the
+ * jobs its evidence is about.
+ * The isolation readings and the spelling they recommend are the engine's own (interpretIsolationLevel,
+ * recommendSpelling), never a second copy.
  */
-import { type EngineId, type EngineReading, ISOLATION_LEVEL_KEY, interpretIsolationLevel } from '@racelab/engine';
-import { type AuditBudgets, auditBudgets, pairsInOrder } from './limits';
-import { activeRunBound, overlaps, type ScheduledRun } from './schedule';
+import {
+  describeUnset,
+  type EngineId,
+  type EngineReading,
+  engineLabel,
+  ISOLATION_LEVEL_KEY,
+  ISOLATION_LEVELS,
+  intendedLevel,
+  readIsolationLevel,
+  readUnset,
+  recommendSpelling,
+  spellingAdvice,
+  unsetFix,
+} from '@racelab/engine';
 import type { Finding, Job } from './types';
 
 /** Which engine's reading applies to a job's `engine` text; null when we cannot tell. */
@@ -39,42 +53,92 @@ const otherWriters = (job: Job, all: Job[]) =>
 
 function readingFor(job: Job, value: string): EngineReading | null {
   const engine = engineOf(job.engine);
-  return engine === null ? null : (interpretIsolationLevel(value).find((r) => r.engine === engine) ?? null);
+  return engine === null ? null : readIsolationLevel(value, engine);
 }
 
-/** The isolation value a job sets is not read the way its author meant, on its own engine. */
-function isolationNotParsed(jobs: Job[]): Finding[] {
+/** The engines a table's jobs run on, each with its jobs (jobs on an engine we cannot tell are left out). */
+function enginesOf(tableJobs: Job[]): Map<EngineId, Job[]> {
+  const engines = new Map<EngineId, Job[]>();
+  for (const j of tableJobs) {
+    const engine = engineOf(j.engine);
+    if (engine !== null) engines.set(engine, [...(engines.get(engine) ?? []), j]);
+  }
+  return engines;
+}
+
+/** An engine as the audit names it: its label and the jobs that run on it. */
+const withJobs = (engines: Map<EngineId, Job[]>) => (engine: EngineId) =>
+  `${engineLabel(engine)} (${(engines.get(engine) ?? []).map((j) => j.name).join(', ')})`;
+
+/**
+ * The fix for a table whose jobs set `value`: the one spelling of the level it names that every
+ * engine of the table's jobs reads that way at commit, or, when none does, the jobs that will read
+ * it differently; for a value that names no level, the spellings to choose from.
+ */
+function spellingFix(value: string, tableJobs: Job[]): string {
+  const engines = enginesOf(tableJobs);
+  const meant = intendedLevel(value);
+  if (meant === null) {
+    const levels = ISOLATION_LEVELS.flatMap((level) => recommendSpelling(level, engines.keys()).value ?? []);
+    return `remove ${ISOLATION_LEVEL_KEY}, or set the level you mean: ${levels.map((v) => `'${v}'`).join(', ')}`;
+  }
+  const rec = recommendSpelling(meant, engines.keys());
+  return rec.value === null ? spellingAdvice(rec, withJobs(engines)) : spellingAdvice(rec);
+}
+
+/**
+ * What a job's own engine makes of the isolation value the job sets. Read otherwise than meant at
+ * commit: an error (isolation-not-parsed). Read as meant but not settable by that engine (Delta
+ * Spark's DDL sets only Serializable): a note, not a flag (isolation-set-elsewhere), since the value
+ * is right once another engine has written it. Either fix names the one spelling to write.
+ */
+function isolationPerJob(jobs: Job[]): Finding[] {
+  const tables = byTable(jobs);
   return jobs.flatMap((job) => {
     const value = job.tableProperties?.[ISOLATION_LEVEL_KEY];
     const reading = value === undefined ? null : readingFor(job, value);
-    if (value === undefined || !reading?.flagged) return [];
-    const fix = reading.suggestion
-      ? `set ${ISOLATION_LEVEL_KEY} = '${reading.suggestion}' for ${reading.label}`
-      : `remove ${ISOLATION_LEVEL_KEY}, or set a level ${reading.label} accepts`;
+    if (value === undefined || !reading || (!reading.flagged && reading.settable)) return [];
     return [
       {
-        rule: 'isolation-not-parsed',
-        severity: reading.status === 'parsed' ? 'warning' : 'error',
+        rule: reading.flagged ? 'isolation-not-parsed' : 'isolation-set-elsewhere',
+        severity: reading.flagged ? 'error' : 'info',
         jobs: [job.name],
         table: job.table,
         evidence: `${job.name} (${job.engine}) sets ${ISOLATION_LEVEL_KEY} = '${value}': ${reading.explanation}${reading.error ? ` (${reading.error})` : ''}`,
-        fix,
+        fix: spellingFix(value, tables.get(job.table) as Job[]),
       },
     ];
   });
 }
 
-/** One table, engines that read its isolation value as different levels. */
+/**
+ * One table, engines that read its isolation value as different levels; with no value set, engines
+ * whose defaults differ (Databricks: WriteSerializable; the others: Serializable).
+ */
 function isolationDiffersAcrossEngines(jobs: Job[]): Finding[] {
   const out: Finding[] = [];
   for (const [table, tableJobs] of byTable(jobs)) {
     const values = new Set(tableJobs.flatMap((j) => j.tableProperties?.[ISOLATION_LEVEL_KEY] ?? []));
+    if (values.size === 0) {
+      const engines = enginesOf(tableJobs);
+      const unset = readUnset(engines.keys());
+      const fix = unsetFix(unset);
+      if (fix === null) continue;
+      out.push({
+        rule: 'isolation-differs-across-engines',
+        severity: 'warning',
+        jobs: [...engines.values()].flat().map((j) => j.name),
+        table,
+        evidence: `${ISOLATION_LEVEL_KEY} is ${describeUnset(unset, withJobs(engines))}`,
+        fix,
+      });
+    }
     for (const value of values) {
       const levels = new Map<string, string[]>();
       for (const j of tableJobs) {
         const r = readingFor(j, value);
         if (!r) continue;
-        const level = r.effective ?? 'every commit fails';
+        const level = r.effective ?? (r.status === 'commitFails' ? 'every commit fails' : 'no level it accepts');
         levels.set(level, [...(levels.get(level) ?? []), j.name]);
       }
       if (levels.size < 2) continue;
@@ -84,7 +148,7 @@ function isolationDiffersAcrossEngines(jobs: Job[]): Finding[] {
         jobs: [...levels.values()].flat(),
         table,
         evidence: `'${value}' means ${[...levels.entries()].map(([l, js]) => `${l} for ${js.join(', ')}`).join('; ')}`,
-        fix: 'use a spelling every engine that writes the table reads the same way, or move the writers to one engine',
+        fix: spellingFix(value, tableJobs),
       });
     }
   }
@@ -104,53 +168,82 @@ function commitMetadataIsolation(jobs: Job[]): Finding[] {
     }));
 }
 
+/** A job's change as the evidence names it: its operation, and the rows its predicate picks. */
+const changeOf = (j: Job) => (j.predicate === undefined ? j.operation : `${j.operation} where ${j.predicate}`);
+
+/** Jobs named in a sentence, with the verb that follows them: "a writes", "a, b write". */
+const theyDo = (others: Job[], verb = 'write') =>
+  `${others.map((o) => o.name).join(', ')} ${others.length === 1 ? `${verb}s` : verb}`;
+
+/** A rewrite on a shared table that does not redo its change when it loses: about that job alone. */
 function noRedo(jobs: Job[]): Finding[] {
-  return jobs
-    .filter((j) => REWRITES.has(j.operation) && (j.onCommitFailed === 'fail' || j.onCommitFailed === 'retry-commit'))
-    .filter((j) => otherWriters(j, jobs).length > 0)
-    .map((j) => ({
-      rule: 'no-redo-on-conflict',
-      severity: j.onCommitFailed === 'retry-commit' ? ('error' as const) : ('warning' as const),
-      jobs: [j.name, ...otherWriters(j, jobs).map((o) => o.name)],
-      table: j.table,
-      evidence:
-        j.onCommitFailed === 'retry-commit'
-          ? `${j.name} (${j.operation}) answers a lost commit by committing the same change again: its files were computed from a version that no longer holds (lesson B1: the loser's rewrite is stale, the conflict check refuses it again)`
-          : `${j.name} (${j.operation}) gives up when it loses to ${otherWriters(j, jobs)
-              .map((o) => o.name)
-              .join(', ')}: its change is simply not made (lesson B1, one update of two is lost)`,
-      fix: 'on CommitFailedError, reopen the table and redo the whole change (read, compute, write), a bounded number of times (lesson D1)',
-    }));
+  return jobs.flatMap((j) => {
+    const others = otherWriters(j, jobs);
+    const answer = j.onCommitFailed;
+    if (!REWRITES.has(j.operation) || others.length === 0 || (answer !== 'fail' && answer !== 'retry-commit'))
+      return [];
+    const loses = `${j.name} (${changeOf(j)}) has onCommitFailed: ${answer}; ${theyDo(others)} ${j.table} too, and when one of them commits first`;
+    return [
+      {
+        rule: 'no-redo-on-conflict',
+        severity: answer === 'retry-commit' ? ('error' as const) : ('warning' as const),
+        jobs: [j.name],
+        table: j.table,
+        evidence:
+          answer === 'retry-commit'
+            ? `${loses}, ${j.name} commits the same files again: they were computed from a version that no longer holds, and the conflict check refuses them again`
+            : `${loses}, ${j.name} stops and its change is not made`,
+        fix: `on CommitFailedError, reopen ${j.table} and redo the whole ${j.operation} (read, compute, write), a bounded number of times (onCommitFailed: redo-whole-change)`,
+      },
+    ];
+  });
 }
 
 function retriesOff(jobs: Job[]): Finding[] {
-  return jobs
-    .filter((j) => j.commitProperties?.maxCommitRetries === 0 && otherWriters(j, jobs).length > 0)
-    .map((j) => ({
-      rule: 'commit-retries-off',
-      severity: 'warning' as const,
-      jobs: [j.name],
-      table: j.table,
-      evidence: `${j.name} sets max_commit_retries = 0 on a table ${otherWriters(j, jobs)
-        .map((o) => o.name)
-        .join(
-          ', ',
-        )} also write: any commit that lands first makes it fail with "Failed to commit transaction: 0", even one it could never conflict with (lesson A2)`,
-      fix: "keep delta-rs's default of 15 retries; the conflict checker still refuses what truly conflicts",
-    }));
+  return jobs.flatMap((j) => {
+    const others = otherWriters(j, jobs);
+    if (j.commitProperties?.maxCommitRetries !== 0 || others.length === 0) return [];
+    return [
+      {
+        rule: 'commit-retries-off',
+        severity: 'warning' as const,
+        jobs: [j.name],
+        table: j.table,
+        evidence: `${j.name} sets max_commit_retries = 0 on ${j.table}, which ${theyDo(others)} too: any commit of theirs that lands first makes ${j.name} fail with "Failed to commit transaction: 0", even one it could never conflict with`,
+        fix: "keep delta-rs's default of 15 retries; the conflict checker still refuses what truly conflicts",
+      },
+    ];
+  });
 }
+
+/** When a job runs, as the manifest says, for evidence about runs that may overlap. */
+const runsOf = (j: Job) =>
+  j.schedule?.cron === undefined
+    ? ''
+    : `, runs on '${j.schedule.cron}'${j.schedule.maxDurationMinutes === undefined ? '' : ` for up to ${j.schedule.maxDurationMinutes} min`}`;
 
 function checkThenAppend(jobs: Job[]): Finding[] {
   return jobs
     .filter((j) => j.operation === 'append' && j.checksTableBeforeAppend)
-    .map((j) => ({
-      rule: 'check-then-append',
-      severity: 'error' as const,
-      jobs: [j.name],
-      table: j.table,
-      evidence: `${j.name} reads the table to decide whether to append: two runs at once both see nothing and both append, and appends never conflict (lesson E1: 317,150 trips for one day, every trip twice)`,
-      fix: 'overwrite with a predicate on what the job owns (e.g. the day: lesson E2 ends with exactly one copy), or MERGE on a key',
-    }));
+    .map((j) => {
+      const appenders = otherWriters(j, jobs).filter((o) => o.operation === 'append');
+      return {
+        rule: 'check-then-append',
+        severity: 'error' as const,
+        jobs: [j.name],
+        table: j.table,
+        evidence: `${j.name} reads the table to decide whether to append to ${j.table} (checksTableBeforeAppend)${runsOf(j)}: two runs at once both find nothing and both append, and appends never conflict, so the rows land twice${appenders.length > 0 ? `; ${theyDo(appenders, 'append')} to it too` : ''}`,
+        fix: "overwrite with a predicate on what the job owns (e.g. its day), so a second run replaces the first run's rows, or MERGE on a key",
+      };
+    });
+}
+
+/** What a job does that reads the table, in words. */
+function howItReads(j: Job): string {
+  if (j.operation !== 'append') return `is a${/^[aeiou]/.test(j.operation) ? 'n' : ''} ${changeOf(j)}`;
+  return j.checksTableBeforeAppend
+    ? 'reads the table first (checksTableBeforeAppend)'
+    : `has a predicate ('${j.predicate}')`;
 }
 
 function blindAppendThatReads(jobs: Job[]): Finding[] {
@@ -165,56 +258,22 @@ function blindAppendThatReads(jobs: Job[]): Finding[] {
       severity: 'error' as const,
       jobs: [j.name],
       table: j.table,
-      evidence: `${j.name} marks its commits isBlindAppend although it ${j.operation !== 'append' ? `is a${j.operation === 'update' ? 'n' : ''} ${j.operation}` : 'reads the table first'}: under WriteSerializable a blind append is not checked against concurrent writers at all (lesson I3–I6)`,
+      evidence: `${j.name} marks its commits isBlindAppend although it ${howItReads(j)}: under WriteSerializable a blind append is not checked against concurrent writers at all, so a change to what it read goes unseen`,
       fix: 'drop isBlindAppend: only a pure append that reads nothing may claim it',
     }));
-}
-
-function scheduledRun(job: Job): ScheduledRun | null {
-  const { cron, maxDurationMinutes } = job.schedule ?? {};
-  return cron && maxDurationMinutes ? { cron, maxDurationMinutes } : null;
-}
-
-/**
- * Each compaction against each update or delete of its table whose schedules can meet. The runs a
- * pair walks are counted before it is compared, and the audit's budget of runs stops the check.
- */
-function compactionOverlap(jobs: Job[], budget: AuditBudgets['schedules']): Finding[] {
-  const out: Finding[] = [];
-  for (const [table, tableJobs] of tablesSmallestFirst(jobs)) {
-    const scheduled = tableJobs.filter((j) => scheduledRun(j) !== null);
-    const bound = new Map(scheduled.map((j) => [j, activeRunBound(scheduledRun(j) as ScheduledRun)]));
-    for (const [i, k] of pairsInOrder(scheduled.length)) {
-      const pair = [scheduled[i], scheduled[k]] as [Job, Job];
-      const c = pair.find((j) => j.operation === 'optimize');
-      const w = pair.find((j) => j.operation === 'update' || j.operation === 'delete');
-      if (!c || !w || !budget.take((bound.get(c) as number) + (bound.get(w) as number))) continue;
-      const at = overlaps(scheduledRun(c) as ScheduledRun, scheduledRun(w) as ScheduledRun);
-      if (!at) continue;
-      out.push({
-        rule: 'compaction-overlaps-rewrites',
-        severity: 'warning',
-        jobs: [c.name, w.name],
-        table,
-        evidence: `${c.name} ('${c.schedule?.cron}', up to ${c.schedule?.maxDurationMinutes} min) and ${w.name} ('${w.schedule?.cron}', up to ${w.schedule?.maxDurationMinutes} min) can run at once, e.g. ${at.start.toISOString().slice(11, 16)}–${at.end.toISOString().slice(11, 16)} UTC on ${at.start.toISOString().slice(0, 10)}: a compaction that commits first makes the ${w.operation} fail (lesson C1/C2), one that commits second fails itself (C3)`,
-        fix: `schedule ${c.name} outside ${w.name}'s window, or give ${w.name} a redo loop`,
-      });
-    }
-  }
-  return out;
 }
 
 function noVacuum(jobs: Job[]): Finding[] {
   const out: Finding[] = [];
   for (const [table, tableJobs] of byTable(jobs)) {
-    const writers = tableJobs.filter((j) => WRITES.has(j.operation));
-    if (writers.length < 2 || tableJobs.some((j) => j.operation === 'vacuum')) continue;
+    const writing = tableJobs.filter((j) => WRITES.has(j.operation));
+    if (writing.length < 2 || tableJobs.some((j) => j.operation === 'vacuum')) continue;
     out.push({
       rule: 'no-vacuum',
       severity: 'info',
-      jobs: writers.map((j) => j.name),
+      jobs: writing.map((j) => j.name),
       table,
-      evidence: `${writers.length} jobs write ${table} and none vacuums it: every lost commit leaves its files behind, unreferenced (lesson B1: 11 Parquet files on disk, 1 named by the log)`,
+      evidence: `${theyDo(writing)} ${table} and no job of the manifest vacuums it: the files of every commit one of them loses stay on disk, named by no log entry, and so do the files each rewrite removes`,
       fix: 'schedule a vacuum of the table (after the retention period) so losers\u2019 files and removed files are deleted',
     });
   }
@@ -222,19 +281,18 @@ function noVacuum(jobs: Job[]): Finding[] {
 }
 
 /**
- * Every rule that needs only the manifest; file overlaps need the table and live in tables.ts. The
- * schedule comparison spends `budgets.schedules`; the caller reports what it left out.
+ * Every rule that needs only the manifest. File overlaps need the table (tables.ts); overlapping
+ * schedules need the pair forecasts (schedule-conflicts.ts).
  */
-export function manifestFindings(jobs: Job[], budgets: AuditBudgets = auditBudgets()): Finding[] {
+export function manifestFindings(jobs: Job[]): Finding[] {
   return [
-    ...isolationNotParsed(jobs),
+    ...isolationPerJob(jobs),
     ...isolationDiffersAcrossEngines(jobs),
     ...commitMetadataIsolation(jobs),
     ...noRedo(jobs),
     ...retriesOff(jobs),
     ...checkThenAppend(jobs),
     ...blindAppendThatReads(jobs),
-    ...compactionOverlap(jobs, budgets.schedules),
     ...noVacuum(jobs),
   ];
 }

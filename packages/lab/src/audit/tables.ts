@@ -2,15 +2,19 @@
  * The parts of a jobs audit that read the tables themselves: which files two jobs' predicates
  * both touch in the table's current layout (counted from the data), the partition column that
  * would keep them apart, and the conflict forecast for every pair of jobs on a table, both orders,
- * made by the engine's one simulation on the table's facts, read once per table. Both work pairwise,
- * within each table only (only writers of one table can race), and spend the audit's budgets.
+ * made by the engine's one simulation on the table's facts, read once per table: FIRST written by
+ * its job's engine, SECOND judged by every engine's checker. Both work pairwise, within each table
+ * only (only writers of one table can race), and spend the audit's budgets.
  */
 import {
+  type CheckerEngine,
   columnsOf,
   type DeltaTable,
+  type EngineForecast,
   parsePredicate,
   renderSql,
   type SimulatedWriter,
+  type SimulationFacts,
   simulateConflict,
   withConnection,
 } from '@racelab/engine';
@@ -18,17 +22,21 @@ import { sqlIdent } from '../data/sql';
 import { tableFacts } from '../forecast';
 import { tableLayout } from '../tables/layout';
 import { type AuditBudgets, pairsInOrder } from './limits';
-import { tablesSmallestFirst } from './rules';
+import { engineOf, tablesSmallestFirst } from './rules';
 import type { Finding, Job } from './types';
 
 export interface PairForecast {
   table: string;
   first: string;
   second: string;
-  /** Null when the pair cannot be forecast (see `skipped`). */
+  /** Under delta-rs 1.6.x; null when the pair cannot be forecast (see `skipped`). */
   secondCommits: boolean | null;
   failedCheck: string | null;
   message: string | null;
+  /** SECOND judged by each engine's checker (empty when not forecast); Spark's and Databricks' are modelled. */
+  byEngine: EngineForecast[];
+  /** The entry of `byEngine` that is SECOND's own engine, as its job names it; null when it names none of them. */
+  secondEngine: CheckerEngine | null;
   skipped?: string;
 }
 
@@ -94,14 +102,20 @@ export async function fileOverlaps(
         severity: 'warning',
         jobs: [a.name, b.name],
         table,
-        evidence: `'${a.predicate}' and '${b.predicate}' both match rows in ${shared.length} of ${layout.files.length} files at version ${layout.version} (${names.join(', ')}${shared.length > names.length ? ', …' : ''}): each rewrites files the other read, so the second to commit fails (lesson B1)`,
+        evidence: `${a.name}'s '${a.predicate}' and ${b.name}'s '${b.predicate}' both match rows in ${shared.length} of ${layout.files.length} files of ${table} at version ${layout.version} (${names.join(', ')}${shared.length > names.length ? ', …' : ''}): each rewrites files the other read, so the second to commit fails`,
         fix: split
-          ? `partition the table by ${split.column} (${split.values} values): the two predicates then fall in different partitions (lesson B3: both commit)`
+          ? `partition the table by ${split.column} (${split.values} values): the two predicates then fall in different partitions, and both commit`
           : 'no column with few values separates them: run the two jobs one after the other, or give both a redo loop',
       });
     }
   }
   return out;
+}
+
+/** The forecast engine a job's `engine` text names; null for others (delta-rs ≤ 1.1.4, or unknown). */
+function checkerEngineOf(job: Job): CheckerEngine | null {
+  const engine = engineOf(job.engine);
+  return engine === 'delta-rs-legacy' ? null : engine;
 }
 
 /** A job as a writer the simulation understands, or why it cannot be one. */
@@ -112,6 +126,8 @@ function writerOf(job: Job, identitySet: Record<string, string>): SimulatedWrite
   const writer = (change: SimulatedWriter['change']): SimulatedWriter => ({
     name,
     change,
+    // Any other delta-rs, or an engine we cannot name, writes its commitInfo as delta-rs does.
+    engine: checkerEngineOf(job) ?? 'delta-rs',
     ...(retries !== undefined && { maxCommitRetries: retries }),
   });
   switch (job.operation) {
@@ -122,7 +138,12 @@ function writerOf(job: Job, identitySet: Record<string, string>): SimulatedWrite
       return writer({ kind: 'delete', predicate: job.predicate ?? 'TRUE' });
     case 'append':
       // Its rows are unknown here (the facts know no rows by the job's name): an append of unknown stats matches anything.
-      return writer({ kind: 'append', rows: name, blind: job.commitProperties?.isBlindAppend === true });
+      return writer({
+        kind: 'append',
+        rows: name,
+        blind: job.commitProperties?.isBlindAppend === true,
+        checksFirst: job.checksTableBeforeAppend === true,
+      });
     case 'optimize':
       return writer({ kind: 'optimize' });
     default:
@@ -131,9 +152,19 @@ function writerOf(job: Job, identitySet: Record<string, string>): SimulatedWrite
 }
 
 /**
+ * The table as a pair's jobs declare it: their table properties over its own, SECOND's value where
+ * both set a key (a race of the pair sets them so too). `delta.isolationLevel` is read from here.
+ */
+function declaredOn(facts: SimulationFacts, first: Job, second: Job): SimulationFacts {
+  const declared = { ...first.tableProperties, ...second.tableProperties };
+  if (Object.keys(declared).length === 0) return facts;
+  return { ...facts, snapshot: { ...facts.snapshot, configuration: { ...facts.snapshot.configuration, ...declared } } };
+}
+
+/**
  * Every ordered pair of jobs on each table, both orders of a pair together, within `budget`: does
- * the second commit after the first? Each table is judged at the one snapshot `open` gives, its
- * facts read once for all its pairs.
+ * the second commit after the first, under each engine? Each table is judged at the one snapshot
+ * `open` gives, its facts read once for all its pairs, with the properties each pair declares.
  */
 export async function pairForecasts(
   jobs: Job[],
@@ -163,18 +194,28 @@ export async function pairForecasts(
     for (const [first, second] of pairs) {
       const [a, b] = [writers.get(first), writers.get(second)] as [SimulatedWriter | string, SimulatedWriter | string];
       const base = { table, first: first.name, second: second.name };
+      const secondEngine = checkerEngineOf(second);
       if (typeof a === 'string' || typeof b === 'string') {
         out.push({
           ...base,
           secondCommits: null,
           failedCheck: null,
           message: null,
+          byEngine: [],
+          secondEngine,
           skipped: typeof a === 'string' ? a : (b as string),
         });
         continue;
       }
-      const f = simulateConflict({ facts, first: a, second: b });
-      out.push({ ...base, secondCommits: f.secondCommits, failedCheck: f.failedCheck, message: f.message });
+      const f = simulateConflict({ facts: declaredOn(facts, first, second), first: a, second: b });
+      out.push({
+        ...base,
+        secondCommits: f.secondCommits,
+        failedCheck: f.failedCheck,
+        message: f.message,
+        byEngine: f.byEngine,
+        secondEngine,
+      });
     }
   }
   return out;

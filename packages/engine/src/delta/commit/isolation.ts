@@ -26,103 +26,105 @@ export function effectiveIsolationLevel(configuration: Record<string, string | n
 
 export type EngineId = 'delta-rs' | 'delta-rs-legacy' | 'delta-spark' | 'databricks';
 
+/** Every engine the diagnostic reads for, in the order it lists them (delta-rs, the one races run, first). */
+export const ENGINE_IDS: readonly EngineId[] = ['delta-rs', 'delta-rs-legacy', 'delta-spark', 'databricks'];
+
 export interface EngineReading {
   engine: EngineId;
-  /** The engine and versions this reading is for. */
+  /** The engine and versions this reading is for, as a sentence names it. */
   label: string;
   /** The level the engine's commits will use, or null when a commit fails outright. */
   effective: IsolationLevel | null;
   /**
-   * parsed: the engine read the value as written. default: unset, the engine's default applies.
-   * ignored: the engine silently uses its default instead. rejected: setting it fails.
-   * commitFails: a value already in the log makes every commit throw.
+   * parsed: the engine reads the value as written when it commits. default: unset, the engine's
+   * default applies. ignored: the engine silently uses its default instead. rejected: the engine
+   * does not accept the value. commitFails: a value already in the log makes every commit throw.
    */
   status: 'parsed' | 'default' | 'ignored' | 'rejected' | 'commitFails';
-  /** The error text the engine raises, when it raises one. */
+  /** Whether the engine can write the value itself (Delta Spark's DDL sets only Serializable spellings). */
+  settable: boolean;
+  /** The error text the engine raises (when setting the value, or at every commit), when it raises one. */
   error?: string;
-  /** Whether the author of the value most likely meant something else than what happens. */
+  /**
+   * Commits will not use the level the value names: read as another level, refused, or failing.
+   * Only that: an engine that reads the value as meant but cannot set it gets a note in
+   * `explanation`, never a flag, so the spelling the product recommends is flagged by no engine.
+   */
   flagged: boolean;
   /** One sentence on what will really happen. */
   explanation: string;
-  /** The spelling to use on this engine for the level the author most likely meant. */
+  /** On a flagged reading: the camelCase spelling of the level meant, when this engine reads that as meant. */
   suggestion?: string;
 }
 
-const LEVELS: IsolationLevel[] = ['Serializable', 'WriteSerializable', 'SnapshotIsolation'];
+/** What an engine's reader decides; `flagged` and `suggestion` follow from it, the same way for every engine. */
+type Reading = Omit<EngineReading, 'engine' | 'flagged' | 'suggestion'>;
+
+export const ISOLATION_LEVELS: readonly IsolationLevel[] = ['Serializable', 'WriteSerializable', 'SnapshotIsolation'];
 const CAMEL: Record<IsolationLevel, string> = {
   Serializable: 'serializable',
   WriteSerializable: 'writeSerializable',
   SnapshotIsolation: 'snapshotIsolation',
 };
 
+/** The camelCase spelling of a level: the only one delta-rs ≥ 1.2 parses, and one Spark's reading accepts too. */
+export function camelCaseSpelling(level: IsolationLevel): string {
+  return CAMEL[level];
+}
+
 /** The level a human most likely meant: case, spaces, underscores and dashes ignored. */
 export function intendedLevel(value: string): IsolationLevel | null {
   const norm = value.replace(/[\s_-]/g, '').toLowerCase();
-  return LEVELS.find((l) => l.toLowerCase() === norm) ?? null;
+  return ISOLATION_LEVELS.find((l) => l.toLowerCase() === norm) ?? null;
 }
 
 function describe(value: string | null): string {
   return value === null ? 'unset' : `'${value}'`;
 }
 
-function deltaRs(value: string | null): EngineReading {
+function deltaRs(value: string | null): Reading {
   const label = 'delta-rs 1.2–1.6.x';
   if (value === null) {
     return {
-      engine: 'delta-rs',
       label,
       effective: 'Serializable',
       status: 'default',
-      flagged: false,
+      settable: true,
       explanation: 'Unset: delta-rs checks conflicts as Serializable.',
     };
   }
   const effective = effectiveIsolationLevel({ [ISOLATION_LEVEL_KEY]: value });
-  const meant = intendedLevel(value);
   if (CAMEL[effective] === value) {
-    const note =
-      effective === 'SnapshotIsolation'
-        ? ' It skips the check for concurrently added data, and Delta Spark refuses to set this value.'
-        : '';
+    const note = effective === 'SnapshotIsolation' ? ' It skips the check for concurrently added data.' : '';
     return {
-      engine: 'delta-rs',
       label,
       effective,
       status: 'parsed',
-      flagged: effective === 'SnapshotIsolation',
+      settable: true,
       explanation: `delta-rs parses ${describe(value)} as ${effective}.${note}`,
     };
   }
-  const wrong = meant !== null && meant !== 'Serializable';
+  const meant = intendedLevel(value);
   return {
-    engine: 'delta-rs',
     label,
     effective: 'Serializable',
     status: 'ignored',
-    // `Serializable` lands on the default by accident: right level, so not flagged.
-    flagged: meant !== 'Serializable',
-    explanation: wrong
-      ? `delta-rs does not parse ${describe(value)} (its parser is case-sensitive camelCase), silently falls back to Serializable, and so fails commits that ${meant} would let through.`
-      : meant === 'Serializable'
-        ? `delta-rs does not parse ${describe(value)}, but its silent fallback is Serializable, which is what it says.`
-        : `delta-rs does not parse ${describe(value)} and silently uses Serializable.`,
-    ...(meant !== null && { suggestion: CAMEL[meant] }),
+    // delta-rs validates no value on create or alter: it stores whatever it is given.
+    settable: true,
+    explanation:
+      meant !== null && meant !== 'Serializable'
+        ? `delta-rs does not parse ${describe(value)} (its parser is case-sensitive camelCase), silently falls back to Serializable, and so fails commits that ${meant} would let through.`
+        : meant === 'Serializable'
+          ? `delta-rs does not parse ${describe(value)}, but its silent fallback is Serializable, which is what it says.`
+          : `delta-rs does not parse ${describe(value)} and silently uses Serializable.`,
   };
 }
 
-function deltaRsLegacy(value: string | null): EngineReading {
+function deltaRsLegacy(value: string | null): Reading {
   const label = 'delta-rs ≤ 1.1.4';
   if (value === null) {
-    return {
-      engine: 'delta-rs-legacy',
-      label,
-      effective: 'Serializable',
-      status: 'default',
-      flagged: false,
-      explanation: 'Unset: Serializable.',
-    };
+    return { label, effective: 'Serializable', status: 'default', settable: true, explanation: 'Unset: Serializable.' };
   }
-  const norm = value.toLowerCase();
   const map: Record<string, IsolationLevel> = {
     serializable: 'Serializable',
     writeserializable: 'WriteSerializable',
@@ -130,117 +132,124 @@ function deltaRsLegacy(value: string | null): EngineReading {
     snapshotisolation: 'SnapshotIsolation',
     snapshot_isolation: 'SnapshotIsolation',
   };
-  const level = map[norm];
+  const level = map[value.toLowerCase()];
   if (level) {
     return {
-      engine: 'delta-rs-legacy',
       label,
       effective: level,
       status: 'parsed',
-      flagged: false,
+      settable: true,
       explanation: `delta-rs ≤ 1.1.4 read ${describe(value)} case-insensitively as ${level}.`,
     };
   }
-  const meant = intendedLevel(value);
   return {
-    engine: 'delta-rs-legacy',
     label,
     effective: 'Serializable',
     status: 'ignored',
-    flagged: meant !== 'Serializable',
+    settable: true,
     explanation: `delta-rs ≤ 1.1.4 did not parse ${describe(value)} and fell back to Serializable.`,
-    ...(meant !== null && { suggestion: meant }),
   };
 }
 
-function deltaSpark(value: string | null): EngineReading {
-  const label = 'Delta Lake on Spark (OSS)';
+/**
+ * Delta Spark reads the value case-insensitively whenever it commits, whoever wrote it; its DDL
+ * (CREATE, ALTER … SET TBLPROPERTIES, the session default) accepts only spellings of Serializable.
+ */
+function deltaSpark(value: string | null): Reading {
+  const label = 'Delta Spark';
   if (value === null) {
     return {
-      engine: 'delta-spark',
       label,
       effective: 'Serializable',
       status: 'default',
-      flagged: false,
+      settable: true,
       explanation: 'Unset: Delta Spark uses Serializable.',
     };
   }
-  const level = LEVELS.find((l) => l.toLowerCase() === value.toLowerCase());
+  const level = ISOLATION_LEVELS.find((l) => l.toLowerCase() === value.toLowerCase());
   if (!level) {
     const error = `invalid isolation level '${value}'`;
-    const meant = intendedLevel(value);
     return {
-      engine: 'delta-spark',
       label,
       effective: null,
       status: 'commitFails',
+      settable: false,
       error,
-      flagged: true,
       explanation: `Delta Spark refuses to set ${describe(value)} (${error}), and if another engine wrote it, every Spark commit to the table fails with that error.`,
-      ...(meant !== null && { suggestion: meant }),
     };
   }
   if (level !== 'Serializable') {
     return {
-      engine: 'delta-spark',
       label,
       effective: level,
-      status: 'rejected',
+      status: 'parsed',
+      settable: false,
       error: 'requirement failed: delta.isolationLevel must be Serializable',
-      flagged: true,
-      explanation: `Delta Spark's DDL refuses ${describe(value)} (only Serializable may be set), though a value another engine wrote is honoured as ${level} at commit.`,
+      explanation: `Delta Spark reads ${describe(value)} case-insensitively as ${level} at commit; its DDL cannot set it (only Serializable may be set), so another engine must write it.`,
     };
   }
   return {
-    engine: 'delta-spark',
     label,
     effective: 'Serializable',
     status: 'parsed',
-    flagged: false,
+    settable: true,
     explanation: `Delta Spark reads ${describe(value)} case-insensitively as Serializable.`,
   };
 }
 
-function databricks(value: string | null): EngineReading {
+function databricks(value: string | null): Reading {
   const label = 'Databricks';
   if (value === null) {
     return {
-      engine: 'databricks',
       label,
       effective: 'WriteSerializable',
       status: 'default',
-      flagged: false,
+      settable: true,
       explanation: 'Unset: Databricks defaults to WriteSerializable.',
     };
   }
   const level = (['Serializable', 'WriteSerializable'] as const).find((l) => l.toLowerCase() === value.toLowerCase());
   if (level) {
-    const documented = level === value;
     return {
-      engine: 'databricks',
       label,
       effective: level,
       status: 'parsed',
-      flagged: false,
-      explanation: documented
-        ? `Databricks documents ${describe(value)}: ${level}.`
-        : `Databricks documents the spelling '${level}'; ${describe(value)} is most likely read the same way (its parser is closed source).`,
-      ...(!documented && { suggestion: level }),
+      settable: true,
+      explanation:
+        level === value
+          ? `Databricks documents ${describe(value)}: ${level}.`
+          : `Databricks documents the spelling '${level}'; ${describe(value)} is most likely read the same way (its parser is closed source; Delta Spark's, which it builds on, ignores case).`,
     };
   }
-  const meant = intendedLevel(value);
   return {
-    engine: 'databricks',
     label,
     effective: null,
     status: 'rejected',
-    flagged: true,
+    settable: false,
     explanation: `Databricks documents only 'Serializable' and 'WriteSerializable'; ${describe(value)} is not one of them.`,
-    ...(meant === 'Serializable' || meant === 'WriteSerializable' ? { suggestion: meant } : {}),
   };
+}
+
+const READERS: Record<EngineId, (value: string | null) => Reading> = {
+  'delta-rs': deltaRs,
+  'delta-rs-legacy': deltaRsLegacy,
+  'delta-spark': deltaSpark,
+  databricks,
+};
+
+/** What one engine makes of a value of `delta.isolationLevel` (null: the property is unset). */
+export function readIsolationLevel(value: string | null, engine: EngineId): EngineReading {
+  const reading = READERS[engine](value);
+  if (value === null) return { engine, ...reading, flagged: false };
+  const meant = intendedLevel(value);
+  const flagged = reading.effective === null || reading.effective !== meant;
+  // Every suggestion is the one spelling recommended for the level (spelling.ts), never an engine's own favourite.
+  const fix = meant === null ? null : CAMEL[meant];
+  const suggest = flagged && fix !== null && fix !== value && READERS[engine](fix).effective === meant;
+  return { engine, ...reading, flagged, ...(suggest && { suggestion: fix }) };
 }
 
 /** What every engine makes of a value of `delta.isolationLevel` (null: the property is unset). */
 export function interpretIsolationLevel(value: string | null): EngineReading[] {
-  return [deltaRs(value), deltaRsLegacy(value), deltaSpark(value), databricks(value)];
+  return ENGINE_IDS.map((engine) => readIsolationLevel(value, engine));
 }

@@ -7,6 +7,7 @@
 import type { Expr } from '../../sql/index';
 import type { Action, Add, Remove, Txn } from '../protocol/actions';
 import { checkpointInterval, isAppendOnly } from '../protocol/config';
+import { assertCanWrite } from '../protocol/features';
 import type { DeltaTable } from '../table';
 import { type CommitResult, commit } from './commit';
 import { buildCommitInfo } from './commit-info';
@@ -48,6 +49,8 @@ export class Transaction {
   readonly reads: TransactionReads;
 
   constructor(readonly spec: TransactionSpec) {
+    // Every commit passes here: nothing is committed to a table whose writer features the engine does not honour.
+    assertCanWrite(spec.table.protocol, spec.table.location);
     const own = [...spec.actions, ...(spec.options?.appTransactions ?? []).map((txn) => ({ txn }))];
     this.reads = {
       readVersion: spec.table.version,

@@ -1,19 +1,25 @@
 /**
- * Classic Parquet checkpoints: read (single- and multi-part) and write (single-part), through
- * DuckDB. A checkpoint holds protocol, metaData, txn, live adds and unexpired tombstones.
+ * Checkpoints. Read: classic and multi-part Parquet checkpoints (the v1 spec), and v2 checkpoints, classic- or
+ * UUID-named, in Parquet or JSON, whose `checkpointMetadata` names their version and whose `sidecar` actions point
+ * at Parquet files in `_delta_log/_sidecars/` holding the adds and removes. Written: single-part classic v1
+ * checkpoints. Parquet is read through DuckDB. A checkpoint holds protocol, metaData, txn, live adds and unexpired
+ * tombstones.
  */
 import { randomUUID } from 'node:crypto';
 import { rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sqlList, sqlString, withConnection } from '../../data/duck';
+import { fromLogPath } from '../../data/paths';
 import type { ObjectStore } from '../../storage/object-store';
 import { type Action, actionToJson } from '../protocol/actions';
 import { deletedFileRetentionMs } from '../protocol/config';
 import { LogFormatError, validateAction } from '../protocol/validate';
-import { type CheckpointFiles, checkpointKey, LAST_CHECKPOINT_KEY, type LastCheckpoint } from './listing';
+import { type CheckpointFiles, checkpointKey, LAST_CHECKPOINT_KEY, type LastCheckpoint, LOG_DIR } from './listing';
 import type { TableState } from './replay';
 
-const ACTION_COLUMNS = ['protocol', 'metaData', 'txn', 'add', 'remove'] as const;
+/** The columns of a checkpoint's top-level file; a sidecar holds only `add` and `remove`. */
+const ACTION_COLUMNS = ['protocol', 'metaData', 'txn', 'add', 'remove', 'checkpointMetadata', 'sidecar'] as const;
+const SIDECAR_DIR = `${LOG_DIR}_sidecars/`;
 
 /** Drops nulls a Parquet struct carries for absent optional fields, and the parsed-stats extras. */
 function dropNulls(v: Record<string, unknown>): Record<string, unknown> {
@@ -43,39 +49,125 @@ export async function readCheckpoint(store: ObjectStore, cp: CheckpointFiles): P
   return actions;
 }
 
+/** What one checkpoint file (or set of parts) holds: actions, and for the v2 spec its version and sidecars. */
+interface CheckpointContent {
+  actions: Action[];
+  /** `checkpointMetadata.version` of every checkpointMetadata action found (the v2 spec has exactly one). */
+  declaredVersions: number[];
+  /** Object keys of the sidecar files. */
+  sidecars: string[];
+}
+
+/** The checkpoint's files as errors name them: with the table's location. */
+const named = (store: ObjectStore, keys: readonly string[]) => keys.map((k) => `${store.location}/${k}`).join(', ');
+
 async function parseCheckpoint(store: ObjectStore, cp: CheckpointFiles): Promise<Action[]> {
-  const paths = await Promise.all(cp.keys.map((k) => store.localPath(k)));
+  const where = named(store, cp.keys);
+  const top = cp.keys[0]?.endsWith('.json')
+    ? await jsonCheckpoint(store, cp.keys[0])
+    : await parquetCheckpoint(store, cp.keys, ACTION_COLUMNS);
+  if (top.declaredVersions.some((v) => v !== cp.version)) {
+    throw new LogFormatError(`${where}: checkpointMetadata says version ${top.declaredVersions.join(', ')}`);
+  }
+  // The UUID naming is the v2 spec's only, and a v2 checkpoint names its version in exactly one checkpointMetadata.
+  if (cp.naming === 'uuid' && top.declaredVersions.length !== 1) {
+    throw new LogFormatError(
+      `${where}: a UUID-named checkpoint must hold one checkpointMetadata action, found ${top.declaredVersions.length}`,
+    );
+  }
+  if (top.sidecars.length === 0) return top.actions;
+  const missing = (await Promise.all(top.sidecars.map(async (k) => ((await store.head(k)) ? null : k)))).filter(
+    (k) => k !== null,
+  );
+  if (missing.length > 0) throw new LogFormatError(`${where}: sidecar file(s) missing: ${missing.join(', ')}`);
+  const files = await parquetCheckpoint(store, top.sidecars, ['add', 'remove']);
+  return [...top.actions, ...files.actions];
+}
+
+/** Sorts one row of a checkpoint (an object with one action key) into `into`; `where` names it in errors. */
+function collect(into: CheckpointContent, col: string, body: Record<string, unknown>, where: string): void {
+  try {
+    if (col === 'checkpointMetadata') {
+      if (!Number.isInteger(body.version)) throw new LogFormatError('checkpointMetadata.version must be an integer');
+      into.declaredVersions.push(body.version as number);
+    } else if (col === 'sidecar') into.sidecars.push(sidecarKey(body));
+    else {
+      const a = validateAction({ [col]: body });
+      if (a) into.actions.push(a);
+    }
+  } catch (e) {
+    throw new LogFormatError(`${where}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * A sidecar's object key. Its path is URI-encoded and relative to `_delta_log/_sidecars/` (where the protocol
+ * keeps every sidecar); an absolute URI would point outside the table, which this engine never reads.
+ */
+function sidecarKey(body: Record<string, unknown>): string {
+  if (typeof body.path !== 'string' || body.path.length === 0) {
+    throw new LogFormatError('sidecar.path must be a non-empty string');
+  }
+  if (/^[a-z][a-z0-9+.-]*:/i.test(body.path)) {
+    throw new LogFormatError(`sidecar paths outside _delta_log/_sidecars/ are not supported: ${body.path}`);
+  }
+  return `${SIDECAR_DIR}${fromLogPath(body.path)}`;
+}
+
+async function parquetCheckpoint(
+  store: ObjectStore,
+  keys: readonly string[],
+  columns: readonly string[],
+): Promise<CheckpointContent> {
+  const where = named(store, keys);
+  const paths = await Promise.all(keys.map((k) => store.localPath(k)));
+  const source = `read_parquet(${sqlList(paths)}, union_by_name=true)`;
   // One string for the whole checkpoint: turning 10,000 DuckDB values into JS strings one by one
   // costs more than the query itself. Each row holds exactly one non-null action column.
   const present = await withConnection(async (c) => {
     try {
-      const d = await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${sqlList(paths)})`);
+      const d = await c.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`);
       return new Set(d.getColumns()[0] as string[]);
     } catch (e) {
-      throw new LogFormatError(`${cp.keys.join(', ')}: unreadable checkpoint (${(e as Error).message})`);
+      throw new LogFormatError(`${where}: unreadable checkpoint (${(e as Error).message})`);
     }
   });
-  const parts = ACTION_COLUMNS.filter((col) => present.has(col)).map((col) => `'{"${col}":' || to_json(${col}) || '}'`);
-  if (parts.length === 0) throw new LogFormatError(`${cp.keys[0]}: a checkpoint without action columns`);
+  const parts = columns.filter((col) => present.has(col)).map((col) => `'{"${col}":' || to_json(${col}) || '}'`);
+  if (parts.length === 0) throw new LogFormatError(`${where}: a checkpoint without action columns`);
   const text = await withConnection(async (c) => {
-    const r = await c.runAndReadAll(
-      `SELECT string_agg(coalesce(${parts.join(', ')}), ',') FROM read_parquet(${sqlList(paths)})`,
-    );
+    const r = await c.runAndReadAll(`SELECT string_agg(coalesce(${parts.join(', ')}), ',') FROM ${source}`);
     return (r.getColumns()[0]?.[0] as string | null) ?? '';
   });
-  const actions: Action[] = [];
+  const content: CheckpointContent = { actions: [], declaredVersions: [], sidecars: [] };
   for (const row of JSON.parse(`[${text}]`) as Record<string, Record<string, unknown>>[]) {
     const [col, body] = Object.entries(row)[0] as [string, Record<string, unknown>];
     // Maps inside actions keep their null values (a null partition value means null).
-    const cleaned = col === 'metaData' ? body : dropNulls(body);
-    try {
-      const a = validateAction({ [col]: cleaned });
-      if (a) actions.push(a);
-    } catch (e) {
-      throw new LogFormatError(`${cp.keys[0]}: ${(e as Error).message}`);
-    }
+    collect(content, col, col === 'metaData' ? body : dropNulls(body), where);
   }
-  return actions;
+  return content;
+}
+
+/** A JSON checkpoint (v2 spec, UUID-named): one action per line, as in a commit. */
+async function jsonCheckpoint(store: ObjectStore, key: string): Promise<CheckpointContent> {
+  const where = named(store, [key]);
+  const content: CheckpointContent = { actions: [], declaredVersions: [], sidecars: [] };
+  const lines = new TextDecoder().decode(await store.get(key)).split('\n');
+  for (const [i, line] of lines.entries()) {
+    if (!line.trim()) continue;
+    let row: unknown;
+    try {
+      row = JSON.parse(line);
+    } catch (e) {
+      throw new LogFormatError(`${where}: line ${i + 1} is not valid JSON (${(e as Error).message})`);
+    }
+    const entries = row && typeof row === 'object' ? Object.entries(row) : [];
+    const [col, body] = entries[0] ?? [];
+    if (entries.length !== 1 || !body || typeof body !== 'object') {
+      throw new LogFormatError(`${where}: line ${i + 1} must hold exactly one action`);
+    }
+    collect(content, col as string, body as Record<string, unknown>, `${where}: line ${i + 1}`);
+  }
+  return content;
 }
 
 const CHECKPOINT_COLUMNS = {

@@ -1,13 +1,20 @@
 /**
  * Lists `_delta_log`: commits, complete checkpoints and the `_last_checkpoint` hint. The listing is
- * the truth; `_last_checkpoint` only says where to start looking.
+ * the truth; `_last_checkpoint` only says where to start looking. Checkpoints come in the three
+ * namings of the Delta protocol: classic (`n.checkpoint.parquet`), multi-part
+ * (`n.checkpoint.o.p.parquet`) and UUID-named v2 (`n.checkpoint.<uuid>.json|parquet`).
  */
 import type { ObjectStore } from '../../storage/object-store';
 
 export const LOG_DIR = '_delta_log/';
 
+/** The three namings of the protocol; a UUID-named checkpoint always follows the v2 spec. */
+export type CheckpointNaming = 'classic' | 'multi-part' | 'uuid';
+
 export interface CheckpointFiles {
   version: number;
+  naming: CheckpointNaming;
+  /** One key, or every part of a multi-part checkpoint in part order. */
   keys: string[];
 }
 
@@ -20,6 +27,8 @@ export interface LogListing {
 const COMMIT_RE = /^(\d{20})\.json$/;
 const CLASSIC_CP_RE = /^(\d{20})\.checkpoint\.parquet$/;
 const MULTI_CP_RE = /^(\d{20})\.checkpoint\.(\d{10})\.(\d{10})\.parquet$/;
+const UUID_CP_RE =
+  /^(\d{20})\.checkpoint\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(?:json|parquet)$/i;
 
 export const versionName = (v: number): string => String(v).padStart(20, '0');
 export const commitKey = (v: number): string => `${LOG_DIR}${versionName(v)}.json`;
@@ -66,6 +75,17 @@ export async function listLog(store: ObjectStore, targetVersion?: number): Promi
   return listing;
 }
 
+/**
+ * Which of several checkpoints of one version to read, as delta-kernel-rs and Delta Spark choose: a UUID-named
+ * one over a multi-part one over a classic one; among UUID-named ones the greater file name, among multi-part
+ * ones the one with more parts. Negative when `a` is the less preferred.
+ */
+const NAMING_RANK: Record<CheckpointNaming, number> = { classic: 0, 'multi-part': 1, uuid: 2 };
+function preference(a: CheckpointFiles, b: CheckpointFiles): number {
+  const [x, y] = [a.keys[0] ?? '', b.keys[0] ?? ''];
+  return NAMING_RANK[a.naming] - NAMING_RANK[b.naming] || a.keys.length - b.keys.length || (x < y ? -1 : x > y ? 1 : 0);
+}
+
 async function scan(store: ObjectStore, startAfter: string | undefined): Promise<LogListing> {
   const commits = new Map<number, string>();
   const multi = new Map<string, { version: number; parts: number; keys: string[] }>();
@@ -79,21 +99,33 @@ async function scan(store: ObjectStore, startAfter: string | undefined): Promise
     }
     m = CLASSIC_CP_RE.exec(name);
     if (m) {
-      checkpoints.push({ version: Number(m[1]), keys: [key] });
+      checkpoints.push({ version: Number(m[1]), naming: 'classic', keys: [key] });
+      continue;
+    }
+    m = UUID_CP_RE.exec(name);
+    if (m) {
+      checkpoints.push({ version: Number(m[1]), naming: 'uuid', keys: [key] });
       continue;
     }
     m = MULTI_CP_RE.exec(name);
-    if (m) {
+    const part = Number(m?.[2]);
+    const parts = Number(m?.[3]);
+    // Part numbers run from 1 to the number of parts; anything else is not a checkpoint part.
+    if (m && part >= 1 && part <= parts) {
       const id = `${m[1]}/${m[3]}`;
-      const entry = multi.get(id) ?? { version: Number(m[1]), parts: Number(m[3]), keys: [] };
+      const entry = multi.get(id) ?? { version: Number(m[1]), parts, keys: [] };
       entry.keys.push(key);
       multi.set(id, entry);
     }
   }
   // A multi-part checkpoint counts only when every part is there.
-  for (const e of multi.values())
-    if (e.keys.length === e.parts) checkpoints.push({ version: e.version, keys: e.keys.sort() });
-  checkpoints.sort((a, b) => a.version - b.version);
+  for (const e of multi.values()) {
+    if (e.keys.length === e.parts) {
+      checkpoints.push({ version: e.version, naming: 'multi-part', keys: e.keys.sort() });
+    }
+  }
+  // Oldest first; of several checkpoints of one version, the one readers should prefer last.
+  checkpoints.sort((a, b) => a.version - b.version || preference(a, b));
   const latestVersion = Math.max(-1, ...commits.keys(), ...checkpoints.map((c) => c.version));
   return { commits, checkpoints, latestVersion };
 }

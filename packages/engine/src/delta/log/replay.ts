@@ -3,6 +3,7 @@
  * by (path, deletion vector id) as the Delta protocol says; the last protocol and metaData win; the last txn
  * per appId wins. Pure: no I/O.
  */
+import { dvUniqueId } from '../dv/descriptor';
 import type { Action, Add, Metadata, Protocol, Remove, Txn } from '../protocol/actions';
 import { LogFormatError } from '../protocol/validate';
 
@@ -17,12 +18,9 @@ export interface TableState {
   appTransactions: Map<string, Txn>;
 }
 
-function dvId(dv: Add['deletionVector']): string {
-  return dv ? `${dv.storageType}${dv.pathOrInlineDv}${dv.offset === undefined ? '' : `@${dv.offset}`}` : '';
-}
-
+// A checkpoint gives an absent offset as null, a commit leaves it out: the same vector either way.
 export const fileKey = (f: { path: string; deletionVector?: Add['deletionVector'] }): string =>
-  `${f.path}\u0000${dvId(f.deletionVector)}`;
+  `${f.path}\u0000${f.deletionVector ? dvUniqueId(f.deletionVector) : ''}`;
 
 export class StateBuilder {
   protocol: Protocol | undefined;

@@ -9,6 +9,7 @@ import { fromLogPath } from '../../data/paths';
 import { type Expr, renderSql } from '../../sql/index';
 import type { Add } from '../protocol/actions';
 import { targetFileSize } from '../protocol/config';
+import { assertCanWrite } from '../protocol/features';
 import { statsColumns } from '../protocol/stats';
 import type { DeltaTable } from '../table';
 import type { OperationSummary } from './prepared';
@@ -43,6 +44,9 @@ export async function matchingFiles(conn: DuckDBConnection, table: DeltaTable, e
 
 /** Writes the rows of an engine-built relation (the table's columns, in order) as new files of the table. */
 export function writeTableRows(conn: DuckDBConnection, table: DeltaTable, source: string): Promise<WrittenFiles> {
+  // Before any file is written: a table whose writer features the engine does not honour (column mapping
+  // among them: its files need physical names and field ids) gets no new files, not even orphans.
+  assertCanWrite(table.protocol, table.location);
   return writeDataFiles(conn, {
     store: table.store,
     schema: table.schema,

@@ -5,8 +5,25 @@
 import type { Protocol } from './actions';
 import { type StructType, schemaUses } from './schema';
 
-/** Reader features this engine implements. Deletion vectors are refused by name, never misread. */
-export const SUPPORTED_READER_FEATURES = new Set(['timestampNtz']);
+/**
+ * Reader features this engine implements; any other is refused by name, never misread.
+ * - `deletionVectors`: every scan leaves out the rows a file's vector deletes, by row position inside DuckDB
+ *   (data/deleted-rows.ts, delta/dv/). Writing to such a table is still refused: `deletionVectors` is no writer
+ *   feature here yet.
+ * - `columnMapping`: columns are read by physical name or Parquet field id (data/column-mapping.ts), stats and
+ *   partition values by physical name (protocol/column-mapping.ts); users see logical names only.
+ * - `v2Checkpoint`: UUID-named and classic v2 checkpoints, JSON or Parquet, with sidecars (log/checkpoint.ts).
+ * - `vacuumProtocolCheck`: nothing to do when reading. It asks that VACUUM run the writer protocol check before
+ *   deleting anything; it is a reader feature too only so that older vacuums, which checked reader features
+ *   alone, refuse the table.
+ */
+export const SUPPORTED_READER_FEATURES = new Set([
+  'timestampNtz',
+  'columnMapping',
+  'v2Checkpoint',
+  'vacuumProtocolCheck',
+  'deletionVectors',
+]);
 /** Writer features this engine honours when it writes. */
 export const SUPPORTED_WRITER_FEATURES = new Set(['timestampNtz', 'appendOnly', 'invariants']);
 
@@ -34,9 +51,6 @@ export function protocolForSchema(schema: StructType): Protocol {
 export function assertCanRead(p: Protocol, location: string): void {
   if (p.minReaderVersion > 3) {
     throw new UnsupportedFeatureError(`${location}: reader version ${p.minReaderVersion} is not supported`);
-  }
-  if (p.minReaderVersion === 2) {
-    throw new UnsupportedFeatureError(`${location}: reader version 2 (columnMapping) is not supported`);
   }
   const missing = (p.readerFeatures ?? []).filter((f) => !SUPPORTED_READER_FEATURES.has(f));
   if (missing.length > 0) {
