@@ -148,7 +148,7 @@ export function layoutVariables(kind: TableKind, scale: number) {
 const recordOf = (pairs: readonly KeyValue[]): Record<string, string | null> =>
   Object.fromEntries(pairs.map((p) => [p.key, p.value]));
 
-/** The read snapshot's add actions, as the log holds them. */
+/** The read snapshot's add actions as the layout gives them: logical column names, rows net of deletion vectors. */
 export function addsOf(layout: TableLayout): Add[] {
   return layout.files.map((f) => ({
     path: f.path,

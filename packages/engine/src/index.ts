@@ -24,6 +24,8 @@ export {
   Transaction,
   type TransactionSpec,
 } from './delta/commit/transaction';
+export { DeletionVectorError } from './delta/dv/errors';
+export { readDeletionVector } from './delta/dv/read';
 export { writeCheckpoint } from './delta/log/checkpoint';
 export { commitKey, LOG_DIR, listLog, NotATableError } from './delta/log/listing';
 export { type LoadedState, loadState, readCommit, VersionNotFoundError } from './delta/log/snapshot';

@@ -26,6 +26,7 @@ import type { Conn } from './data/sql';
 import { runnablePredicate, runnableUpdateValue } from './expressions';
 import { dayPredicate } from './runner/operations';
 import { appendedFiles } from './tables/append-stats';
+import { logicalFiles } from './tables/logical-files';
 
 export { type ConflictForecast, ForecastError } from '@racelab/engine';
 
@@ -110,7 +111,8 @@ export async function tableFacts(
   return {
     snapshot: {
       version: table.version,
-      files: table.activeFiles(),
+      // Under logical names and net of deletion vectors, as the writers' predicates and the counts see them.
+      files: logicalFiles(table),
       protocol: table.protocol,
       schema: table.schema,
       partitionColumns: table.partitionColumns,

@@ -107,13 +107,21 @@ interface LayoutFileShape {
 const LayoutFile = builder.objectRef<LayoutFileShape>('LayoutFile').implement({
   fields: (t) => ({
     path: t.exposeString('path'),
-    rows: t.exposeInt('rows'),
-    partitionValues: t.field({ type: [KeyValue], resolve: (f) => f.partitionValues }),
+    rows: t.exposeInt('rows', { description: 'the rows a scan returns from the file: net of its deletion vector' }),
+    partitionValues: t.field({
+      type: [KeyValue],
+      description: 'keyed by the logical column names, as are minValues, maxValues and stats',
+      resolve: (f) => f.partitionValues,
+    }),
     minValues: t.exposeString('minValues'),
     maxValues: t.exposeString('maxValues'),
     countsBy: t.field({ type: [ValueCount], nullable: true, resolve: (f) => f.countsBy }),
     size: t.exposeFloat('size', { description: "the add action's size, bytes" }),
-    stats: t.exposeString('stats', { nullable: true, description: "the add action's stats JSON, as in the log" }),
+    stats: t.exposeString('stats', {
+      nullable: true,
+      description:
+        "the add action's stats JSON under the logical column names, numRecords net of the file's deletion vector",
+    }),
     matches: t.exposeIntList('matches', {
       nullable: true,
       description: 'rows matching each of the predicates asked for, in their order, counted from the data',

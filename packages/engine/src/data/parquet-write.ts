@@ -1,18 +1,23 @@
 /**
  * Writes data files for a commit with DuckDB: one COPY per output file (exact row caps, names
  * chosen by the engine, stats returned by the writer itself), Hive-style partition folders with
- * the partition columns left out of the files, as delta-rs writes them.
+ * the partition columns left out of the files, as delta-rs writes them. On a column-mapped table the files
+ * take physical names and field ids (physical-columns.ts), and each partition's files go under a random
+ * two-hex-digit folder instead of `col=value/` (delta-rs operations/write/writer.rs L247-250, L308-313), so
+ * that physical names stay out of paths.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Add } from '../delta/protocol/actions';
+import type { ColumnMappingMode } from '../delta/protocol/column-mapping';
 import { deltaToDuckType, type StructField, type StructType } from '../delta/protocol/schema';
 import { buildStats, type RawColumnStats } from '../delta/protocol/stats';
 import type { ObjectStore } from '../storage/object-store';
 import { sqlIdent, sqlString } from './duck';
 import { dataFileName, partitionSegment, toLogPath } from './paths';
+import { physicalColumns } from './physical-columns';
 
 export interface WriteFilesOptions {
   store: ObjectStore;
@@ -27,6 +32,30 @@ export interface WriteFilesOptions {
   targetFileSize: number;
   /** Optional hard cap on rows per file (the lab's base tables use it for the lesson's layout). */
   rowsPerFile?: number;
+  /** The table's column mapping; `schema`, `partitionColumns`, `statsColumns` and `source` stay logical. */
+  columnMapping?: ColumnMappingMode;
+}
+
+/** What the COPYs write: the options, under physical names when the table maps columns. */
+interface FileLayout extends WriteFilesOptions {
+  /** `, FIELD_IDS {…}` or nothing. */
+  fieldIdsOption: string;
+  mapped: boolean;
+}
+
+function fileLayout(opts: WriteFilesOptions): FileLayout {
+  const mode = opts.columnMapping ?? 'none';
+  if (mode === 'none') return { ...opts, fieldIdsOption: '', mapped: false };
+  const p = physicalColumns(opts.schema, opts.partitionColumns, opts.statsColumns, mode);
+  return {
+    ...opts,
+    schema: p.schema,
+    partitionColumns: p.partitionColumns,
+    statsColumns: p.statsColumns,
+    source: `SELECT ${p.select}${opts.positioned ? ', __pos' : ''} FROM (${opts.source})`,
+    fieldIdsOption: `, FIELD_IDS ${p.fieldIds}`,
+    mapped: true,
+  };
 }
 
 export interface WrittenFiles {
@@ -70,7 +99,8 @@ interface StagedFile {
 }
 
 /** Writes the rows of `source` as data files in the table's folder; nothing is committed. */
-export async function writeDataFiles(conn: DuckDBConnection, opts: WriteFilesOptions): Promise<WrittenFiles> {
+export async function writeDataFiles(conn: DuckDBConnection, options: WriteFilesOptions): Promise<WrittenFiles> {
+  const opts = fileLayout(options);
   const staging = await opts.store.stagingDir();
   const writerId = randomUUID();
   try {
@@ -82,8 +112,16 @@ export async function writeDataFiles(conn: DuckDBConnection, opts: WriteFilesOpt
     staged.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.order - b.order));
     const adds: Add[] = [];
     let rows = 0;
+    const prefixes = new Map<string, string>();
+    const folder = (f: StagedFile) => {
+      if (!opts.mapped)
+        return opts.partitionColumns.map((c) => partitionSegment(c, f.partitionValues[c] ?? null)).join('/');
+      const prefix = prefixes.get(key(f)) ?? randomBytes(1).toString('hex');
+      prefixes.set(key(f), prefix);
+      return prefix;
+    };
     for (const [i, f] of staged.entries()) {
-      const dir = opts.partitionColumns.map((c) => partitionSegment(c, f.partitionValues[c] ?? null)).join('/');
+      const dir = folder(f);
       const name = dataFileName(i, writerId);
       const relPath = dir ? `${dir}/${name}` : name;
       await opts.store.putFile(relPath, f.localPath);
@@ -114,12 +152,12 @@ const dataSelect = (opts: WriteFilesOptions) =>
  * row-group boundaries). DuckDB cannot roll partitioned COPYs by size, so each partition gets its
  * own COPY.
  */
-async function copyBySize(conn: DuckDBConnection, opts: WriteFilesOptions, staging: string): Promise<StagedFile[]> {
+async function copyBySize(conn: DuckDBConnection, opts: FileLayout, staging: string): Promise<StagedFile[]> {
   const out: StagedFile[] = [];
   for (const g of await partitionGroups(conn, opts)) {
     const dir = join(staging, randomUUID());
     const r = await conn.runAndReadAll(
-      `COPY (SELECT ${dataSelect(opts)} FROM (${opts.source}) WHERE ${g.where}) TO ${sqlString(dir)} (FORMAT parquet, COMPRESSION snappy, FILE_SIZE_BYTES ${opts.targetFileSize}, FILENAME_PATTERN 'f{i}', RETURN_STATS true)`,
+      `COPY (SELECT ${dataSelect(opts)} FROM (${opts.source}) WHERE ${g.where}) TO ${sqlString(dir)} (FORMAT parquet, COMPRESSION snappy, FILE_SIZE_BYTES ${opts.targetFileSize}, FILENAME_PATTERN 'f{i}', RETURN_STATS true${opts.fieldIdsOption})`,
     );
     for (const row of r.getRowObjectsJson() as unknown as CopyStatsRow[]) {
       const f = staged(row, g.values, Number(/f(\d+)\.parquet$/.exec(row.filename)?.[1] ?? 0));
@@ -136,7 +174,7 @@ async function copyBySize(conn: DuckDBConnection, opts: WriteFilesOptions, stagi
  */
 async function copyByRowCap(
   conn: DuckDBConnection,
-  opts: WriteFilesOptions,
+  opts: FileLayout,
   staging: string,
   cap: number,
 ): Promise<StagedFile[]> {
@@ -148,7 +186,7 @@ async function copyByRowCap(
       : `row_number() OVER (${parts.length > 0 ? `PARTITION BY ${parts.join(', ')}` : ''}${opts.positioned ? ' ORDER BY __pos' : ''}) - 1`;
   const select = `SELECT ${dataSelect(opts)}${parts.map((p) => `, ${p}`).join('')}, (${position}) // ${cap} AS __chunk FROM (${opts.source})`;
   const r = await conn.runAndReadAll(
-    `COPY (${select}) TO ${sqlString(staging)} (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (${[...parts, '__chunk'].join(', ')}), FILENAME_PATTERN 'f{i}', RETURN_STATS true, OVERWRITE_OR_IGNORE true)`,
+    `COPY (${select}) TO ${sqlString(staging)} (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (${[...parts, '__chunk'].join(', ')}), FILENAME_PATTERN 'f{i}', RETURN_STATS true, OVERWRITE_OR_IGNORE true${opts.fieldIdsOption})`,
   );
   return (r.getRowObjectsJson() as unknown as CopyStatsRow[]).map((row) => {
     const keys = Object.fromEntries(row.partition_keys.map((k) => [k.key, k.value]));

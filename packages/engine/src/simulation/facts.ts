@@ -12,6 +12,11 @@ import type { SimulatedWriter } from './writers';
 /** The version both writers read, as its log describes it. */
 export interface TableSnapshot {
   version: number;
+  /**
+   * The active files as the writers' predicates see them: partition values and stats under logical column names,
+   * `numRecords` net of each file's deletion vector (on a column-mapped or DV table the log's differ). The
+   * simulation counts and prunes with these as they are.
+   */
   files: readonly Add[];
   protocol: Protocol;
   schema: StructType;

@@ -2,7 +2,8 @@
  * A table's layout at its latest version: every active file with its rows, partition values and
  * min/max stats, and optionally the rows per value of one column in each file. The per-value counts
  * come from the data (min/max cannot say whether a file spanning VendorID 1..7 holds a 6), which is
- * what a person needs to see why one update rewrites a file and another leaves it alone.
+ * what a person needs to see why one update rewrites a file and another leaves it alone. Rows are net of
+ * deletion vectors and columns are named as the schema names them (logical-files.ts), on every table.
  */
 import {
   type Add,
@@ -19,6 +20,7 @@ import {
 } from '@racelab/engine';
 import { type Conn, sqlIdent } from '../data/sql';
 import { runnablePredicate } from '../expressions';
+import { logicalFile } from './logical-files';
 
 export interface ValueCount {
   /** The value as DuckDB prints it (a partition value as the log holds it); null is SQL NULL. */
@@ -29,13 +31,18 @@ export interface ValueCount {
 export interface LayoutFile {
   /** The add action's path, relative to the table. */
   path: string;
+  /** The rows a scan returns from it: net of its deletion vector. */
   rows: number;
+  /** Partition values and min/max under the logical column names (the log keys them by physical name when mapped). */
   partitionValues: Record<string, string | null>;
   minValues: Record<string, unknown>;
   maxValues: Record<string, unknown>;
   /** Rows per value of the countBy column, values in the column's order, NULL last. */
   countsBy?: ValueCount[];
-  /** The add action's size in bytes and its stats JSON as the log holds it (for simulating commits). */
+  /**
+   * The add action's size in bytes and its stats JSON (for simulating commits), as logical-files.ts gives them:
+   * logical names, numRecords net of the file's deletion vector.
+   */
   size: number;
   stats: string | null;
   /** Rows matching each of the layout's predicates, in their order, counted from the data. */
@@ -100,8 +107,10 @@ export async function tableLayout(
       throw e;
     }
   }
+  // DuckDB reads the adds as the log holds them; people see them as logicalFile shows them.
   const files = table.activeFiles().sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const stats = new Map(files.map((f) => [f.path, parseStats(f.stats)]));
+  const shown = new Map(files.map((f) => [f.path, logicalFile(table, f)]));
+  const stats = new Map(files.map((f) => [f.path, parseStats(shown.get(f.path)?.stats)]));
   const statsRows = (f: Add) => {
     const n = stats.get(f.path)?.numRecords;
     return typeof n === 'number' ? n : undefined;
@@ -134,7 +143,8 @@ export async function tableLayout(
     partitionColumns: table.partitionColumns,
     protocol: table.protocol,
     configuration: table.configuration,
-    files: files.map((f) => {
+    files: files.map((add) => {
+      const f = shown.get(add.path) as Add;
       const s = stats.get(f.path);
       const rows = statsRows(f) ?? sum(counts?.get(f.path) ?? unstated?.get(f.path));
       const out: LayoutFile = {

@@ -9,7 +9,7 @@ import { columnsOf, type Expr } from '../../sql/index';
 import type { Action, Add, Metadata } from '../protocol/actions';
 import { checkWinner, type TransactionReads, type WinningCommit } from './conflict-checker';
 import { conflictError } from './errors';
-import { effectiveIsolationLevel, ISOLATION_LEVEL_KEY, type IsolationLevel, readIsolationLevel } from './isolation';
+import { effectiveIsolationLevel, ISOLATION_LEVEL_KEY, readIsolationLevel } from './isolation';
 import {
   checkSparkConflicts,
   type SparkCheckOptions,

@@ -6,8 +6,8 @@
  */
 import type { Expr } from '../../sql/index';
 import type { Action, Add, Remove, Txn } from '../protocol/actions';
-import { checkpointInterval, isAppendOnly } from '../protocol/config';
-import { assertCanWrite } from '../protocol/features';
+import { checkpointInterval } from '../protocol/config';
+import { appendOnlyAtCommit, assertCanWrite } from '../protocol/features';
 import type { DeltaTable } from '../table';
 import { type CommitResult, commit } from './commit';
 import { buildCommitInfo } from './commit-info';
@@ -89,7 +89,7 @@ export class Transaction {
       actions: [{ commitInfo: info }, ...this.reads.actions],
       ...(options?.maxCommitRetries !== undefined && { maxRetries: options.maxCommitRetries }),
       checkpointEvery: checkpointInterval(table.configuration),
-      appendOnly: isAppendOnly(table.configuration),
+      appendOnly: appendOnlyAtCommit(table.protocol, table.configuration),
       checkWinner: (winner) => {
         const c = checkWinner(this.reads, winner, level);
         if (c) throw conflictError(c);
@@ -101,7 +101,11 @@ export class Transaction {
   }
 }
 
-/** The remove action for a file a commit rewrites or drops, as delta-rs writes it. */
+/**
+ * The remove action for a file a commit rewrites or drops, as delta-rs writes it: it carries the file's deletion
+ * vector (`remove_action`, kernel/snapshot/iterators.rs L344-359), so the remove names exactly the rows it ends;
+ * OPTIMIZE's (dataChange false) keeps the add's tags too (`create_remove`, operations/optimize.rs L505-523).
+ */
 export function removeFor(add: Add, deletionTimestamp: number, dataChange = true): Remove {
   return {
     path: add.path,
@@ -110,5 +114,7 @@ export function removeFor(add: Add, deletionTimestamp: number, dataChange = true
     extendedFileMetadata: true,
     partitionValues: add.partitionValues,
     size: add.size,
+    ...(!dataChange && add.tags && { tags: add.tags }),
+    ...(add.deletionVector && { deletionVector: add.deletionVector }),
   };
 }

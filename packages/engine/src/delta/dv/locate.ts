@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { LocalObjectStore } from '../../storage/local-store';
 import type { ObjectStore } from '../../storage/object-store';
 import { isS3Url, parseS3Url, S3ObjectStore } from '../../storage/s3-store';
-import type { DvSource } from './descriptor';
+import type { DeletionVectorDescriptor } from '../protocol/actions';
+import { type DvSource, dvSource } from './descriptor';
 import { DeletionVectorError } from './errors';
 import type { ReadDvFile } from './read';
 
@@ -40,6 +41,18 @@ function absoluteFile(table: ObjectStore, uri: string): { store: ObjectStore; ke
     return { store: new S3ObjectStore(`s3://${url.host}/${folder}`), key: key.slice(folder.length).replace(/^\//, '') };
   }
   throw new DeletionVectorError(`deletion vectors stored at ${url.protocol} URIs are not supported: ${uri}`);
+}
+
+/**
+ * The key in the table's own store of the file `dv` lives in; null for an inline vector or a file outside the
+ * table. Vacuum keeps these files while a file it keeps names them.
+ */
+export function dvFileKey(store: ObjectStore, dv: DeletionVectorDescriptor): string | null {
+  const source = dvSource(dv);
+  if (source.kind === 'inline') return null;
+  if (source.kind === 'relative') return source.key;
+  const file = absoluteFile(store, source.uri);
+  return file.store === store ? file.key : null;
 }
 
 /** A reader for the deletion vector files of the table in `store`, each file fetched once. */

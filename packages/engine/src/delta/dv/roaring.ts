@@ -19,13 +19,12 @@ const BITSET_BYTES = 8192;
 const MAX_HIGH_KEY = 2 ** 21;
 
 class Reader {
-  private readonly view: DataView;
-  constructor(
-    private readonly bytes: Uint8Array,
-    public at = 0,
-  ) {
+  readonly view: DataView;
+  at = 0;
+  constructor(private readonly bytes: Uint8Array) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
+  /** Checks that `n` more bytes are there before they are read unchecked. */
   need(n: number, what: string): void {
     if (this.at + n > this.bytes.length) {
       throw new DeletionVectorError(
@@ -49,108 +48,94 @@ class Reader {
     this.at += 4;
     return v;
   }
-  u64(what: string): number {
-    const lo = this.u32(what);
-    const hi = this.u32(what);
-    if (hi >= MAX_HIGH_KEY) throw new DeletionVectorError(`${what} ${hi} * 2^32 + ${lo} is out of range`);
-    return hi * 2 ** 32 + lo;
-  }
-  word(offset: number): number {
-    return this.view.getUint32(offset, true);
-  }
 }
 
 /** The row positions the bitmap holds, ascending. */
 export function decodeRoaringTreemap(bytes: Uint8Array): Float64Array {
   const r = new Reader(bytes);
-  const buckets = r.u64('the bucket count');
-  const parts: { high: number; lows: Uint32Array }[] = [];
-  let total = 0;
+  const buckets = r.u32('the bucket count');
+  if (r.u32('the bucket count') !== 0) throw new DeletionVectorError('the bucket count is beyond 2^32');
+  const parts: Float64Array[] = [];
   let previous = -1;
   for (let b = 0; b < buckets; b++) {
     const high = r.u32('a bucket key');
     if (high <= previous) throw new DeletionVectorError(`bucket keys are not ascending (${high} after ${previous})`);
     if (high >= MAX_HIGH_KEY) throw new DeletionVectorError(`bucket key ${high} puts row positions beyond 2^53`);
     previous = high;
-    const lows = decodeRoaring32(r);
-    parts.push({ high, lows });
-    total += lows.length;
+    parts.push(decodeRoaring32(r, high * 2 ** 32));
   }
-  const out = new Float64Array(total);
-  let i = 0;
-  for (const { high, lows } of parts) {
-    const base = high * 2 ** 32;
-    for (const low of lows) out[i++] = base + low;
+  if (parts.length === 1) return parts[0] as Float64Array;
+  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
   }
   return out;
 }
 
-/** One portable 32-bit RoaringBitmap at the reader's position; leaves the reader after it. */
-function decodeRoaring32(r: Reader): Uint32Array {
+/** One portable 32-bit RoaringBitmap at the reader's position, plus `base`; leaves the reader after it. */
+function decodeRoaring32(r: Reader, base: number): Float64Array {
   const cookie = r.u32('a bitmap cookie');
   let count: number;
   let runs: Uint8Array | null = null;
   if ((cookie & 0xffff) === SERIAL_COOKIE) {
     count = (cookie >>> 16) + 1;
-    const size = Math.ceil(count / 8);
-    runs = new Uint8Array(size);
-    for (let i = 0; i < size; i++) runs[i] = r.u8('the run-container flags');
+    runs = new Uint8Array(Math.ceil(count / 8));
+    for (let i = 0; i < runs.length; i++) runs[i] = r.u8('the run-container flags');
   } else if (cookie === SERIAL_COOKIE_NO_RUNCONTAINER) {
     count = r.u32('the container count');
   } else {
     throw new DeletionVectorError(`unknown RoaringBitmap cookie ${cookie}`);
   }
-  const keys = new Uint16Array(count);
-  const cardinalities = new Uint32Array(count);
+  r.need(4 * count, 'the container headers');
+  const header = r.at;
   let total = 0;
-  for (let i = 0; i < count; i++) {
-    keys[i] = r.u16('a container key');
-    const c = r.u16('a container cardinality') + 1;
-    cardinalities[i] = c;
-    total += c;
-  }
+  for (let i = 0; i < count; i++) total += r.view.getUint16(header + 4 * i + 2, true) + 1;
+  r.at += 4 * count;
   // The offsets only repeat where each container starts, which reading in order already knows.
   if (runs === null || count >= NO_OFFSET_THRESHOLD) {
     r.need(4 * count, 'the container offsets');
     r.at += 4 * count;
   }
-  const out = new Uint32Array(total);
+  const out = new Float64Array(total);
+  const { view } = r;
   let n = 0;
   for (let i = 0; i < count; i++) {
-    const base = (keys[i] ?? 0) * 65536;
-    const card = cardinalities[i] ?? 0;
-    const isRun = runs !== null && ((runs[i >>> 3] ?? 0) & (1 << (i & 7))) !== 0;
-    const start = n;
-    if (isRun) {
+    const high = base + view.getUint16(header + 4 * i, true) * 65536;
+    const card = view.getUint16(header + 4 * i + 2, true) + 1;
+    const end = n + card;
+    if (runs !== null && ((runs[i >>> 3] ?? 0) & (1 << (i & 7))) !== 0) {
       const pairs = r.u16('a run count');
       r.need(4 * pairs, 'the runs');
       for (let p = 0; p < pairs; p++) {
-        const from = r.u16('a run start');
-        const length = r.u16('a run length');
-        if (n + length + 1 > out.length || from + length > 0xffff) {
-          throw new DeletionVectorError(`run container ${i} holds more than ${card} values`);
+        const from = view.getUint16(r.at + 4 * p, true);
+        const last = from + view.getUint16(r.at + 4 * p + 2, true);
+        if (n + last - from + 1 > end || last > 0xffff) {
+          throw new DeletionVectorError(`run container ${i} holds more than its ${card} values`);
         }
-        for (let v = from; v <= from + length; v++) out[n++] = base + v;
+        for (let v = from; v <= last; v++) out[n++] = high + v;
       }
+      r.at += 4 * pairs;
     } else if (card > MAX_ARRAY_CARDINALITY) {
       r.need(BITSET_BYTES, 'a bitset container');
       for (let w = 0; w < BITSET_BYTES / 4; w++) {
-        let word = r.word(r.at + 4 * w);
+        let word = view.getUint32(r.at + 4 * w, true);
         while (word !== 0) {
-          if (n === out.length) throw new DeletionVectorError(`bitset container ${i} holds more than ${card} values`);
-          const bit = 31 - Math.clz32(word & -word);
-          out[n++] = base + w * 32 + bit;
+          if (n === end) throw new DeletionVectorError(`bitset container ${i} holds more than its ${card} values`);
+          // The lowest set bit, then clear it.
+          out[n++] = high + w * 32 + 31 - Math.clz32(word & -word);
           word &= word - 1;
         }
       }
       r.at += BITSET_BYTES;
     } else {
       r.need(2 * card, 'an array container');
-      for (let v = 0; v < card; v++) out[n++] = base + r.u16('an array value');
+      for (let v = 0; v < card; v++) out[n++] = high + view.getUint16(r.at + 2 * v, true);
+      r.at += 2 * card;
     }
-    if (n - start !== card) {
-      throw new DeletionVectorError(`container ${i} holds ${n - start} values but its header says ${card}`);
-    }
+    if (n !== end)
+      throw new DeletionVectorError(`container ${i} holds ${card - (end - n)} values, its header says ${card}`);
   }
   return out;
 }

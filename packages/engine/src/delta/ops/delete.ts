@@ -4,11 +4,13 @@
  * commit when nothing matches.
  */
 import { withConnection } from '../../data/duck';
-import { parsePredicate, renderExpression, renderSql } from '../../sql/index';
+import { columnsOf, parsePredicate, renderExpression, renderSql } from '../../sql/index';
 import { type CommitOptions, removeFor, Transaction } from '../commit/transaction';
+import { assertCanWrite } from '../protocol/features';
 import type { DeltaTable } from '../table';
 import { type CommitHooks, commitPrepared, type OperationResult, PreparedOperation } from './prepared';
 import { type FileMatch, matchingFiles, summarize, writeTableRows } from './rewrite';
+import { assertNotAppendOnly, refuseChangeDataFeed } from './table-features';
 
 export async function prepareDelete(
   table: DeltaTable,
@@ -16,6 +18,9 @@ export async function prepareDelete(
   options: CommitOptions = {},
 ): Promise<PreparedOperation | null> {
   const started = Date.now();
+  // delta-rs's order (operations/delete.rs L296-299): append-only first, even when nothing would match.
+  assertNotAppendOnly(table);
+  assertCanWrite(table.protocol, table.location);
   if (predicate === undefined) {
     // No predicate: every file goes, nothing is read, and the parameters are empty.
     const files = table.activeFiles();
@@ -34,6 +39,8 @@ export async function prepareDelete(
     return PreparedOperation.of(tx, summarize(null, files.length));
   }
   const expr = parsePredicate(predicate, table.schema);
+  // Only a predicate on partition columns drops whole files with no change data (delete.rs L443-444, L475-538).
+  if (!columnsOf(expr).every((c) => table.partitionColumns.includes(c))) refuseChangeDataFeed(table, 'DELETE');
   return withConnection(async (conn) => {
     const matches = await matchingFiles(conn, table, expr);
     if (matches.length === 0) return null;

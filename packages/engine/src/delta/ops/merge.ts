@@ -11,10 +11,12 @@ import { fromLogPath } from '../../data/paths';
 import { conformToSchema, type DataSource, prepareSource, SchemaMismatchError } from '../../data/source';
 import { type Expr, parsePredicate, renderExpression, resolveColumn } from '../../sql/index';
 import { type CommitOptions, removeFor, Transaction } from '../commit/transaction';
+import { assertCanWrite } from '../protocol/features';
 import type { DeltaType } from '../protocol/schema';
 import type { DeltaTable } from '../table';
 import { type CommitHooks, commitPrepared, type OperationResult, PreparedOperation } from './prepared';
 import { summarize, writeTableRows } from './rewrite';
+import { assertRowsValid, refuseChangeDataFeed, refuseGeneratedColumns } from './table-features';
 
 export interface MergeSpec {
   /** Key columns: a target row matches a source row when all are equal. */
@@ -73,6 +75,10 @@ export async function prepareMerge(
   const started = Date.now();
   if (spec.on.length === 0) throw new MergeError('merge needs at least one key column');
   const keys = spec.on.map((k) => resolveColumn(table.schema, k).name);
+  // MERGE checks the protocol (merge/mod.rs L1884-1895) but not append-only: only its removes are refused, at commit.
+  assertCanWrite(table.protocol, table.location);
+  refuseChangeDataFeed(table, 'MERGE');
+  refuseGeneratedColumns(table, 'MERGE');
   const staging = await table.store.stagingDir();
   try {
     return await withConnection(async (conn) => {
@@ -107,11 +113,9 @@ export async function prepareMerge(
           .sort((a, b) => (a.path < b.path ? -1 : 1));
         const updated = (hits.getRows() as [string, bigint][]).reduce((n, [, c]) => n + Number(c), 0);
         const kept = await table.filesRelation(conn, touched);
-        const written = await writeTableRows(
-          conn,
-          table,
-          `SELECT * FROM (${kept}) t ANTI JOIN __merge_src s ON ${on} UNION ALL SELECT * FROM __merge_src`,
-        );
+        const output = `SELECT * FROM (${kept}) t ANTI JOIN __merge_src s ON ${on} UNION ALL SELECT * FROM __merge_src`;
+        await assertRowsValid(conn, table, output);
+        const written = await writeTableRows(conn, table, output);
         const now = Date.now();
         const params: Record<string, unknown> = {
           ...(filter && { predicate: renderExpression(filter) }),

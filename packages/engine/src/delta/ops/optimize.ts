@@ -2,13 +2,16 @@
  * optimize.compact: in each partition, files smaller than the target size are packed into bins (the
  * largest first, a new bin when the next file would overflow it); every bin of two or more files is
  * rewritten as one file. Adds and removes carry dataChange=false, so readers and the delete-vs-read
- * check ignore the rewrite, while the concurrent-append check still sees the new files.
+ * check ignore the rewrite, while the concurrent-append check still sees the new files. Deletion vectors do not
+ * change the bins (delta-rs build_compaction_plan, operations/optimize.rs L1196-1283): a rewritten bin keeps only
+ * live rows and its removes carry the vectors; a file alone in its bin keeps its vector.
  */
 import { withConnection } from '../../data/duck';
 import { DEFAULT_MAX_RETRIES } from '../commit/commit';
 import { type CommitOptions, removeFor, Transaction } from '../commit/transaction';
 import type { Action, Add } from '../protocol/actions';
 import { targetFileSize } from '../protocol/config';
+import { assertCanWrite, UnsupportedFeatureError } from '../protocol/features';
 import type { DeltaTable } from '../table';
 import { compactionBins } from './compaction-bins';
 import { type CommitHooks, commitPrepared, type OperationResult, PreparedOperation } from './prepared';
@@ -35,6 +38,11 @@ export async function prepareOptimize(
   table: DeltaTable,
   options: OptimizeOptions = {},
 ): Promise<PreparedOperation | null> {
+  // delta-rs refuses column-mapped tables before its protocol check (operations/optimize.rs L416-425).
+  if (table.columnMapping !== 'none') {
+    throw new UnsupportedFeatureError("Column mapping is not supported for write operation 'OPTIMIZE' yet");
+  }
+  assertCanWrite(table.protocol, table.location);
   const target = options.targetSize ?? targetFileSize(table.configuration);
   const bins = compactionBins(table.activeFiles(), target);
   if (bins.length === 0) return null;

@@ -44,8 +44,7 @@ export async function matchingFiles(conn: DuckDBConnection, table: DeltaTable, e
 
 /** Writes the rows of an engine-built relation (the table's columns, in order) as new files of the table. */
 export function writeTableRows(conn: DuckDBConnection, table: DeltaTable, source: string): Promise<WrittenFiles> {
-  // Before any file is written: a table whose writer features the engine does not honour (column mapping
-  // among them: its files need physical names and field ids) gets no new files, not even orphans.
+  // Before any file is written: a table delta-rs would not write to gets no new files, not even orphans.
   assertCanWrite(table.protocol, table.location);
   return writeDataFiles(conn, {
     store: table.store,
@@ -54,6 +53,7 @@ export function writeTableRows(conn: DuckDBConnection, table: DeltaTable, source
     statsColumns: statsColumns(table.schema, table.partitionColumns, table.configuration),
     source,
     targetFileSize: targetFileSize(table.configuration),
+    columnMapping: table.columnMapping,
   });
 }
 

@@ -12,10 +12,12 @@ import {
   resolveColumn,
 } from '../../sql/index';
 import { type CommitOptions, removeFor, Transaction } from '../commit/transaction';
+import { assertCanWrite } from '../protocol/features';
 import { deltaToDuckType } from '../protocol/schema';
 import type { DeltaTable } from '../table';
 import { type CommitHooks, commitPrepared, type OperationResult, PreparedOperation } from './prepared';
 import { matchingFiles, summarize, writeTableRows } from './rewrite';
+import { assertNotAppendOnly, assertRowsValid, refuseChangeDataFeed, refuseGeneratedColumns } from './table-features';
 
 export interface UpdateSpec {
   /** Which rows; none updates every row (and records the predicate `true`, as delta-rs does). */
@@ -39,6 +41,11 @@ export async function prepareUpdate(
     return { field, value: parseUpdateExpression(text, table.schema, field.name) };
   });
   if (assignments.length === 0) throw new Error('update needs at least one column to set');
+  // delta-rs's order (operations/update.rs L466-470): append-only first, then the protocol.
+  assertNotAppendOnly(table);
+  assertCanWrite(table.protocol, table.location);
+  refuseChangeDataFeed(table, 'UPDATE');
+  refuseGeneratedColumns(table, 'UPDATE');
   return withConnection(async (conn) => {
     const matches = await matchingFiles(conn, table, expr);
     if (matches.length === 0) return null;
@@ -54,7 +61,9 @@ export async function prepareUpdate(
       conn,
       matches.map((m) => m.add),
     );
-    const written = await writeTableRows(conn, table, `SELECT * REPLACE (${replace}) FROM (${rel})`);
+    const source = `SELECT * REPLACE (${replace}) FROM (${rel})`;
+    await assertRowsValid(conn, table, source);
+    const written = await writeTableRows(conn, table, source);
     const now = Date.now();
     const updated = matches.reduce((n, m) => n + m.matched, 0);
     const total = matches.reduce((n, m) => n + m.total, 0);

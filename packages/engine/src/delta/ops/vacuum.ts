@@ -14,6 +14,8 @@ import type { ObjectMeta } from '../../storage/object-store';
 import { leftoverKind, leftoverUnit, ownerAlive } from '../../storage/staging';
 import { DEFAULT_MAX_RETRIES } from '../commit/commit';
 import { type CommitOptions, Transaction } from '../commit/transaction';
+import { dvFileKey } from '../dv/locate';
+import type { Add, Remove } from '../protocol/actions';
 import { deletedFileRetentionMs } from '../protocol/config';
 import type { DeltaTable } from '../table';
 
@@ -54,11 +56,16 @@ export async function vacuum(table: DeltaTable, options: VacuumOptions = {}): Pr
   }
   const now = Date.now();
   const cutoff = now - retentionMs;
-  const keep = new Set(table.activeFiles().map((f) => fromLogPath(f.path)));
+  // A file kept keeps its deletion vector's file too (which no add or remove names as a path).
+  const keysKept = (f: Add | Remove) => {
+    const dv = f.deletionVector ? dvFileKey(table.store, f.deletionVector) : null;
+    return dv === null ? [fromLogPath(f.path)] : [fromLogPath(f.path), dv];
+  };
+  const keep = new Set(table.activeFiles().flatMap(keysKept));
   const tombstoned = new Map<string, number>();
   for (const r of table.tombstones()) {
     const key = fromLogPath(r.path);
-    if ((r.deletionTimestamp ?? 0) > cutoff) keep.add(key);
+    if ((r.deletionTimestamp ?? 0) > cutoff) for (const k of keysKept(r)) keep.add(k);
     else tombstoned.set(key, r.deletionTimestamp ?? 0);
   }
   const files: string[] = [];

@@ -22,6 +22,7 @@ import { statsColumns } from '../protocol/stats';
 import { DeltaTable, storeFor, type TableLocation } from '../table';
 import { type CommitHooks, commitPrepared, type OperationResult, PreparedOperation } from './prepared';
 import { matchingFiles, summarize } from './rewrite';
+import { assertNotAppendOnly, assertRowsValid, refuseChangeDataFeed, refuseGeneratedColumns } from './table-features';
 
 export type WriteMode = 'error' | 'append' | 'overwrite' | 'ignore';
 
@@ -94,7 +95,11 @@ function checkOptions(table: DeltaTable | null, mode: WriteMode, options: WriteO
   if (!table) return;
   if (mode === 'error')
     throw new TableExistsError(`Delta table already exists at ${table.location}; write mode is 'error'`);
+  // delta-rs's order (operations/write/mod.rs L408-432): append-only (overwrite only), then the protocol.
+  if (mode === 'overwrite') assertNotAppendOnly(table);
   assertCanWrite(table.protocol, table.location);
+  if (options.predicate !== undefined) refuseChangeDataFeed(table, 'WRITE');
+  refuseGeneratedColumns(table, 'WRITE');
   if (options.partitionBy && options.partitionBy.join() !== table.partitionColumns.join()) {
     throw new SchemaMismatchError(
       `partition columns [${options.partitionBy.join(', ')}] differ from the table's [${table.partitionColumns.join(', ')}]`,
@@ -131,6 +136,7 @@ export async function prepareWrite(
         const positioned = prepared.positioned && !expr;
         const source = conformToSchema(prepared, schema, positioned);
         const replaced = table && expr ? await replacedRows(conn, table, expr, source) : null;
+        if (table) await assertRowsValid(conn, table, replaced?.source ?? source);
         const written = await writeDataFiles(conn, {
           store,
           schema,
@@ -139,6 +145,7 @@ export async function prepareWrite(
           source: replaced?.source ?? source,
           positioned,
           targetFileSize: targetFileSize(metadata.configuration),
+          ...(table && { columnMapping: table.columnMapping }),
           ...(options.rowsPerFile !== undefined && { rowsPerFile: options.rowsPerFile }),
         });
         const now = Date.now();

@@ -1,0 +1,106 @@
+/**
+ * The API on tables teams really have, over real HTTP: copies of Delta Spark's golden tables with deletion
+ * vectors and with column mapping under the API's table root (LAB_ROOTS). The layout the dashboard draws and
+ * forecasts from counts the rows a scan returns and names the columns as the schema does; the table audit reads
+ * such tables as any other.
+ */
+import { cpSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gql } from './helpers/client';
+import { type Stack, startStack } from './helpers/stack';
+
+/** `shared/` sits beside the repository (as in CI's clone); SHARED_DIR overrides it. */
+const SHARED = process.env.SHARED_DIR ?? fileURLToPath(new URL('../../../../shared', import.meta.url));
+const GOLDEN = join(SHARED, 'fixtures', 'delta-spark-golden');
+if (!existsSync(GOLDEN)) throw new Error(`the golden tables are not at ${GOLDEN}; set SHARED_DIR`);
+/** How the log names a column of a column-mapped table that Delta Spark wrote. */
+const PHYSICAL = /col-[0-9a-f]{8}-/;
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+  cpSync(join(GOLDEN, 'dv-partitioned-with-checkpoint', 'delta'), join(stack.dir, 'tables', 'dv'), { recursive: true });
+  cpSync(join(GOLDEN, 'table-with-columnmapping-mode-name', 'delta'), join(stack.dir, 'tables', 'mapped'), {
+    recursive: true,
+  });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+interface LayoutView {
+  tableLayout: {
+    files: {
+      path: string;
+      rows: number;
+      stats: string;
+      partitionValues: { key: string; value: string }[];
+      minValues: string;
+      countsBy: { value: string; rows: number }[];
+      matches: number[] | null;
+    }[];
+  };
+}
+const LAYOUT = `query($l: String!, $c: String, $p: [String!]) { tableLayout(location: $l, countBy: $c, predicates: $p) {
+  files { path rows stats partitionValues { key value } minValues countsBy { value rows } matches } } }`;
+
+describe('tableLayout and predictConflict on golden tables', () => {
+  it('a table with deletion vectors: rows per file net of the vectors, as the data counts them', async () => {
+    const r = await gql<LayoutView>(stack.apiUrl, LAYOUT, { l: 'dv', c: 'col1' });
+    expect(r.errors).toBeUndefined();
+    const files = r.data?.tableLayout.files ?? [];
+    expect(files).toHaveLength(15);
+    for (const f of files) {
+      expect(
+        f.countsBy.reduce((n, c) => n + c.rows, 0),
+        f.path,
+      ).toBe(f.rows);
+      expect(JSON.parse(f.stats).numRecords, f.path).toBe(f.rows);
+    }
+    // Partition 6's one file was written with 3 rows; its deletion vector deletes the row with col1 = 26.
+    expect(files.find((f) => f.partitionValues[0]?.value === '6')).toMatchObject({
+      rows: 2,
+      partitionValues: [{ key: 'part', value: '6' }],
+      countsBy: [
+        { value: '36', rows: 1 },
+        { value: '46', rows: 1 },
+      ],
+    });
+    expect(files.reduce((n, f) => n + f.rows, 0)).toBe(35);
+  });
+
+  it('a column-mapped table: logical names in min/max and stats, predicates in logical names', async () => {
+    const r = await gql<LayoutView>(stack.apiUrl, LAYOUT, { l: 'mapped', c: 'IntegerType', p: ['IntegerType > 3'] });
+    expect(r.errors).toBeUndefined();
+    const files = r.data?.tableLayout.files ?? [];
+    expect(files.map((f) => JSON.parse(f.minValues).IntegerType)).toEqual([1, 0]);
+    expect(files.map((f) => f.matches)).toEqual([[0], [1]]);
+    expect(JSON.stringify(files)).not.toMatch(PHYSICAL);
+
+    const forecast = await gql<{ predictConflict: { secondCommits: boolean; secondReadsFiles: number } }>(
+      stack.apiUrl,
+      `{ predictConflict(input: { table: "mapped",
+        first: { name: "low", operation: "delete", predicate: "IntegerType = 1" },
+        second: { name: "high", operation: "delete", predicate: "IntegerType > 3" } }) { secondCommits secondReadsFiles } }`,
+    );
+    expect(forecast.errors).toBeUndefined();
+    // The stats say only one file reaches IntegerType 4; the log's physical keys alone would leave both possible.
+    expect(forecast.data?.predictConflict.secondReadsFiles).toBe(1);
+  });
+
+  it('auditTables reads both tables', async () => {
+    const r = await gql<{ auditTables: { location: string; tableVersion: number }[] }>(
+      stack.apiUrl,
+      'mutation { auditTables(locations: ["dv", "mapped"]) { location tableVersion } }',
+      {},
+      stack.token,
+    );
+    expect(r.errors).toBeUndefined();
+    expect(r.data?.auditTables).toEqual([
+      { location: 'dv', tableVersion: 15 },
+      { location: 'mapped', tableVersion: 0 },
+    ]);
+  });
+});
