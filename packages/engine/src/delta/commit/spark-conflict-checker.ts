@@ -17,7 +17,7 @@
 import { canMatch, type Expr } from '../../sql/index';
 import type { Action, Add, CommitInfo, Metadata, Protocol } from '../protocol/actions';
 import type { ConflictCheck, ConflictKind, WinningCommit } from './conflict-checker';
-import { ISOLATION_LEVEL_KEY, type IsolationLevel } from './isolation';
+import { ISOLATION_LEVEL_KEY, type IsolationLevel, readIsolationLevel } from './isolation';
 import {
   type SparkError,
   sparkCommitConflictError,
@@ -68,8 +68,6 @@ export interface SparkConflict extends SparkError {
 /** The table's level as Spark reads it, or the value that makes every Spark commit fail. */
 export type SparkIsolation = { level: IsolationLevel } | { invalid: string | null };
 
-const LEVELS: readonly IsolationLevel[] = ['Serializable', 'WriteSerializable', 'SnapshotIsolation'];
-
 /**
  * `delta.isolationLevel` as Spark reads it at commit: the exact key; the value compared without case
  * (no trimming) with the three level names. Unset is `whenUnset`: Serializable on Delta Spark,
@@ -83,7 +81,8 @@ export function sparkIsolationLevel(
     return { level: whenUnset };
   }
   const value = configuration[ISOLATION_LEVEL_KEY] ?? null;
-  const level = LEVELS.find((l) => value !== null && l.toLowerCase() === value.toLowerCase());
+  // One parser: Delta Spark's reading in isolation.ts, the one /isolation and the audit show.
+  const level = value === null ? null : readIsolationLevel(value, 'delta-spark').effective;
   return level ? { level } : { invalid: value };
 }
 
