@@ -20,6 +20,17 @@ import {
   simulateConflict,
 } from '@racelab/engine/conflict';
 import { graphql, type ResultOf } from './gql';
+import {
+  fileColumns,
+  filesWith,
+  formatCount,
+  type HeatmapColumn,
+  type HeatmapPicture,
+  type HeatmapRow,
+  largestCell,
+  numberRanges,
+  partitionGroups,
+} from './heatmap';
 import { type RaceProperty, type StartRaceInput, settableProperties, type WriterInput } from './races';
 
 // ---------------------------------------------------------------------------------------------
@@ -333,35 +344,17 @@ export function pairRaceInput(
 }
 
 // ---------------------------------------------------------------------------------------------
-// The heatmap
+// The lab tables' heatmap: one row per VendorID, counted from the data (lib/heatmap.ts draws it)
 
-export interface HeatmapColumn {
-  /** 1-based, in the layout's order (by path). */
-  number: number;
-  path: string;
-  /** `VendorID=2` for a partitioned file, '' otherwise. */
-  partition: string;
-  rows: number;
+export interface LabHeatmapColumn extends HeatmapColumn {
   /** Trips per row value (a VendorID as text). */
   counts: Map<string, number>;
-  minValues: Record<string, unknown>;
-  maxValues: Record<string, unknown>;
 }
 
-export interface HeatmapGroup {
-  partition: string;
-  /** 0-based index of its first column, and how many. */
-  start: number;
-  count: number;
-}
-
-export interface HeatmapModel {
+export interface HeatmapModel extends HeatmapPicture {
   /** The VendorID values, in numeric order. */
   values: string[];
-  columns: HeatmapColumn[];
-  groups: HeatmapGroup[];
-  /** The largest cell. */
-  max: number;
+  columns: LabHeatmapColumn[];
   /** False when the layout has no per-value counts. */
   counted: boolean;
 }
@@ -372,107 +365,33 @@ const byNumber = (a: string, b: string) => {
   return Number.isNaN(x) || Number.isNaN(y) ? (a < b ? -1 : a > b ? 1 : 0) : x - y;
 };
 
-const partitionLabel = (pairs: readonly KeyValue[]) =>
-  pairs.map((p) => `${p.key}=${p.value === null || p.value === '' ? 'null' : p.value}`).join('/');
-
-const jsonObject = (text: string): Record<string, unknown> => {
-  try {
-    const v = JSON.parse(text) as unknown;
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-};
+/** One tooltip: "file 3, VendorID 2: 301,234 trips". */
+export const cellTitle = (column: LabHeatmapColumn, value: string): string =>
+  `file ${column.number}, ${COUNT_BY} ${value}: ${formatCount(column.counts.get(value) ?? 0)} trips`;
 
 export function heatmapModel(layout: TableLayout): HeatmapModel {
-  const values = new Set<string>();
-  let max = 0;
-  const columns = layout.files.map((f, i): HeatmapColumn => {
+  const columns = fileColumns(layout.files).map((c, i): LabHeatmapColumn => {
     const counts = new Map<string, number>();
-    for (const c of f.countsBy ?? []) {
-      counts.set(c.value, (counts.get(c.value) ?? 0) + c.rows);
-      values.add(c.value);
-      max = Math.max(max, c.rows);
-    }
-    return {
-      number: i + 1,
-      path: f.path,
-      partition: partitionLabel(f.partitionValues),
-      rows: f.rows,
-      counts,
-      minValues: jsonObject(f.minValues),
-      maxValues: jsonObject(f.maxValues),
-    };
+    for (const v of layout.files[i]?.countsBy ?? []) counts.set(v.value, (counts.get(v.value) ?? 0) + v.rows);
+    return { ...c, counts };
   });
-  const groups: HeatmapGroup[] = [];
-  columns.forEach((c, i) => {
-    const last = groups[groups.length - 1];
-    if (last && last.partition === c.partition) last.count++;
-    else groups.push({ partition: c.partition, start: i, count: 1 });
-  });
+  const values = [...new Set(columns.flatMap((c) => [...c.counts.keys()]))].sort(byNumber);
+  const rows: HeatmapRow[] = values.map((v) => ({
+    key: v,
+    label: `${COUNT_BY} ${v}`,
+    tone: 'count',
+    cells: columns.map((c) => c.counts.get(v) ?? 0),
+    titles: columns.map((c) => cellTitle(c, v)),
+  }));
   return {
-    values: [...values].sort(byNumber),
+    values,
     columns,
-    groups,
-    max,
+    groups: partitionGroups(columns),
+    rows,
+    max: largestCell(rows),
     counted: layout.files.every((f) => f.countsBy !== null),
   };
 }
-
-/** 0 for an empty cell, else from 0.12 (one trip) to 1 (the largest cell), on a log scale. */
-export function cellIntensity(rows: number, max: number): number {
-  if (rows <= 0 || max <= 0) return 0;
-  if (max === 1) return 1;
-  return 0.12 + 0.88 * (Math.log(rows) / Math.log(max));
-}
-
-const EMPTY_RGB = [255, 255, 255] as const;
-const FULL_RGB = [20, 54, 140] as const;
-
-/** The cell colour: white when empty, deeper blue with more trips. */
-export function cellColor(rows: number, max: number): string {
-  const t = cellIntensity(rows, max);
-  const mix = EMPTY_RGB.map((e, i) => Math.round(e + ((FULL_RGB[i] ?? e) - e) * t));
-  return `rgb(${mix.join(', ')})`;
-}
-
-/** Two significant digits: 13,235 → 13,000. */
-const roughly = (n: number) => {
-  const unit = 10 ** Math.max(0, Math.floor(Math.log10(n)) - 1);
-  return Math.round(n / unit) * unit;
-};
-
-/** The legend's steps: 0, 1, then trip counts spread on the same log scale, ending at the largest cell. */
-export function legendSteps(max: number, steps = 4): number[] {
-  if (max <= 0) return [0];
-  const out = [0, 1];
-  for (let k = 1; k <= steps; k++) {
-    const n = k === steps ? max : roughly(max ** (k / steps));
-    if (n > (out[out.length - 1] ?? 0)) out.push(n);
-  }
-  return out;
-}
-
-export const formatCount = (n: number): string => n.toLocaleString('en-US');
-
-/** "1–7", "1, 3–5, 9": file numbers as ranges. */
-export function numberRanges(numbers: readonly number[]): string {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const parts: string[] = [];
-  let i = 0;
-  while (i < sorted.length) {
-    const start = sorted[i] as number;
-    let end = start;
-    while (i + 1 < sorted.length && sorted[i + 1] === end + 1) end = sorted[++i] as number;
-    parts.push(start === end ? `${start}` : `${start}–${end}`);
-    i++;
-  }
-  return parts.join(', ');
-}
-
-/** One tooltip: "file 3, VendorID 2: 301,234 trips". */
-export const cellTitle = (column: HeatmapColumn, value: string): string =>
-  `file ${column.number}, ${COUNT_BY} ${value}: ${formatCount(column.counts.get(value) ?? 0)} trips`;
 
 /** The heatmap in one sentence, for its aria-label. */
 export function heatmapSummary(kind: TableKind, model: HeatmapModel): string {
@@ -482,11 +401,11 @@ export function heatmapSummary(kind: TableKind, model: HeatmapModel): string {
     kind === 'partitioned' && parted > 0
       ? `Partitioned table, ${n} file${n === 1 ? '' : 's'} in ${parted} partition${parted === 1 ? '' : 's'}`
       : `Flat table, ${n} file${n === 1 ? '' : 's'}`;
-  const where = model.values.map((v) => {
-    const files = model.columns.filter((c) => (c.counts.get(v) ?? 0) > 0).map((c) => c.number);
-    const total = model.columns.reduce((t, c) => t + (c.counts.get(v) ?? 0), 0);
+  const where = model.rows.map((r) => {
+    const files = filesWith(r, model.columns);
+    const total = r.cells.reduce((t, x) => t + x, 0);
     const one = files.length === 1;
-    return `${COUNT_BY} ${v} (${formatCount(total)} trips) in file${one ? '' : 's'} ${numberRanges(files)}`;
+    return `${r.label} (${formatCount(total)} trips) in file${one ? '' : 's'} ${numberRanges(files)}`;
   });
   return where.length > 0 ? `${head}: ${where.join('; ')}.` : `${head}.`;
 }

@@ -4,7 +4,7 @@ import { graphql, type ResultOf, type VariablesOf } from './gql';
 
 export const RACES = graphql(`query Races($after: String, $caseId: String, $status: RaceStatus) {
   races(first: 20, after: $after, caseId: $caseId, status: $status) {
-    edges { node { id caseId title status createdAt finishedAt runsRequested scale reason verdictSummary verdictStatus
+    edges { node { id caseId title status createdAt finishedAt runsRequested scale tableLocation reason verdictSummary verdictStatus
       runs { index status writers { name committed } } } }
     pageInfo { hasNextPage endCursor }
   }
@@ -12,7 +12,7 @@ export const RACES = graphql(`query Races($after: String, $caseId: String, $stat
 
 export const RACE = graphql(`query Race($id: ID!) {
   race(id: $id) {
-    id caseId title status createdAt startedAt finishedAt runsRequested scale reason worker verdictSummary verdictStatus
+    id caseId title status createdAt startedAt finishedAt runsRequested scale tableLocation reason worker verdictSummary verdictStatus
     tableProperties { key value }
     runs {
       index status durationMs reason
@@ -21,7 +21,8 @@ export const RACE = graphql(`query Race($id: ID!) {
       commitLog { position writer version operation }
       writers { name operation committed version attempts commitRetries errorClass errorMessage readVersion
         filesWritten bytesWritten timings { opened prepared released finished } }
-      table { version rows distinctTripIds dataFilesOnDisk dataFilesInLog tripsOnDay { key value } tipDeltaByVendor { key value } }
+      table { version rows distinctTripIds dataFilesOnDisk dataFilesInLog stagingFilesOnDisk tempLogFilesOnDisk
+        tripsOnDay { key value } tipDeltaByVendor { key value } }
     }
   }
 }`);
@@ -46,6 +47,18 @@ export type ProgressEvent = ResultOf<typeof PROGRESS>['raceProgress'];
 export type StartRaceInput = VariablesOf<typeof START_RACE>['input'];
 export type WriterInput = NonNullable<StartRaceInput['writers']>[number];
 export type RaceProperty = NonNullable<StartRaceInput['tableProperties']>[number];
+
+/** `set` as the form takes it, one "column = expression" a line, as the API's key/value pairs. */
+export function setPairs(text: string): { key: string; value: string }[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => {
+      const at = l.indexOf('=');
+      return { key: l.slice(0, at).trim(), value: l.slice(at + 1).trim() };
+    });
+}
 
 /** Of `pairs` (table properties as key/value), those a race can set on its copy, a later value of a key winning. */
 export function settableProperties(pairs: readonly { key: string; value: string | null }[]): RaceProperty[] {

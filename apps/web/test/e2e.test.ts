@@ -2,9 +2,13 @@
  * The dashboard in a real Chromium against the real API, worker and Postgres: start a race and
  * watch it end with the lesson's outcome; the verdicts in the list and on a run card; the isolation page flags capital-W WriteSerializable;
  * the playground's predictions, and a pair raced from it in each order measured as predicted; the audit of a
- * WriteSerializable table. Every page is screenshotted into var/screenshots, and no page may log a console error.
+ * WriteSerializable table; a copy of a table of one's own raced from the form (the table itself untouched), and the
+ * playground on that kind of table. Every page is screenshotted into var/screenshots, and no page may log a console
+ * error.
  */
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { field, writeDeltaTable } from '@racelab/engine';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -290,6 +294,119 @@ describe('playground', () => {
     await expect
       .poll(() => page.getByTestId('measured-summary').textContent())
       .toBe('custom races: 3 runs in this order: SECOND committed in 3; 3 more ran the other way; no writer failed.');
+  });
+});
+
+/** Every file under `dir` with the SHA-256 of its bytes, by relative path. */
+function hashes(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    out[path.slice(dir.length + 1)] = createHash('sha256').update(readFileSync(path)).digest('hex');
+  }
+  return out;
+}
+
+describe('a table of your own', () => {
+  /** A small table of three appends (ids 1–4, 5–8, 9–12), so three files whose id ranges do not overlap. */
+  const writeOrders = async (location: string) => {
+    const schema = {
+      type: 'struct' as const,
+      fields: [field('id', 'long'), field('region', 'string'), field('amount', 'double')],
+    };
+    for (const first of [1, 5, 9]) {
+      const rows = [0, 1, 2, 3].map((i) => ({ id: first + i, region: i % 2 === 0 ? 'eu' : 'us', amount: 10 * i }));
+      await writeDeltaTable(location, { kind: 'rows', rows, schema }, { mode: 'append' });
+    }
+  };
+
+  it('races a copy of a non-lab table from the form: two updates, verdicts on the race page, the source untouched', async () => {
+    const source = join(stack.roots, 'mine', 'dv-small');
+    cpSync(resolve(import.meta.dirname, '../../../../shared/fixtures/delta-golden/table-with-dv-small'), source, {
+      recursive: true,
+    });
+    const before = hashes(source);
+    const { page } = tab;
+    await page.goto('/races');
+    await page.getByLabel('My own writers').check();
+    await page.getByLabel('A table of your own').check();
+    await page.locator('#table-location').fill('mine/dv-small');
+    await page.getByLabel('Predicate').nth(0).fill('value < 5');
+    await page.getByLabel(/^Set/).nth(0).fill('value = value + 100');
+    await page.getByLabel('Predicate').nth(1).fill('value >= 5');
+    await page.getByLabel(/^Set/).nth(1).fill('value = value + 1000');
+    await page.locator('#runs').fill('2');
+    await page.getByRole('button', { name: 'Start race' }).click();
+    await page.waitForURL(/\/races\/[0-9a-f-]{36}$/, { timeout: 30_000 }).catch(async (e) => {
+      await tab.shot('own-table-race-debug');
+      throw e;
+    });
+    await page.locator('[data-testid=race-status][data-status=DONE]').waitFor({ timeout: 120_000 });
+    const runs = page.getByTestId('run');
+    await expect.poll(() => runs.count()).toBe(2);
+    for (let i = 0; i < 2; i++) {
+      const verdict = runs.nth(i).getByTestId('verdict');
+      await verdict.waitFor();
+      expect(await verdict.getAttribute('data-status')).toMatch(/^(serializable|reordered|not-serializable)$/);
+      // Both updates rewrite the table's one file: whichever commits second conflicts.
+      expect(await runs.nth(i).locator('[data-testid=writer][data-committed=true]').count()).toBe(1);
+    }
+    await tab.shot('own-table-race');
+    expect(hashes(source)).toEqual(before);
+  });
+
+  it('the playground maps it by a column, counts two predicates per file and forecasts them by engine', async () => {
+    await writeOrders(join(stack.roots, 'mine', 'orders'));
+    const { page } = tab;
+    await page.goto('/playground?scale=0.01');
+    const location = page.locator('#your-location');
+    // A location outside the roots is the API's to refuse, next to the field.
+    await location.fill('../outside');
+    await page.getByRole('button', { name: 'Open' }).click();
+    await page.getByTestId('location-problem').waitFor();
+    expect(await page.getByTestId('location-problem').textContent()).not.toBe('');
+    await location.fill('mine/orders');
+    await page.getByRole('button', { name: 'Open' }).click();
+    const map = page.getByTestId('heatmap-yours');
+    await map.waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('location-problem').count()).toBe(0);
+    expect(await map.getAttribute('data-files')).toBe('3');
+    await page.locator('#your-column').selectOption('id');
+    // Files are numbered by path: which file holds which ids is read from the map, then held to.
+    const bands =
+      /^3 files, by id: id in 1\.\.2 in file (\d); id in 3\.\.4 in file \1; id in 5\.\.6 in file (\d); id in 7\.\.8 in file \2; id in 9\.\.10 in file (\d); id in 11\.\.12 in file \3\.$/;
+    await expect.poll(() => map.getAttribute('aria-label')).toMatch(bands);
+    const [, low, , high] = bands.exec((await map.getAttribute('aria-label')) ?? '') ?? [];
+    expect(new Set([low, high]).size).toBe(2);
+
+    // A predicate that does not parse: the API's words under it, and no forecast.
+    await page.locator('#your-first-predicate').fill('id < 3');
+    await page.locator('#your-first-set').fill('amount = amount + 1');
+    await page.locator('#your-second-operation').selectOption('delete');
+    await page.locator('#your-second-predicate').fill('id > > 10');
+    await page.getByRole('button', { name: 'Count and forecast' }).click();
+    const problem = page.getByTestId('your-second-predicate-problem');
+    await problem.waitFor();
+    expect(await problem.textContent()).not.toBe('');
+    const yours = page.getByTestId('your-table');
+    expect(await yours.getByTestId('prediction').count()).toBe(0);
+
+    await page.locator('#your-second-predicate').fill('id > 10');
+    await page.getByRole('button', { name: 'Count and forecast' }).click();
+    const prediction = yours.getByTestId('prediction');
+    await prediction.waitFor({ timeout: 60_000 });
+    // FIRST rewrites the file of ids 1–4 only; SECOND's predicate reads that of 9–12, and FIRST's new file spans 1..4.
+    expect(await prediction.getAttribute('data-second-commits')).toBe('true');
+    const engines = await prediction
+      .locator('[data-testid=by-engine] li')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-engine')));
+    expect(engines).toEqual(['delta-rs', 'delta-spark', 'databricks']);
+    await expect
+      .poll(() => map.getAttribute('aria-label'))
+      .toContain(`FIRST's predicate matches rows in file ${low}; SECOND's predicate matches rows in file ${high}`);
+    expect(await page.getByTestId('your-second-predicate-problem').count()).toBe(0);
+    await tab.shot('playground-your-table');
   });
 });
 

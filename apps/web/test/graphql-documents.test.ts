@@ -10,6 +10,7 @@ import * as isolation from '../lib/isolation';
 import * as jobs from '../lib/jobs';
 import * as playground from '../lib/playground';
 import * as races from '../lib/races';
+import * as yourTable from '../lib/your-table';
 import { GRAPHQL_ENV_FILE, graphqlEnv, SCHEMA_SDL_FILE } from '../scripts/graphql-env';
 
 const sdl = readFileSync(SCHEMA_SDL_FILE, 'utf8');
@@ -19,7 +20,7 @@ const isDocument = (value: unknown): value is DocumentNode =>
   typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'Document';
 
 /** Every document the lib modules export, by name. */
-const documents = Object.entries({ ...isolation, ...jobs, ...playground, ...races }).filter(
+const documents = Object.entries({ ...isolation, ...jobs, ...playground, ...races, ...yourTable }).filter(
   (entry): entry is [string, DocumentNode] => isDocument(entry[1]),
 );
 
@@ -45,6 +46,8 @@ describe('the dashboard against schema.graphql', () => {
       'RACES',
       'START_RACE',
       'TABLE_LAYOUT_QUERY',
+      'YOUR_FORECAST_QUERY',
+      'YOUR_LAYOUT_QUERY',
     ]);
   });
 

@@ -6,20 +6,17 @@
 import { checkStartRace } from '@racelab/contracts';
 import { CONFLICT_MESSAGES, filesMatchingPredicate, parsePredicate, type StructType } from '@racelab/engine/conflict';
 import { describe, expect, it } from 'vitest';
+import { cellColor, cellIntensity, legendSteps, numberRanges } from '../lib/heatmap';
 import {
   APPEND_DAYS,
   addsOf,
-  cellColor,
-  cellIntensity,
   cellTitle,
   heatmapModel,
   heatmapSummary,
   LAYOUT_PREDICATES,
   type LayoutFile,
-  legendSteps,
   measuredSummary,
   measuredVariables,
-  numberRanges,
   PAIR_RACE_RUNS,
   type PlaygroundLayout,
   pairRaceInput,

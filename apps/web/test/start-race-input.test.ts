@@ -10,7 +10,14 @@ const race = (...writers: DraftWriter[]): StartRaceInput => ({
   runs: 1,
   scale: 0.01,
   table: 'flat',
-  writers: writers.map(toWriterInput),
+  writers: writers.map((w) => toWriterInput(w)),
+});
+
+/** A race of `writers` on copies of a table of one's own: no scale, no lab table. */
+const ownRace = (...writers: DraftWriter[]): StartRaceInput => ({
+  runs: 1,
+  tableLocation: 'sales/orders',
+  writers: writers.map((w) => toWriterInput(w, true)),
 });
 
 describe('the start-race form’s input', () => {
@@ -45,6 +52,32 @@ describe('the start-race form’s input', () => {
         'writer second: set: tip_amount is given twice',
         'writers first, second wait for each other in a cycle',
         'runs must be a whole number from 1 to 50, got 0',
+      ],
+    });
+  });
+
+  it('on a table of its own, an append adds a sample or a file, an overwrite also takes a predicate, no day', () => {
+    const sample = { ...newWriter('sampled'), sample: '250' };
+    const file = { ...newWriter('filed'), rowsFrom: 'file' as const, sourceLocation: ' feeds/new.parquet ' };
+    const overwrite = { ...newWriter('over'), operation: 'overwrite', predicate: 'id < 10' };
+    const update = { ...newWriter('upd', 'update-1'), predicate: 'id = 1', set: 'amount = amount + 1' };
+    const input = ownRace(sample, file, overwrite, update);
+    expect(input.writers).toEqual([
+      { name: 'sampled', operation: 'append', sample: 250 },
+      { name: 'filed', operation: 'append', sourceLocation: 'feeds/new.parquet' },
+      { name: 'over', operation: 'overwrite', predicate: 'id < 10', sample: 100 },
+      { name: 'upd', operation: 'update', predicate: 'id = 1', set: [{ key: 'amount', value: 'amount + 1' }] },
+    ]);
+    expect(checkStartRace(input)).toMatchObject({ ok: true });
+  });
+
+  it('on a table of its own, a sample that is no whole number is refused in the contract’s words', () => {
+    const checked = checkStartRace(ownRace({ ...newWriter('a'), sample: '' }, { ...newWriter('b'), sample: '2.5' }));
+    expect(checked).toEqual({
+      ok: false,
+      problems: [
+        'writer a: sample must be a whole number from 1 to 1000000, got NaN',
+        'writer b: sample must be a whole number from 1 to 1000000, got 2.5',
       ],
     });
   });

@@ -1,6 +1,7 @@
 /**
  * The input of a race (generated into contracts/race-input.schema.json): a preset of the lesson, or writers of
- * one's own on one of the lab's base tables. Two forms of one schema: the API's `StartRaceInput` (what the
+ * one's own on one of the lab's base tables or on copies of a table of one's own (`tableLocation`; the lab's
+ * custom race calls it `location`). Two forms of one schema: the API's `StartRaceInput` (what the
  * dashboard's form sends; maps as key/value lists, as GraphQL has no maps) and the lab's custom race (maps as
  * objects). Stage 1, here: every field and every rule between fields, and (given the table's schema) every
  * predicate and update value parsed by the engine; no I/O, so the browser runs it too. Stage 2, whether DuckDB
@@ -36,6 +37,14 @@ export const SERVED_SCALES: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0.25, 0.
 /** The operations that take a day of February, and those that take a predicate (an update also takes `set`). */
 export const DAY_OPERATIONS: readonly string[] = ['append', 'overwrite', 'check-then-append'];
 export const PREDICATE_OPERATIONS: readonly string[] = ['update', 'delete'];
+/**
+ * On a table of one's own, the operations that add rows (DAY_OPERATIONS) take them from a Parquet file
+ * (`sourceLocation`) or a sample of the table itself (`sample`); these also take the predicate saying which rows
+ * they replace, or look for first.
+ */
+export const SOURCE_PREDICATE_OPERATIONS: readonly string[] = ['overwrite', 'check-then-append'];
+/** The most rows `sample` may take from a table: they are written to one Parquet file per race. */
+export const MAX_SAMPLE_ROWS = 1_000_000;
 export const MAX_COMMIT_RETRIES = 100;
 export const MAX_RETRY_LOOP = 20;
 const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
@@ -56,6 +65,15 @@ const PROPERTY_RULES = new Map<string, (value: string) => boolean>([
 export interface RaceInputOptions {
   /** The schema of the table the writers act on: with it, predicates and update values are parsed. */
   tableSchema?: StructType;
+}
+
+/**
+ * Which table a race's writers act on, read from the input before it is checked (the rules of a writer's
+ * rows depend on it): one of the lab's, or one of the user's own, named by the field `field`.
+ */
+interface RaceTable {
+  own: boolean;
+  field: 'tableLocation' | 'location';
 }
 
 const text = v.string(mustBe('a string'));
@@ -100,17 +118,31 @@ function writerEntries<S extends v.GenericSchema>(set: S) {
     name: v.pipe(requiredText, v.metadata({ jsonSchema: { pattern: NAME.source } })),
     operation: described(
       v.pipe(requiredText, v.metadata({ jsonSchema: { enum: WRITER_OPERATIONS } })),
-      'append, update, delete, optimize, overwrite (replace a day), check-then-append',
+      'append, update, delete, optimize, overwrite (replace a day, or the rows a predicate picks), check-then-append',
     ),
     predicate: described(
       v.nullish(v.pipe(text, v.maxLength(MAX_LENGTH, 'too long'))),
-      'SQL predicate over the table, parsed by the engine (update, delete)',
+      'SQL predicate over the table, parsed by the engine (update, delete; on a table of your own also overwrite and check-then-append)',
     ),
     set: described(v.nullish(set), 'update: column = expression'),
     day: described(
       // A day outside the three is a rule's problem (writerProblems), so the types take any text, as GraphQL does.
       v.nullish(v.pipe(text, v.metadata({ jsonSchema: { enum: FEB_DAYS } }))),
-      'append, overwrite, check-then-append: 2025-02-01, 2025-02-02 or 2025-02-14',
+      "append, overwrite, check-then-append on the lab's tables: 2025-02-01, 2025-02-02 or 2025-02-14",
+    ),
+    sourceLocation: described(
+      v.nullish(text),
+      'append, overwrite, check-then-append on a table of your own: a Parquet file under LAB_ROOTS whose rows they add',
+    ),
+    sample: described(
+      v.nullish(
+        wholeNumber(
+          1,
+          MAX_SAMPLE_ROWS,
+          (issue) => `must be a whole number from 1 to ${MAX_SAMPLE_ROWS}, got ${describe(issue.input)}`,
+        ),
+      ),
+      "append, overwrite, check-then-append on a table of your own: add this many rows of the table's current version",
     ),
     maxCommitRetries: described(
       v.nullish(wholeNumber(0, MAX_COMMIT_RETRIES, `must be a whole number from 0 to ${MAX_COMMIT_RETRIES}`)),
@@ -145,24 +177,60 @@ interface WriterFields {
   predicate?: string | null;
   set?: KeyValueInput[] | Record<string, string> | null;
   day?: string | null;
+  sourceLocation?: string | null;
+  sample?: number | null;
   blindAppend?: boolean | null;
 }
 
+const ROWS_FIELDS = ['day', 'sourceLocation', 'sample'] as const;
+const OWN_ROWS = 'sourceLocation (a Parquet file under LAB_ROOTS) or sample (rows of the table itself)';
+
+/**
+ * Where an operation that adds rows takes them from: a February day on the lab's tables, a file or a sample on a
+ * table of one's own, exactly one. Any other operation takes none of them.
+ */
+function rowsProblems(w: WriterFields, table: RaceTable): string[] {
+  const kind = w.operation;
+  const given = ROWS_FIELDS.filter((f) => w[f] != null);
+  if (!DAY_OPERATIONS.includes(kind)) return given.map((f) => `${kind} takes no ${f}`);
+  if (!table.own) {
+    const own = given.filter((f) => f !== 'day');
+    if (own.length > 0) {
+      return own.map((f) => `${f} is for a table of your own (${table.field}); the lab's tables take a day`);
+    }
+    if (w.day == null) return [`${kind} needs a day (${FEB_DAYS.join(', ')})`];
+    if (!(FEB_DAYS as readonly string[]).includes(w.day)) {
+      return [`day must be one of ${FEB_DAYS.join(', ')}, got '${w.day}'`];
+    }
+    return [];
+  }
+  const problems: string[] = [];
+  if (w.day != null) {
+    problems.push("day is one of the lab's February days; a table of your own takes sourceLocation or sample");
+  }
+  if (w.sourceLocation != null && w.sample != null) problems.push('give sourceLocation or sample, not both');
+  else if (w.sourceLocation == null && w.sample == null && w.day == null) problems.push(`${kind} needs ${OWN_ROWS}`);
+  return problems;
+}
+
+/**
+ * Whether the writer's operation needs a predicate: update and delete always; on a table of one's own, overwrite
+ * (the rows it replaces) and check-then-append (the rows it looks for first) too.
+ */
+const needsPredicate = (kind: string, table: RaceTable) =>
+  PREDICATE_OPERATIONS.includes(kind) || (table.own && SOURCE_PREDICATE_OPERATIONS.includes(kind));
+
 /** The rules between one writer's fields: what its operation needs and takes, then its expressions. */
-function writerProblems(w: WriterFields, tableSchema: StructType | undefined): string[] {
+function writerProblems(w: WriterFields, table: RaceTable, tableSchema: StructType | undefined): string[] {
   const kind = w.operation;
   if (!(WRITER_OPERATIONS as readonly string[]).includes(kind)) {
     return [`unknown operation '${kind}' (one of ${WRITER_OPERATIONS.join(', ')})`];
   }
-  const needsDay = DAY_OPERATIONS.includes(kind);
-  if (needsDay !== (w.day != null))
-    return [needsDay ? `${kind} needs a day (${FEB_DAYS.join(', ')})` : `${kind} takes no day`];
-  if (w.day != null && !(FEB_DAYS as readonly string[]).includes(w.day)) {
-    return [`day must be one of ${FEB_DAYS.join(', ')}, got '${w.day}'`];
-  }
-  const needsPredicate = PREDICATE_OPERATIONS.includes(kind);
-  if (needsPredicate !== (w.predicate != null)) {
-    return [needsPredicate ? `${kind} needs a predicate` : `${kind} takes no predicate`];
+  const rows = rowsProblems(w, table);
+  if (rows.length > 0) return rows;
+  const predicateNeeded = needsPredicate(kind, table);
+  if (predicateNeeded !== (w.predicate != null)) {
+    return [predicateNeeded ? `${kind} needs a predicate` : `${kind} takes no predicate`];
   }
   if ((kind === 'update') !== (w.set != null)) return [kind === 'update' ? 'update needs set' : `${kind} takes no set`];
   const problems: string[] = [];
@@ -183,13 +251,15 @@ function writerProblems(w: WriterFields, tableSchema: StructType | undefined): s
   return problems;
 }
 
-function writerSchema<S extends v.GenericSchema>(set: S, options: RaceInputOptions) {
+function writerSchema<S extends v.GenericSchema>(set: S, table: RaceTable, options: RaceInputOptions) {
   return v.pipe(
     object(writerEntries(set)),
     v.rawCheck(({ dataset, addIssue }) => {
       // Rules between fields read fields of the right types only; a wrong type is its own problem.
       if (!dataset.typed) return;
-      for (const message of writerProblems(dataset.value as WriterFields, options.tableSchema)) addIssue({ message });
+      for (const message of writerProblems(dataset.value as WriterFields, table, options.tableSchema)) {
+        addIssue({ message });
+      }
     }),
   );
 }
@@ -269,9 +339,29 @@ const scaleMessage = (issue: v.BaseIssue<unknown>) => {
     : `must be from 0.01 to 1, got ${describe(scale)}`;
 };
 
-/** The API's startRace input, with the rules between its fields. */
-function startRaceSchema(options: RaceInputOptions = {}) {
-  const writer = writerSchema(pairs('set'), options);
+/** Which table `input` (not yet checked) races on, given the field that names a table of one's own. */
+function raceTableOf(input: unknown, field: RaceTable['field']): RaceTable {
+  return { own: isObject(input) && input[field] != null, field };
+}
+
+/**
+ * Whether a location names one of the lab's own tables by alias (`lab:flat@1`): those are raced with `table`, and
+ * resolving one builds its data set, so a race refuses it before any location is resolved.
+ */
+export const namesLabTable = (location: string) => /^\s*lab:/i.test(location);
+
+const labAlias = (field: RaceTable['field']) =>
+  `${field} names a table of your own; the lab's tables are raced with table (flat or partitioned)`;
+
+const bothTables = (field: RaceTable['field']) =>
+  `give table (one of the lab's) or ${field} (a table of your own), not both`;
+
+const ownTableDescription =
+  'custom writers only: race copies of this Delta table (a path under LAB_ROOTS, or s3://bucket/path in LAB_S3_BUCKETS)';
+
+/** The API's startRace input, with the rules between its fields; `table`: which table the writers act on. */
+function startRaceSchema(options: RaceInputOptions = {}, table: RaceTable = raceTableOf(null, 'tableLocation')) {
+  const writer = writerSchema(pairs('set'), table, options);
   return v.pipe(
     object({
       caseId: described(v.nullish(text), 'a preset such as "B1"; or give writers'),
@@ -280,6 +370,7 @@ function startRaceSchema(options: RaceInputOptions = {}) {
         v.nullish(v.picklist(LAB_TABLES, mustBe(LAB_TABLES.join(' or ')))),
         'custom writers only: flat (default) or partitioned',
       ),
+      tableLocation: described(v.nullish(text), ownTableDescription),
       runs: v.nullish(
         wholeNumber(
           1,
@@ -311,6 +402,14 @@ function startRaceSchema(options: RaceInputOptions = {}) {
       } else if (input.caseId != null && input.table != null) {
         addIssue({ message: 'table applies to custom writers only; a preset names its own' });
       }
+      if (input.caseId != null && input.tableLocation != null) {
+        addIssue({ message: 'tableLocation applies to custom writers only; a preset names its own' });
+      } else if (input.table != null && input.tableLocation != null) {
+        addIssue({ message: bothTables('tableLocation') });
+      }
+      if (typeof input.tableLocation === 'string' && namesLabTable(input.tableLocation)) {
+        addIssue({ message: labAlias('tableLocation') });
+      }
       if (input.acrossWorkers && input.tableRoot == null) {
         addIssue({ message: 'acrossWorkers needs tableRoot: a table every worker reaches (s3://…)' });
       }
@@ -318,17 +417,30 @@ function startRaceSchema(options: RaceInputOptions = {}) {
   );
 }
 
-/** The lab's custom race: writers on a base table (flat by default), maps as objects. */
-function customRaceSchema(options: RaceInputOptions = {}) {
-  return object({
-    writers: writersSchema(writerSchema(textMap('set'), options)),
-    table: v.optional(v.picklist(LAB_TABLES, mustBe(LAB_TABLES.join(' or '))), 'flat'),
-    properties: v.optional(v.pipe(textMap('properties'), propertiesCheck()), () => ({})),
-  });
+/**
+ * The lab's custom race: writers on a base table (flat by default) or on copies of a table of one's own
+ * (`location`), maps as objects. `input`: the race as given, to tell a table named from the default one.
+ */
+function customRaceSchema(options: RaceInputOptions = {}, input: unknown = null) {
+  const table = raceTableOf(input, 'location');
+  const tableNamed = isObject(input) && input.table != null;
+  return v.pipe(
+    object({
+      writers: writersSchema(writerSchema(textMap('set'), table, options)),
+      table: v.optional(v.picklist(LAB_TABLES, mustBe(LAB_TABLES.join(' or '))), 'flat'),
+      location: described(v.optional(text), ownTableDescription.replace('custom writers only: ', '')),
+      properties: v.optional(v.pipe(textMap('properties'), propertiesCheck()), () => ({})),
+    }),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (tableNamed && table.own) addIssue({ message: bothTables('location') });
+      const { location } = isObject(dataset.value) ? dataset.value : {};
+      if (typeof location === 'string' && namesLabTable(location)) addIssue({ message: labAlias('location') });
+    }),
+  );
 }
 
 /** The API's input types, field by field (the table's schema changes only what the rules check). */
-export const writerInputSchema = writerSchema(pairs('set'), {});
+export const writerInputSchema = writerSchema(pairs('set'), raceTableOf(null, 'tableLocation'), {});
 export const startRaceInputSchema = startRaceSchema();
 
 type StartRaceSchema = ReturnType<typeof startRaceSchema>;
@@ -357,12 +469,12 @@ function subjectsOf(input: unknown) {
 
 /** startRace's input checked (stage 1), every problem named with its writer and field. */
 export function checkStartRace(input: unknown, options: RaceInputOptions = {}): Checked<StartRace> {
-  return checkWith(startRaceSchema(options), input, subjectsOf(input));
+  return checkWith(startRaceSchema(options, raceTableOf(input, 'tableLocation')), input, subjectsOf(input));
 }
 
 /** A custom race checked (stage 1), every problem named with its writer and field. */
 export function checkCustomRace(input: unknown, options: RaceInputOptions = {}): Checked<CustomRace> {
-  return checkWith(customRaceSchema(options), input, subjectsOf(input));
+  return checkWith(customRaceSchema(options, input), input, subjectsOf(input));
 }
 
 /** A writer of the API (set as pairs) as the lab takes it (set as a map); a key given twice keeps its last value. */
@@ -374,7 +486,7 @@ export function customWriterOf(w: WriterInput): CustomWriterInput {
 export function customRaceOf(input: StartRace): CustomRaceInput {
   return {
     writers: (input.writers ?? []).map(customWriterOf),
-    table: input.table ?? 'flat',
+    ...(input.tableLocation != null ? { location: input.tableLocation } : { table: input.table ?? 'flat' }),
     properties: Object.fromEntries(setEntries(input.tableProperties ?? [])),
   };
 }

@@ -24,6 +24,7 @@ export {
   Transaction,
   type TransactionSpec,
 } from './delta/commit/transaction';
+export { type DvSource, dvSource } from './delta/dv/descriptor';
 export { DeletionVectorError } from './delta/dv/errors';
 export { readDeletionVector } from './delta/dv/read';
 export { writeCheckpoint } from './delta/log/checkpoint';
@@ -55,7 +56,7 @@ export {
 export * from './delta/protocol/actions';
 export { ColumnMappingError, type ColumnMappingMode } from './delta/protocol/column-mapping';
 export { checkpointInterval } from './delta/protocol/config';
-export { protocolForSchema, UnsupportedFeatureError } from './delta/protocol/features';
+export { assertCanWrite, protocolForSchema, UnsupportedFeatureError } from './delta/protocol/features';
 export * from './delta/protocol/schema';
 export { buildStats, statsColumns } from './delta/protocol/stats';
 export { LogFormatError, parseCommitText, validateAction, validateCommitActions } from './delta/protocol/validate';

@@ -20,11 +20,11 @@ import {
   withConnection,
   writerExpressionError,
 } from '@racelab/engine';
-import type { FebDay, WriterSpec } from './cases/catalog';
+import type { FebDay, WriterOperation, WriterSpec } from './cases/catalog';
 import { type Dataset, FEBRUARY_DAYS } from './data/index';
 import type { Conn } from './data/sql';
 import { runnablePredicate, runnableUpdateValue } from './expressions';
-import { dayPredicate } from './runner/operations';
+import { checkOf, dayPredicate } from './runner/operations';
 import { appendedFiles } from './tables/append-stats';
 import { logicalFiles } from './tables/logical-files';
 
@@ -35,7 +35,10 @@ export interface ForecastInput {
   table: string | DeltaTable;
   first: WriterSpec;
   second: WriterSpec;
-  /** The data set whose February day files appends would write; without it, their stats are unknown. */
+  /**
+   * The data set whose February day files appends would write; without it, their stats are unknown. A writer's
+   * `from: { file }` is read as given: callers pass only paths resolved under the roots (locationCase does).
+   */
   dataset?: Dataset;
 }
 
@@ -48,18 +51,39 @@ function checkedDay(writer: WriterSpec, day: unknown): FebDay {
   return day as FebDay;
 }
 
-/** A case's writer as the simulation knows it: a day's rows are named by the day. */
+/**
+ * The rows file's name in the facts. Names are the facts' keys for appended rows, and other callers (the jobs
+ * audit) name rows they know nothing of by the job's name: only a name with this prefix is ever read as a file.
+ * A sample (`sample:N`) has no file until a race writes one, so its stats are unknown.
+ */
+const FILE_PREFIX = 'file:';
+
+/**
+ * The name the simulation's facts know a writer's new rows by: its February day, `file:` and the path of its
+ * rows file (already resolved under the roots: see locationCase), or `sample:N`.
+ */
+function rowsName(writer: WriterSpec, op: WriterOperation): string {
+  if ('from' in op) return 'file' in op.from ? `${FILE_PREFIX}${op.from.file}` : `sample:${op.from.sample}`;
+  return checkedDay(writer, 'day' in op ? op.day : undefined);
+}
+
+/** A case's writer as the simulation knows it: new rows are named by their day, file or sample. */
 export function simulatedWriter(spec: WriterSpec): SimulatedWriter {
   const op = spec.operation;
-  const day = () => checkedDay(spec, 'day' in op ? op.day : undefined);
-  const change: WriterChange =
-    op.kind === 'append'
-      ? { kind: 'append', rows: day(), blind: op.blind === true }
-      : op.kind === 'check-then-append'
-        ? { kind: 'check-then-append', check: dayPredicate(day()), rows: day() }
-        : op.kind === 'overwrite-day'
-          ? { kind: 'overwrite', predicate: dayPredicate(day()), rows: day() }
-          : op;
+  const change: WriterChange = (() => {
+    switch (op.kind) {
+      case 'append':
+        return { kind: 'append', rows: rowsName(spec, op), blind: op.blind === true };
+      case 'check-then-append':
+        return { kind: 'check-then-append', check: checkOf(op)?.predicate as string, rows: rowsName(spec, op) };
+      case 'overwrite-day':
+        return { kind: 'overwrite', predicate: dayPredicate(op.day), rows: rowsName(spec, op) };
+      case 'overwrite':
+        return { kind: 'overwrite', predicate: op.predicate, rows: rowsName(spec, op) };
+      default:
+        return op;
+    }
+  })();
   return {
     name: spec.name,
     change,
@@ -104,8 +128,14 @@ export async function tableFacts(
       const matched = await matchingFiles(conn, table, parsePredicate(p, table.schema));
       counts.set(p, new Map(matched.map((m) => [m.add.path, m.matched])));
     }
-    for (const day of dataset ? appends : []) {
-      appended.set(day, await appendedFiles(conn, table, (dataset as Dataset).february(day as FebDay)));
+    for (const rows of appends) {
+      // A day's rows are in the data set's file for it (unknown without a data set); any other name's are unknown.
+      const file = FEBRUARY_DAYS.includes(rows as FebDay)
+        ? dataset?.february(rows as FebDay)
+        : rows.startsWith(FILE_PREFIX)
+          ? rows.slice(FILE_PREFIX.length)
+          : undefined;
+      if (file !== undefined) appended.set(rows, await appendedFiles(conn, table, file));
     }
   });
   return {

@@ -17,7 +17,9 @@ export {
   type FebDay,
   type LabCase,
   type PostgresCase,
+  type RowsFrom,
   selectCases,
+  type TableAt,
   UnknownCaseError,
   type WriterOperation,
   type WriterSpec,
@@ -34,6 +36,7 @@ export {
   runnableCustomCase,
   withProperties,
 } from './cases/custom';
+export { type LocationCaseOptions, locationCase } from './cases/location';
 export { type Dataset, prepareDataset, SERVED_SCALES, scaledFigures } from './data/index';
 export { type DemoReport, runDemo } from './demo';
 export { type ConflictForecast, ForecastError, type ForecastInput, forecastConflict } from './forecast';
@@ -53,5 +56,7 @@ export { type AcrossHosts, type RemoteWriterJob, runWriterJob, type WriterHost }
 export { RaceCancelledError } from './runner/race';
 export { clientSafeMessage, namedRoots } from './safe-message';
 export { type AppendedFile, previewAppend } from './tables/append-stats';
+export { CopyRefusedError, copyRefusals, raceRefusals, writeRefusal } from './tables/copy-refusals';
+export { type CopyOptions, freshCopy } from './tables/fresh-copy';
 export { type LayoutFile, type LayoutOptions, type TableLayout, tableLayout, type ValueCount } from './tables/layout';
 export { caseVerdict, commitOrderOf, type DeltaVerdictInput, deltaVerdict } from './verdict/index';

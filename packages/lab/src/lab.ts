@@ -16,6 +16,7 @@ import { runDeltaCase } from './runner/delta-run';
 import { runIcebergCase } from './runner/iceberg-run';
 import { RaceCancelledError, type WriterEvent } from './runner/race';
 import { baseTablesDir, ensureBaseTables, ensureJan15 } from './tables/base-tables';
+import { withSampleFiles } from './tables/rows-sample';
 import { baseTablesAt } from './tables/table-store';
 
 export interface LabOptions {
@@ -36,6 +37,8 @@ export interface LabOptions {
   tableRoot?: string;
   /** Delta writers run on other hosts (see runWriterJob), their barrier in Postgres; needs an S3 tableRoot. */
   acrossHosts?: AcrossHosts;
+  /** LAB_ROOTS, resolved: where a user's table may keep deletion vectors at absolute paths (its own folder always). */
+  roots?: readonly string[];
 }
 
 export type LabProgress =
@@ -85,7 +88,8 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
     cacheDir: join(o.workDir, 'data'),
     ...(o.dataDir && { dataDir: o.dataDir }),
   });
-  const needsDelta = cases.some((c) => c.engine === 'delta');
+  // A case on a table of the user's own copies that table: only the lab's own cases need base tables.
+  const needsDelta = cases.some((c) => c.engine === 'delta' && typeof c.table === 'string');
   const needsIceberg = cases.some((c) => c.engine === 'iceberg');
   const needsPostgres = cases.some((c) => c.engine === 'postgres');
   progress({ kind: 'setup', message: needsDelta ? 'base tables' : 'no base tables needed' });
@@ -116,33 +120,44 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
   let done = 0;
   const results: CaseResult[] = [];
   try {
-    for (const c of cases) {
+    for (const given of cases) {
+      // Samples of a user's table become files once, before the case's first run, and go after its last.
+      const sampled =
+        given.engine === 'delta' && typeof given.table !== 'string'
+          ? await withSampleFiles(given, given.table.location, o.workDir)
+          : null;
+      const c: LabCase = sampled?.case ?? given;
       const caseResult: CaseResult = { id: c.id, title: c.title, runs: [] };
-      for (let i = 1; i <= runs; i++) {
-        if (o.signal?.aborted) throw new RaceCancelledError();
-        progress({ kind: 'run', caseId: c.id, run: i, runs, done, total });
-        const ctx = {
-          dataset,
-          workDir: o.workDir,
-          ...(o.keepRuns && { keep: true }),
-          ...(o.signal && { signal: o.signal }),
-          onEvent: (writer: string, event: WriterEvent) =>
-            progress({ kind: 'writer', caseId: c.id, run: i, writer, event }),
-        };
-        const run: RunResult =
-          c.engine === 'delta'
-            ? await runDeltaCase(c, i, {
-                ...ctx,
-                bases: bases as NonNullable<typeof bases>,
-                ...(o.tableRoot && { tableRoot: o.tableRoot }),
-                ...(o.acrossHosts && { acrossHosts: o.acrossHosts }),
-              })
-            : c.engine === 'iceberg'
-              ? await runIcebergCase(c, i, { ...ctx, jan15: jan15 as string })
-              : await postgresRun(i, (pg as NonNullable<typeof pg>).url, c);
-        caseResult.runs.push(run);
-        done++;
-        progress({ kind: 'run', caseId: c.id, run: i, runs, done, total, result: run });
+      try {
+        for (let i = 1; i <= runs; i++) {
+          if (o.signal?.aborted) throw new RaceCancelledError();
+          progress({ kind: 'run', caseId: c.id, run: i, runs, done, total });
+          const ctx = {
+            dataset,
+            workDir: o.workDir,
+            ...(o.keepRuns && { keep: true }),
+            ...(o.signal && { signal: o.signal }),
+            onEvent: (writer: string, event: WriterEvent) =>
+              progress({ kind: 'writer', caseId: c.id, run: i, writer, event }),
+          };
+          const run: RunResult =
+            c.engine === 'delta'
+              ? await runDeltaCase(c, i, {
+                  ...ctx,
+                  bases,
+                  ...(o.tableRoot && { tableRoot: o.tableRoot }),
+                  ...(o.acrossHosts && { acrossHosts: o.acrossHosts }),
+                  ...(o.roots && { roots: o.roots }),
+                })
+              : c.engine === 'iceberg'
+                ? await runIcebergCase(c, i, { ...ctx, jan15: jan15 as string })
+                : await postgresRun(i, (pg as NonNullable<typeof pg>).url, c);
+          caseResult.runs.push(run);
+          done++;
+          progress({ kind: 'run', caseId: c.id, run: i, runs, done, total, result: run });
+        }
+      } finally {
+        await sampled?.remove();
       }
       results.push(caseResult);
     }

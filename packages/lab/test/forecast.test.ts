@@ -11,7 +11,7 @@ import type { FebDay, WriterOperation, WriterSpec } from '../src/cases/catalog';
 import type { Dataset } from '../src/data/index';
 import { sqlString } from '../src/data/sql';
 import { type ConflictForecast, ForecastError, forecastConflict } from '../src/forecast';
-import { dayPredicate, prepareChange } from '../src/runner/operations';
+import { dayPredicate, prepareChange, rowsFileOf } from '../src/runner/operations';
 import type { BaseTables } from '../src/tables/base-tables';
 import { freshCopy } from '../src/tables/fresh-copy';
 import { query, smallBase, tempDir } from './helpers/small-base';
@@ -49,7 +49,7 @@ interface Outcome {
 /** The race for real, in order: both prepare on version 0 of a fresh copy, the first commits, then the second. */
 async function race(table: string, first: WriterSpec, second: WriterSpec): Promise<Outcome> {
   const [a, b] = [await DeltaTable.open(table), await DeltaTable.open(table)];
-  const dayFile = (w: WriterSpec) => ('day' in w.operation ? dataset.february(w.operation.day) : undefined);
+  const dayFile = (w: WriterSpec) => rowsFileOf(w.operation, (day) => dataset.february(day));
   const pa = (await prepareChange(a, first.operation, {}, dayFile(first), {})).prepared;
   const pb = (await prepareChange(b, second.operation, {}, dayFile(second), {})).prepared;
   const firstResult = await pa?.commit();
@@ -74,7 +74,7 @@ async function forecastAndRace(
   properties: Record<string, string> = {},
 ): Promise<ConflictForecast> {
   const table = join(work, `copy-${++copies}`);
-  await freshCopy(base, table, properties);
+  await freshCopy(base, table, { properties });
   const forecast = await forecastConflict({ table, first, second, dataset });
   const { secondCommits, message, firstTouchesFiles, secondReadsFiles } = forecast;
   expect({ secondCommits, message, firstTouchesFiles, secondReadsFiles }).toEqual(await race(table, first, second));
@@ -150,6 +150,18 @@ describe('appends, compaction and isolation levels', () => {
     const fails = lo <= 2 && 2 <= hi;
     const f = await forecastAndRace(tables.flat, append('2025-02-01'), tipUpdate(2));
     expect(f).toMatchObject({ secondCommits: !fails, message: fails ? ADDED : null });
+  });
+
+  it("an append of rows from a Parquet file (a table of one's own) is judged by the file's stats, as the race says", async () => {
+    // February rows cannot match an update of early January: known stats let it commit, unknown ones would not.
+    const fromFile = writer('feed', { kind: 'append', from: { file: dataset.february('2025-02-01') } });
+    const early = writer('early', {
+      kind: 'update',
+      predicate: "tpep_pickup_datetime < TIMESTAMP '2025-01-10 00:00:00'",
+      set: { tip_amount: 'tip_amount + 1' },
+    });
+    const f = await forecastAndRace(tables.flat, fromFile, early);
+    expect(f).toMatchObject({ secondCommits: true, message: null });
   });
 
   it('on the partitioned table an append adds a file per partition: only vendors in the day conflict', async () => {

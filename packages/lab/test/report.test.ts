@@ -152,7 +152,7 @@ describe('report checker: planted wrong numbers', () => {
   it('B1 tips of the loser changed, and the zombie file missing', async () => {
     const m = await mismatches((r) => {
       const t = run(r, 'B1', 1).table;
-      t.tipDeltaByVendor['2'] = 1;
+      t.tipDeltaByVendor = { ...t.tipDeltaByVendor, '2': 1 };
       t.dataFilesOnDisk = 10;
     });
     expect(m.some((x) => x.startsWith("B1 run 1: tipDeltaByVendor['2'] differs: expected 0"))).toBe(true);
@@ -224,7 +224,8 @@ describe('report checker: planted wrong numbers', () => {
 
   it('E2 day stored twice, P2 B did not wait, A2 wrong class', async () => {
     const m = await mismatches((r) => {
-      run(r, 'E2', 2).table.tripsOnDay['2025-02-14'] = 2 * FIG.f14;
+      const e2 = run(r, 'E2', 2).table;
+      e2.tripsOnDay = { ...e2.tripsOnDay, '2025-02-14': 2 * FIG.f14 };
       writer(run(r, 'P2', 2), 'B').waitedOnLock = false;
       writer(run(r, 'A2'), 'feb01').errorClass = 'CommitConflictError';
     });

@@ -236,7 +236,14 @@ describe('a writer process that fails at run time', () => {
     mkdirSync(join(work, 'data'));
     writeFileSync(dayFile, 'truncated by a full disk');
     const [writer] = await race(
-      [{ engine: 'delta', table, writer: { name: 'A', operation: { kind: 'append', day: '2025-02-01' } }, dayFile }],
+      [
+        {
+          engine: 'delta',
+          table,
+          writer: { name: 'A', operation: { kind: 'append', day: '2025-02-01' } },
+          rowsFile: dayFile,
+        },
+      ],
       Date.now(),
       { workDir: work },
     );

@@ -152,7 +152,9 @@ describe('the one simulation forecasts what the lab measures', () => {
     it(label(order), async () => {
       const { runs, scale } = measured.get(order) ?? { runs: [], scale: 0 };
       const table = join(work, `forecast-${order.preset.id}-${order.first.name}`);
-      await freshCopy(tables[order.preset.table], table, order.preset.properties);
+      await freshCopy(tables[order.preset.table as 'flat' | 'partitioned'], table, {
+        ...(order.preset.properties && { properties: order.preset.properties }),
+      });
       const forecast = await forecastConflict({ table, first: order.first, second: order.second, dataset });
       const fates = [forecastFate(forecast.first), forecastFate(forecast.second)];
       const withFiles = fates.map((f) => 'filesRemoved' in f);

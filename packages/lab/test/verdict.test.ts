@@ -179,7 +179,7 @@ describe('the serial-replay verdict on Iceberg runs', () => {
       start,
       results: [reported('feb01'), reported('feb02')],
       writers,
-      dayFile: (day) => dataset.february(day),
+      rowsFile: (op) => ('day' in op ? dataset.february(op.day) : undefined),
       copyDir: (i) => join(dir, `oracle-${i}`),
     });
     expect(v).toMatchObject({ status: 'not-serializable', order: ['feb01', 'feb02'], rowsMissing: F.feb02 });

@@ -1,5 +1,7 @@
 /** A race as the API shows it, and the events that report its progress. */
+import { namedRoots } from '@racelab/lab';
 import type { Race, RaceEvent } from '../db/prisma';
+import { shownSpec } from '../races/shown-spec';
 import type { RaceSpec } from '../races/spec';
 import { verdictSummary, worstVerdict } from '../races/verdict-summary';
 import { builder } from './builder';
@@ -25,8 +27,19 @@ export const RaceType = builder.objectRef<Race>('Race').implement({
       resolve: (r, _args, ctx) => shownOrNull(r.reason, ctx),
     }),
     worker: t.exposeString('worker', { nullable: true }),
-    spec: t.string({ description: 'the race as the worker runs it (JSON)', resolve: (r) => JSON.stringify(r.spec) }),
+    spec: t.string({
+      description: "the race as the worker runs it (JSON; the server's folders shown by the settings that name them)",
+      resolve: (r, _args, ctx) => shownSpec(r.spec, namedRoots(ctx.locations)),
+    }),
     tableRoot: t.string({ nullable: true, resolve: (r) => (r.spec as unknown as RaceSpec).tableRoot ?? null }),
+    tableLocation: t.string({
+      nullable: true,
+      description: "the table of one's own whose copies the race ran on, as it was named; null for the lab's tables",
+      resolve: (r) => {
+        const c = (r.spec as unknown as RaceSpec).case;
+        return c.engine === 'delta' && typeof c.table === 'object' ? c.table.display : null;
+      },
+    }),
     tableProperties: t.field({
       type: [KeyValue],
       resolve: (r) => {

@@ -99,8 +99,8 @@ builder.queryFields((t) => ({
 }));
 
 /**
- * Every stored run of a race shaped like I1–I6 (an append, then an update that starts after it),
- * preset or custom, grouped by the isolation property's value and whether the append was blind.
+ * Every stored run of a race on a lab table shaped like I1–I6 (an append, then an update that starts
+ * after it), preset or custom, grouped by the isolation property's value and whether the append was blind.
  */
 async function isolationMatrix(db: Db) {
   const races = await db.race.findMany({
@@ -113,7 +113,8 @@ async function isolationMatrix(db: Db) {
   >();
   for (const race of races) {
     const c = (race.spec as unknown as RaceSpec).case;
-    if (c.engine !== 'delta' || c.writers.length !== 2) continue;
+    // The lesson's shapes on the lab's tables only: a table of one's own has its own data and properties.
+    if (c.engine !== 'delta' || typeof c.table !== 'string' || c.writers.length !== 2) continue;
     const append = c.writers.find((w) => w.operation.kind === 'append');
     const update = c.writers.find((w) => w.operation.kind === 'update' && w.startAfter === append?.name);
     if (!append || !update || append.operation.kind !== 'append') continue;

@@ -62,6 +62,10 @@ const WriterOutcomeType = builder.objectRef<WriterOutcome>('WriterOutcome').impl
   }),
 });
 
+/** What writers killed at work left beside the table, kept in the check's details (older rows have none). */
+const leftovers = (c: TableCheck) =>
+  (c.details ?? {}) as { stagingFilesOnDisk?: number | null; tempLogFilesOnDisk?: number | null };
+
 const TableCheckType = builder.objectRef<TableCheck>('TableCheck').implement({
   fields: (t) => ({
     version: t.exposeInt('version', { nullable: true }),
@@ -71,6 +75,16 @@ const TableCheckType = builder.objectRef<TableCheck>('TableCheck').implement({
     dataFilesInLog: t.exposeInt('dataFilesInLog', { nullable: true }),
     tripsOnDay: t.field({ type: [KeyValue], resolve: (c) => pairs(c.tripsOnDay) }),
     tipDeltaByVendor: t.field({ type: [KeyValue], resolve: (c) => pairs(c.tipDeltaByVendor) }),
+    stagingFilesOnDisk: t.int({
+      nullable: true,
+      description: "files under the table's _staging/ that a writer killed at work left (null: not counted)",
+      resolve: (c) => leftovers(c).stagingFilesOnDisk ?? null,
+    }),
+    tempLogFilesOnDisk: t.int({
+      nullable: true,
+      description: '_delta_log files under a temporary name that a writer killed at work left (null: not counted)',
+      resolve: (c) => leftovers(c).tempLogFilesOnDisk ?? null,
+    }),
   }),
 });
 

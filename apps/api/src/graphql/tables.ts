@@ -3,14 +3,7 @@
  * tables' `delta.isolationLevel`, the layout of a table's files, and the conflict forecast.
  */
 import { propertyProblems, repeatedKeys } from '@racelab/contracts';
-import {
-  DeltaTable,
-  type EngineForecast,
-  ExpressionError,
-  ISOLATION_LEVEL_KEY,
-  NotATableError,
-  type StructType,
-} from '@racelab/engine';
+import { type EngineForecast, ExpressionError, ISOLATION_LEVEL_KEY, type StructType } from '@racelab/engine';
 import {
   CaseInputError,
   customCase,
@@ -19,10 +12,8 @@ import {
   type FebDay,
   ForecastError,
   forecastConflict,
-  LocationError,
   labTableSchema,
   previewAppend,
-  resolveTableLocation,
   tableLayout,
   type WriterSpec,
 } from '@racelab/lab';
@@ -30,6 +21,7 @@ import type { Audit } from '../db/prisma';
 import { type Measured, measuredOutcomes, type OrderTally } from '../races/measured';
 import { toCustomWriter, type WriterInput } from '../races/spec';
 import { type Interpretation, interpret } from '../tables/interpret';
+import { openTable as openTableAt } from '../tables/open-table';
 import { type ApiContext, builder } from './builder';
 import { EngineForecastType } from './engine-forecast-types';
 import { InputError } from './errors';
@@ -63,17 +55,8 @@ export const EngineInterpretation = builder.objectRef<Interpretation>('EngineInt
   }),
 });
 
-/** Resolves a user's location and opens its Delta table; every failure is the user's to fix. */
-async function openTable(ctx: ApiContext, location: string) {
-  try {
-    const resolved = await resolveTableLocation(location, ctx.locations);
-    return { resolved, table: await DeltaTable.open(resolved.path) };
-  } catch (e) {
-    if (e instanceof LocationError) throw new InputError(e.message);
-    if (e instanceof NotATableError) throw new InputError(`${location} is not a Delta table (no _delta_log)`);
-    throw e;
-  }
-}
+/** A user's location resolved and its Delta table opened (tables/open-table.ts). */
+const openTable = (ctx: ApiContext, location: string) => openTableAt(location, ctx.locations);
 
 export const TableAudit = builder.objectRef<Audit>('TableAudit').implement({
   fields: (t) => ({

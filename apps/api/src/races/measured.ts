@@ -113,6 +113,7 @@ export async function measuredOutcomes(
     const c = (race.spec as unknown as RaceSpec).case;
     // A table property such as the isolation level changes outcomes: only races on the same table count.
     if (c.engine !== 'delta' || canonical(c.properties ?? {}) !== wanted) continue;
+    // A race on a table of one's own (c.table an object) is never a lab table's: its data is not the lab's.
     if (c.table !== table || c.writers.length !== 2 || race.runs.length === 0) continue;
     const a = c.writers.find((w) => sameOperation(w.operation, first.operation));
     const b = c.writers.find((w) => w !== a && sameOperation(w.operation, second.operation));

@@ -2,26 +2,32 @@
  * What `startRace` asks for, checked in full before anything is stored. Stage 1 is the race input's
  * schema (@racelab/contracts, the same the dashboard's form checks with): a preset or custom writers
  * (never both), runs and scale the API serves, table properties a race can set, and every predicate
- * and update expression parsed against the base tables' schema, every problem at once. Stage 2 needs
- * the lab: the preset must exist, DuckDB must run each expression on a row of the table (the lab's
- * runnableCustomCase), and tableRoot must be a configured bucket. The result is the spec the worker
- * runs, stored with the race.
+ * and update expression parsed against the schema of the table the writers act on (the lab's base
+ * tables, or the table at `tableLocation`, opened here), every problem at once. Stage 2 needs the lab:
+ * the preset must exist, DuckDB must run each expression on a row of the table (runnableCustomCase; for
+ * a table of one's own, locationCase, which also refuses what a copy could not be made of and resolves
+ * the writers' source files), and tableRoot must be a configured bucket. The result is the spec the
+ * worker runs, stored with the race.
  */
 import {
   type CustomWriterInput,
   checkStartRace,
   customRaceOf,
   customWriterOf,
+  namesLabTable,
   repeatedKeys,
   type StartRace,
   type WriterInput,
 } from '@racelab/contracts';
+import type { StructType } from '@racelab/engine';
 import {
   CaseInputError,
+  type DeltaCase,
   type LabCase,
   type LocationConfig,
   LocationError,
   labTableSchema,
+  locationCase,
   resolveTableLocation,
   runnableCustomCase,
   selectCases,
@@ -29,6 +35,7 @@ import {
   withProperties,
 } from '@racelab/lab';
 import { InputError } from '../graphql/errors';
+import { openTable } from '../tables/open-table';
 
 export type { WriterInput } from '@racelab/contracts';
 
@@ -77,8 +84,80 @@ async function caseOf(input: StartRace): Promise<LabCase> {
   }
 }
 
+/** The table of one's own `input` names (not yet checked), or null for a preset or the lab's tables. */
+function ownTableOf(input: unknown): string | null {
+  const location = (input as { tableLocation?: unknown } | null)?.tableLocation;
+  return typeof location === 'string' ? location : null;
+}
+
+/** Every problem once, in the order found: stage 2 repeats some of stage 1's in the same words. */
+function refusal(problems: string[]): InputError {
+  const unique = [...new Set(problems)];
+  return new InputError(unique.join('; '), unique);
+}
+
+/** Stage 2 of a race on a table of one's own: the lab's case, or every problem it finds. */
+async function ownTableCase(
+  input: StartRace,
+  locations: LocationConfig,
+  tableRoot: string | undefined,
+): Promise<DeltaCase | string[]> {
+  try {
+    return await locationCase(customRaceOf(input), locations, { ...(tableRoot !== undefined && { tableRoot }) });
+  } catch (e) {
+    if (e instanceof CaseInputError) return e.problems;
+    if (e instanceof LocationError) return [`tableLocation: ${e.message}`];
+    throw e;
+  }
+}
+
+/**
+ * A race on copies of the table at `location`: its schema is what stage 1 parses expressions against; then the
+ * lab's stage 2. When stage 1 finds problems and the table opened, stage 2 runs too, so a refusal lists what
+ * both find (a source file outside the roots beside a predicate naming a column the table lacks).
+ */
+async function ownTableSpec(input: unknown, location: string, locations: LocationConfig): Promise<RaceSpec> {
+  const problems: string[] = [];
+  let schema: StructType | undefined;
+  // A lab alias is stage 1's problem: resolving it would build the lab's data set first.
+  if (!namesLabTable(location)) {
+    try {
+      schema = (await openTable(location, locations)).table.schema;
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      problems.push(`tableLocation: ${e.message}`);
+    }
+  }
+  const checked = checkStartRace(input, schema === undefined ? {} : { tableSchema: schema });
+  if (!checked.ok) problems.push(...checked.problems);
+  let tableRoot: string | undefined;
+  try {
+    tableRoot = await tableRootOf((input as { tableRoot?: string | null }).tableRoot, locations);
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    problems.push(e.message);
+  }
+  // GraphQL typed the input, so its writers are writers even where stage 1 found problems.
+  const start = checked.ok ? checked.value : (input as StartRace);
+  const c =
+    schema !== undefined && start.caseId == null && Array.isArray(start.writers)
+      ? await ownTableCase(start, locations, tableRoot)
+      : [];
+  if (Array.isArray(c)) problems.push(...c);
+  if (problems.length > 0 || !checked.ok || Array.isArray(c)) throw refusal(problems);
+  return {
+    case: c,
+    runs: checked.value.runs,
+    scale: checked.value.scale,
+    ...(tableRoot !== undefined && { tableRoot }),
+    ...(checked.value.acrossWorkers && { acrossWorkers: true }),
+  };
+}
+
 /** `input`: startRace's, as GraphQL typed it; everything else about it is checked here. */
 export async function raceSpec(input: unknown, locations: LocationConfig): Promise<RaceSpec> {
+  const own = ownTableOf(input);
+  if (own !== null) return ownTableSpec(input, own, locations);
   const checked = checkStartRace(input, { tableSchema: labTableSchema() });
   if (!checked.ok) throw new InputError(checked.problems.join('; '), checked.problems);
   const start = checked.value;

@@ -26,6 +26,14 @@ export async function emit(
   await db.$executeRaw`SELECT pg_notify(${PROGRESS_CHANNEL}, ${raceId})`;
 }
 
+/** What a race runs on: the lab's data set at a scale, or copies of a table of the user's own. */
+function onWhat(spec: RaceSpec): string {
+  const c = spec.case;
+  return c.engine === 'delta' && typeof c.table !== 'string'
+    ? `on copies of ${c.table.display}`
+    : `at scale ${spec.scale}`;
+}
+
 export async function createRace(db: Db, boss: PgBoss, spec: RaceSpec, caseId: string | null) {
   return db.$transaction(async (tx) => {
     const race = await tx.race.create({
@@ -39,12 +47,7 @@ export async function createRace(db: Db, boss: PgBoss, spec: RaceSpec, caseId: s
     });
     const job: RaceJob = { raceId: race.id };
     await boss.send(RACE_QUEUE, job, { db: fromPrisma(tx) });
-    await emit(
-      tx,
-      race.id,
-      'QUEUED',
-      `queued: ${spec.runs} run(s) of ${caseId ?? 'a custom race'} at scale ${spec.scale}`,
-    );
+    await emit(tx, race.id, 'QUEUED', `queued: ${spec.runs} run(s) of ${caseId ?? 'a custom race'} ${onWhat(spec)}`);
     return race;
   });
 }
@@ -88,7 +91,7 @@ function storedVerdict(v: RunVerdict): StoredVerdict {
 }
 
 export async function saveRun(db: Db, raceId: string, r: RunResult): Promise<void> {
-  const { tipChangedByVendor, tipDeltaValues, tripsByVendor } = r.table;
+  const { tipChangedByVendor, tipDeltaValues, tripsByVendor, stagingFilesOnDisk, tempLogFilesOnDisk } = r.table;
   await db.$transaction(async (tx) => {
     const run = await tx.run.update({
       where: { raceId_index: { raceId, index: r.index } },
@@ -134,9 +137,16 @@ export async function saveRun(db: Db, raceId: string, r: RunResult): Promise<voi
         distinctTripIds: r.table.distinctTripIds,
         dataFilesOnDisk: r.table.dataFilesOnDisk,
         dataFilesInLog: r.table.dataFilesInLog,
-        tripsOnDay: r.table.tripsOnDay,
-        tipDeltaByVendor: r.table.tipDeltaByVendor,
-        details: { tipChangedByVendor, tipDeltaValues, tripsByVendor } as Prisma.InputJsonValue,
+        // The lesson's figures: a table of the user's own has none.
+        tripsOnDay: r.table.tripsOnDay ?? {},
+        tipDeltaByVendor: r.table.tipDeltaByVendor ?? {},
+        details: {
+          tipChangedByVendor,
+          tipDeltaValues,
+          tripsByVendor,
+          stagingFilesOnDisk,
+          tempLogFilesOnDisk,
+        } as Prisma.InputJsonValue,
       },
     });
   });

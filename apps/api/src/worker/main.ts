@@ -7,8 +7,8 @@
  * database: LAB_POSTGRES_URL (its own role, as `npm start` sets it), else on DATABASE_URL's server.
  */
 import { hostname } from 'node:os';
-import { type RemoteWriterJob, runWriterJob } from '@racelab/lab';
-import { loadConfig } from '../config';
+import { locationConfigFromEnv, type RemoteWriterJob, runWriterJob } from '@racelab/lab';
+import { loadConfig, REPO_ROOT } from '../config';
 import { applyMigrations } from '../db/migrate';
 import { createPrisma } from '../db/prisma';
 import { RACE_QUEUE, type RaceJob, startQueue, WRITER_QUEUE } from '../queue/boss';
@@ -26,6 +26,7 @@ await applyMigrations(url);
 const db = createPrisma(url, 4);
 const boss = await startQueue(url, 'worker');
 const worker = `${hostname()}:${process.pid}`;
+const { roots } = locationConfigFromEnv(REPO_ROOT);
 const shutdown = new AbortController();
 const stopReaper = startReaper(db, cfg.reaperIntervalMs);
 
@@ -43,7 +44,7 @@ if (role !== 'writers') {
     { localConcurrency: 1, batchSize: 1, pollingIntervalSeconds: 2 },
     async (jobs) => {
       for (const job of jobs) {
-        await runRaceJob({ db, url, cfg, worker, dispatch, shutdown: shutdown.signal }, job.data.raceId);
+        await runRaceJob({ db, url, cfg, roots, worker, dispatch, shutdown: shutdown.signal }, job.data.raceId);
       }
     },
   );

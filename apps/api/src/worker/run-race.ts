@@ -25,6 +25,8 @@ export interface WorkerDeps {
   /** Hands a race's writer jobs to the writer queue, for races run across workers. */
   dispatch: (jobs: RemoteWriterJob[]) => Promise<void>;
   cfg: Pick<ApiConfig, 'labWorkDir' | 'labDataDir'>;
+  /** LAB_ROOTS, resolved: a race on a table of one's own copies it from there (and names them in reasons). */
+  roots: readonly string[];
   /** host:pid, stored with the race. */
   worker: string;
   /** Aborts the race in hand when the worker is asked to stop. */
@@ -100,6 +102,7 @@ export async function runRaceJob(deps: WorkerDeps, raceId: string): Promise<void
         signal: controller.signal,
         onProgress: (p) => steps.push(progressStep(db, raceId, spec.runs, p)),
         ...(spec.tableRoot && { tableRoot: spec.tableRoot }),
+        roots: deps.roots,
         ...(spec.acrossWorkers && { acrossHosts: { url: deps.url, dispatch: deps.dispatch } }),
       });
       await steps.flush();
@@ -118,7 +121,7 @@ export async function runRaceJob(deps: WorkerDeps, raceId: string): Promise<void
       } else {
         // The reason is shown to clients: it keeps the error's gist, the log keeps all of it.
         console.error(`race ${raceId} failed:`, e);
-        const roots = namedRoots({ workDir: deps.cfg.labWorkDir, dataDir: deps.cfg.labDataDir });
+        const roots = namedRoots({ workDir: deps.cfg.labWorkDir, dataDir: deps.cfg.labDataDir, roots: deps.roots });
         await endRace(db, raceId, 'FAILED', clientSafeMessage(e, { roots }));
       }
     } finally {

@@ -4,7 +4,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LAB_DATABASE } from '@racelab/lab';
 import { findFreePort, type PostgresServer, startPostgresServer } from '@racelab/pg-server';
@@ -77,7 +76,11 @@ export async function stopProc(p: Proc, signal: NodeJS.Signals = 'SIGTERM'): Pro
 
 export async function startStack(extraEnv: Record<string, string> = {}): Promise<Stack> {
   // Postgres runs as the `postgres` user when we are root: its folder's parents must be traversable.
-  const dir = mkdtempSync(join(tmpdir(), 'racelab-api-'));
+  // Under the repository's var/, on the lab work folder's filesystem: a race on a table of one's own hard-links
+  // the table's files into the work folder, and hard links cannot cross filesystems.
+  const varTmp = resolve(API_DIR, '../../var/tmp');
+  mkdirSync(varTmp, { recursive: true });
+  const dir = mkdtempSync(join(varTmp, 'racelab-api-'));
   mkdirSync(join(dir, 'tables'), { mode: 0o755 });
   chmodSync(dir, 0o755);
   const server = await startPostgresServer({ dataDir: join(dir, 'pg') });

@@ -4,13 +4,15 @@
  * writers that read the same version, whether the second one's commit survives the first one's.
  * The prediction runs in the browser with the engine's own checker (lib/playground.ts); the lab's
  * measured runs of the same pair in the same commit order sit beside it, with a button that races it so.
+ * "Your table" (components/playground/your-table.tsx) does the same for any table the API may read.
  */
 import { useQuery } from '@tanstack/react-query';
 import { use, useId, useState } from 'react';
-import { Heatmap } from '../../components/playground/heatmap';
+import { LabHeatmap } from '../../components/playground/lab-heatmap';
 import { MeasuredOutcome } from '../../components/playground/measured-outcome';
 import { Prediction } from '../../components/playground/prediction';
 import { RacePairButton } from '../../components/playground/race-pair-button';
+import { YourTable } from '../../components/playground/your-table';
 import { Failed, Loading } from '../../components/states';
 import { gql } from '../../lib/gql';
 import {
@@ -145,7 +147,7 @@ export default function PlaygroundPage({ searchParams }: { searchParams: Promise
               ) : q.isError ? (
                 <Failed error={q.error} />
               ) : (
-                <Heatmap kind={k} layout={q.data} />
+                <LabHeatmap kind={k} layout={q.data} />
               )}
             </section>
           );
@@ -225,6 +227,8 @@ export default function PlaygroundPage({ searchParams }: { searchParams: Promise
         file's VendorID spans 1 to 6 or 1 to 7, yet VendorID 6 lives only in files 8–9 and VendorID 7 only in files 1–7.
         So the prediction counts the matching rows per file from the data.
       </p>
+
+      <YourTable />
     </>
   );
 }

@@ -70,7 +70,8 @@ export function RaceDetail({ id }: { id: string }) {
           <StatusBadge status={race.status} />
         </span>
         <span className="muted">
-          scale {race.scale} · {race.runsRequested} runs · started {new Date(race.createdAt).toLocaleString()}
+          {race.tableLocation ? `copies of ${race.tableLocation}` : `scale ${race.scale}`} · {race.runsRequested} runs ·
+          started {new Date(race.createdAt).toLocaleString()}
           {race.worker && ` · worker ${race.worker}`}
           {race.tableProperties.length > 0 && ` · ${race.tableProperties.map((p) => `${p.key}=${p.value}`).join(', ')}`}
         </span>

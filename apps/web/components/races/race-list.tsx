@@ -82,7 +82,7 @@ export function RaceList() {
                   </td>
                   <td>
                     <Link href={`/races/${r.id}`}>{r.title}</Link>
-                    <div className="muted">scale {r.scale}</div>
+                    <div className="muted">{r.tableLocation ? `copies of ${r.tableLocation}` : `scale ${r.scale}`}</div>
                   </td>
                   <td>
                     <StatusBadge status={r.status} />

@@ -109,7 +109,9 @@ export function RunCard({ run }: { run: RunRow }) {
             <h4>The table afterwards</h4>
             <ul>
               <li>
-                {n(t.rows)} rows, {n(t.distinctTripIds)} distinct trip ids
+                {n(t.rows)} rows
+                {/* Trip ids are the lab tables'; a table of one's own has none to count. */}
+                {t.distinctTripIds !== null && `, ${n(t.distinctTripIds)} distinct trip ids`}
                 {t.distinctTripIds !== null && t.distinctTripIds < t.rows && (
                   <span className="badge bad"> {n(t.rows - t.distinctTripIds)} written twice</span>
                 )}
@@ -125,6 +127,13 @@ export function RunCard({ run }: { run: RunRow }) {
                   left by{' '}
                   {losers.map((w) => `${w.name} (${n(w.filesWritten)}, ${formatBytes(w.bytesWritten)})`).join(', ')}:
                   written, never committed, invisible to readers; vacuum deletes them
+                </li>
+              )}
+              {((t.stagingFilesOnDisk ?? 0) > 0 || (t.tempLogFilesOnDisk ?? 0) > 0) && (
+                <li data-testid="leftovers">
+                  <span className="badge warn">left behind</span> {n(t.stagingFilesOnDisk ?? 0)} staging file
+                  {t.stagingFilesOnDisk === 1 ? '' : 's'} and {n(t.tempLogFilesOnDisk ?? 0)} temporary log file
+                  {t.tempLogFilesOnDisk === 1 ? '' : 's'}: a writer stopped at work left them beside the table
                 </li>
               )}
               {removed > 0 && (

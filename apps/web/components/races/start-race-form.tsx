@@ -1,6 +1,7 @@
 'use client';
 /**
- * Starting a race: a preset of the lesson, or writers of one's own. The race input's schema
+ * Starting a race: a preset of the lesson, or writers of one's own, on a lab table or on copies of a
+ * table of one's own (tableLocation). The race input's schema
  * (@racelab/contracts) checks it here before it is sent, in the API's words; the API checks it again
  * with the same schema and also parses the expressions against the table's schema. Either's
  * problems are listed here.
@@ -22,6 +23,9 @@ export function StartRaceForm() {
   const [scale, setScale] = useState(0.1);
   const [isolation, setIsolation] = useState('');
   const [table, setTable] = useState<(typeof LAB_TABLES)[number]>('flat');
+  // Custom writers race on one of the lab's tables, or on copies of a table of the user's own.
+  const [own, setOwn] = useState(false);
+  const [tableLocation, setTableLocation] = useState('');
   const [writers, setWriters] = useState<DraftWriter[]>([
     newWriter('first', 'update-1'),
     newWriter('second', 'update-2'),
@@ -33,9 +37,14 @@ export function StartRaceForm() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const tableProperties = isolation.trim() === '' ? [] : [{ key: 'delta.isolationLevel', value: isolation.trim() }];
-    const common = { runs, scale, ...(tableProperties.length > 0 && { tableProperties }) };
+    const ownTable = mode === 'custom' && own;
+    // The scale is the lab month's: a table of one's own is raced as it is.
+    const common = { runs, ...(!ownTable && { scale }), ...(tableProperties.length > 0 && { tableProperties }) };
+    const where = ownTable ? { tableLocation: tableLocation.trim() } : { table };
     const input: StartRaceInput =
-      mode === 'preset' ? { caseId, ...common } : { ...common, table, writers: writers.map(toWriterInput) };
+      mode === 'preset'
+        ? { caseId, ...common }
+        : { ...common, ...where, writers: writers.map((w) => toWriterInput(w, ownTable)) };
     const checked = checkStartRace(input);
     setProblems(checked.ok ? [] : checked.problems);
     if (checked.ok) start.mutate(input);
@@ -67,18 +76,42 @@ export function StartRaceForm() {
         </label>
       ) : (
         <>
-          <label>
-            Table
-            <select
-              id="custom-table"
-              value={table}
-              onChange={(e) => setTable(e.target.value as (typeof LAB_TABLES)[number])}
-            >
-              <option value="flat">flat (9 files, as the lesson had it)</option>
-              <option value="partitioned">partitioned by VendorID</option>
-            </select>
-          </label>
-          <WriterEditor writers={writers} onChange={setWriters} />
+          <div className="row" role="radiogroup" aria-label="Table">
+            <label className="row">
+              <input type="radio" name="table-source" checked={!own} onChange={() => setOwn(false)} /> A lab table
+            </label>
+            <label className="row">
+              <input type="radio" name="table-source" checked={own} onChange={() => setOwn(true)} /> A table of your own
+            </label>
+          </div>
+          {own ? (
+            <label>
+              Table location
+              <input
+                id="table-location"
+                value={tableLocation}
+                placeholder="a path under the API's table roots, or s3://bucket/path"
+                onChange={(e) => setTableLocation(e.target.value)}
+              />
+              <span className="muted">
+                Each run races a fresh copy of it; the table itself is never written. Appends add the rows of a Parquet
+                file or a sample of the table.
+              </span>
+            </label>
+          ) : (
+            <label>
+              Table
+              <select
+                id="custom-table"
+                value={table}
+                onChange={(e) => setTable(e.target.value as (typeof LAB_TABLES)[number])}
+              >
+                <option value="flat">flat (9 files, as the lesson had it)</option>
+                <option value="partitioned">partitioned by VendorID</option>
+              </select>
+            </label>
+          )}
+          <WriterEditor writers={writers} onChange={setWriters} ownTable={own} />
         </>
       )}
       <div className="row">
@@ -93,16 +126,18 @@ export function StartRaceForm() {
             onChange={(e) => setRuns(Number(e.target.value))}
           />
         </label>
-        <label>
-          Scale of the month
-          <select id="scale" value={scale} onChange={(e) => setScale(Number(e.target.value))}>
-            {SERVED_SCALES.map((s) => (
-              <option key={s} value={s}>
-                {s === 1 ? '1 (3.5 million trips)' : s}
-              </option>
-            ))}
-          </select>
-        </label>
+        {!(mode === 'custom' && own) && (
+          <label>
+            Scale of the month
+            <select id="scale" value={scale} onChange={(e) => setScale(Number(e.target.value))}>
+              {SERVED_SCALES.map((s) => (
+                <option key={s} value={s}>
+                  {s === 1 ? '1 (3.5 million trips)' : s}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label>
           delta.isolationLevel (optional)
           <input

@@ -2,18 +2,22 @@
 /**
  * The writers of a custom race, one fieldset each: what it does, and how it retries and waits. The
  * operations, days and bounds are the race input's schema's (@racelab/contracts), and a draft
- * becomes that schema's WriterInput.
+ * becomes that schema's WriterInput. On the lab's tables an append (overwrite, check-then-append) adds a
+ * February day; on a table of one's own it adds the rows of a Parquet file or a sample of the table itself.
  */
 import {
   DAY_OPERATIONS,
   FEB_DAYS,
   MAX_COMMIT_RETRIES,
   MAX_RETRY_LOOP,
+  MAX_SAMPLE_ROWS,
   MAX_WRITERS,
   PREDICATE_OPERATIONS,
+  SOURCE_PREDICATE_OPERATIONS,
   WRITER_OPERATIONS,
   type WriterInput,
 } from '@racelab/contracts';
+import { setPairs } from '../../lib/races';
 
 export interface DraftWriter {
   key: number;
@@ -22,6 +26,10 @@ export interface DraftWriter {
   predicate: string;
   set: string;
   day: string;
+  /** On a table of one's own: where the added rows come from. */
+  rowsFrom: 'file' | 'sample';
+  sourceLocation: string;
+  sample: string;
   maxCommitRetries: string;
   retryLoopAttempts: string;
   blindAppend: boolean;
@@ -38,6 +46,9 @@ export function newWriter(name: string, preset: 'update-1' | 'update-2' | 'appen
     predicate: preset === 'append' ? '' : `VendorID = ${vendor}`,
     set: preset === 'append' ? '' : 'tip_amount = tip_amount + 1',
     day: '2025-02-01',
+    rowsFrom: 'sample',
+    sourceLocation: '',
+    sample: '100',
     maxCommitRetries: '',
     retryLoopAttempts: '',
     blindAppend: false,
@@ -45,22 +56,29 @@ export function newWriter(name: string, preset: 'update-1' | 'update-2' | 'appen
   };
 }
 
+/** Whether the writer's operation takes a predicate: on a table of one's own, overwrite and check-then-append too. */
+const takesPredicate = (operation: string, ownTable: boolean) =>
+  PREDICATE_OPERATIONS.includes(operation) || (ownTable && SOURCE_PREDICATE_OPERATIONS.includes(operation));
+
+/** Where an operation that adds rows takes them from: a day of the lab's, or the user's file or sample. */
+function rowsOf(w: DraftWriter, ownTable: boolean): Partial<WriterInput> {
+  if (!DAY_OPERATIONS.includes(w.operation)) return {};
+  if (!ownTable) return { day: w.day };
+  // A sample that is not a number goes as it is: the contract says what is wrong with it.
+  return w.rowsFrom === 'file'
+    ? { sourceLocation: w.sourceLocation.trim() }
+    : { sample: w.sample.trim() === '' ? Number.NaN : Number(w.sample) };
+}
+
 /** The API's WriterInput: `set` lines "column = expression" become key/value pairs. */
-export function toWriterInput(w: DraftWriter): WriterInput {
-  const set = w.set
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean)
-    .map((l) => {
-      const at = l.indexOf('=');
-      return { key: l.slice(0, at).trim(), value: l.slice(at + 1).trim() };
-    });
+export function toWriterInput(w: DraftWriter, ownTable = false): WriterInput {
+  const set = setPairs(w.set);
   return {
     name: w.name,
     operation: w.operation,
-    ...(PREDICATE_OPERATIONS.includes(w.operation) && { predicate: w.predicate }),
+    ...(takesPredicate(w.operation, ownTable) && { predicate: w.predicate }),
     ...(w.operation === 'update' && { set }),
-    ...(DAY_OPERATIONS.includes(w.operation) && { day: w.day }),
+    ...rowsOf(w, ownTable),
     ...(w.maxCommitRetries !== '' && { maxCommitRetries: Number(w.maxCommitRetries) }),
     ...(w.retryLoopAttempts !== '' && { retryLoopAttempts: Number(w.retryLoopAttempts) }),
     ...(w.operation === 'append' && w.blindAppend && { blindAppend: true }),
@@ -68,7 +86,16 @@ export function toWriterInput(w: DraftWriter): WriterInput {
   };
 }
 
-export function WriterEditor({ writers, onChange }: { writers: DraftWriter[]; onChange: (w: DraftWriter[]) => void }) {
+export function WriterEditor({
+  writers,
+  onChange,
+  ownTable = false,
+}: {
+  writers: DraftWriter[];
+  onChange: (w: DraftWriter[]) => void;
+  /** The race is on a table of the user's own: rows come from a file or a sample, not a day. */
+  ownTable?: boolean;
+}) {
   const update = (key: number, patch: Partial<DraftWriter>) =>
     onChange(writers.map((w) => (w.key === key ? { ...w, ...patch } : w)));
   return (
@@ -89,7 +116,41 @@ export function WriterEditor({ writers, onChange }: { writers: DraftWriter[]; on
                 ))}
               </select>
             </label>
-            {DAY_OPERATIONS.includes(w.operation) && (
+            {DAY_OPERATIONS.includes(w.operation) && ownTable && (
+              <label>
+                Rows from
+                <select
+                  value={w.rowsFrom}
+                  onChange={(e) => update(w.key, { rowsFrom: e.target.value as DraftWriter['rowsFrom'] })}
+                >
+                  <option value="sample">a sample of the table</option>
+                  <option value="file">a Parquet file</option>
+                </select>
+              </label>
+            )}
+            {DAY_OPERATIONS.includes(w.operation) && ownTable && w.rowsFrom === 'sample' && (
+              <label>
+                Rows
+                <input
+                  type="number"
+                  min={1}
+                  max={MAX_SAMPLE_ROWS}
+                  value={w.sample}
+                  onChange={(e) => update(w.key, { sample: e.target.value })}
+                />
+              </label>
+            )}
+            {DAY_OPERATIONS.includes(w.operation) && ownTable && w.rowsFrom === 'file' && (
+              <label>
+                Parquet file
+                <input
+                  value={w.sourceLocation}
+                  placeholder="a path under the API's table roots"
+                  onChange={(e) => update(w.key, { sourceLocation: e.target.value })}
+                />
+              </label>
+            )}
+            {DAY_OPERATIONS.includes(w.operation) && !ownTable && (
               <label>
                 Day
                 <select value={w.day} onChange={(e) => update(w.key, { day: e.target.value })}>
@@ -113,7 +174,7 @@ export function WriterEditor({ writers, onChange }: { writers: DraftWriter[]; on
               </select>
             </label>
           </div>
-          {PREDICATE_OPERATIONS.includes(w.operation) && (
+          {takesPredicate(w.operation, ownTable) && (
             <label>
               Predicate
               <input value={w.predicate} onChange={(e) => update(w.key, { predicate: e.target.value })} />

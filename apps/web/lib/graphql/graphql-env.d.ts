@@ -886,6 +886,7 @@ export type introspection = {
           name: 'status';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'RaceStatus'; ofType: null } };
         };
+        tableLocation: { name: 'tableLocation'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         tableProperties: {
           name: 'tableProperties';
           type: {
@@ -1155,6 +1156,7 @@ export type introspection = {
         { name: 'runs'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null }; defaultValue: '5' },
         { name: 'scale'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null }; defaultValue: '1' },
         { name: 'table'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
+        { name: 'tableLocation'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
         {
           name: 'tableProperties';
           type: {
@@ -1261,6 +1263,8 @@ export type introspection = {
           name: 'rows';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         };
+        stagingFilesOnDisk: { name: 'stagingFilesOnDisk'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        tempLogFilesOnDisk: { name: 'tempLogFilesOnDisk'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         tipDeltaByVendor: {
           name: 'tipDeltaByVendor';
           type: {
@@ -1467,6 +1471,7 @@ export type introspection = {
         },
         { name: 'predicate'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
         { name: 'retryLoopAttempts'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null }; defaultValue: null },
+        { name: 'sample'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null }; defaultValue: null },
         {
           name: 'set';
           type: {
@@ -1480,6 +1485,7 @@ export type introspection = {
           };
           defaultValue: null;
         },
+        { name: 'sourceLocation'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
         { name: 'startAfter'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
       ];
     };

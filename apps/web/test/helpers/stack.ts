@@ -7,7 +7,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const WEB_DIR = resolve(import.meta.dirname, '../..');
@@ -68,7 +67,10 @@ export async function startE2eStack(webEnv: Record<string, string> = {}): Promis
   if (!existsSync(join(WEB_DIR, '.next/BUILD_ID'))) {
     throw new Error('the dashboard is not built: run `npm run build -w @racelab/web` (turbo does it before test)');
   }
-  const dir = mkdtempSync(join(tmpdir(), 'racelab-e2e-'));
+  // Under the repository's var/, on the lab work folder's filesystem: a race on a table of one's own hard-links
+  // the table's files into the work folder, and hard links cannot cross filesystems.
+  mkdirSync(join(REPO, 'var/tmp'), { recursive: true });
+  const dir = mkdtempSync(join(REPO, 'var/tmp', 'racelab-e2e-'));
   chmodSync(dir, 0o755);
   const roots = join(dir, 'tables');
   mkdirSync(roots);

@@ -12,7 +12,7 @@ import { LocalObjectStore } from '../storage/local-store';
 import type { ObjectStore } from '../storage/object-store';
 import { isS3Url, S3ObjectStore } from '../storage/s3-store';
 import { type LoadedState, loadState } from './log/snapshot';
-import type { Add, Metadata, Protocol, Remove, Txn } from './protocol/actions';
+import type { Add, DomainMetadata, Metadata, Protocol, Remove, Txn } from './protocol/actions';
 import {
   type ColumnMappingMode,
   checkColumnMapping,
@@ -86,6 +86,10 @@ export class DeltaTable {
   }
   appTransactions(): Map<string, Txn> {
     return this.state.appTransactions;
+  }
+  /** The live domain metadata, by domain (what a copy of the table carries over). */
+  domainMetadata(): Map<string, DomainMetadata> {
+    return this.state.domainMetadata;
   }
 
   parsePredicate(predicate: PredicateInput): Expr {

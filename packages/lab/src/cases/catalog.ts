@@ -6,16 +6,29 @@
 
 export type FebDay = '2025-02-01' | '2025-02-02' | '2025-02-14';
 
+/**
+ * Rows a writer adds to a table that has no lab February days: a Parquet file (a resolved path under the
+ * roots), or `sample` rows of the table's own current version (the lab writes them to a file once per race,
+ * before any run, so every run and every replay adds the same rows).
+ */
+export type RowsFrom = { file: string } | { sample: number };
+
 export type WriterOperation =
   /** Append one February day; `blind` marks the commit `isBlindAppend: true` through commit metadata. */
   | { kind: 'append'; day: FebDay; blind?: boolean }
+  /** Append rows from a file or a sample of the table (any table). */
+  | { kind: 'append'; from: RowsFrom; blind?: boolean }
   | { kind: 'update'; predicate: string; set: Record<string, string> }
   | { kind: 'delete'; predicate: string }
   | { kind: 'optimize' }
   /** The lesson's E1 job: count the day's trips in the table as opened; append the day only if none. */
   | { kind: 'check-then-append'; day: FebDay }
+  /** E1's job on any table: count the rows matching `predicate`; append `from` only if none. */
+  | { kind: 'check-then-append'; predicate: string; from: RowsFrom }
   /** Overwrite with a predicate: replace every trip picked up on `day` with that day's trips. */
-  | { kind: 'overwrite-day'; day: FebDay };
+  | { kind: 'overwrite-day'; day: FebDay }
+  /** Overwrite with a predicate on any table: replace the rows matching `predicate` with `from`'s rows. */
+  | { kind: 'overwrite'; predicate: string; from: RowsFrom };
 
 export interface WriterSpec {
   name: string;
@@ -28,11 +41,18 @@ export interface WriterSpec {
   startAfter?: string;
 }
 
+/** A table of the user's own, raced on copies: `path` resolved by locations.ts, `display` as the user named it. */
+export interface TableAt {
+  location: string;
+  display: string;
+}
+
 export interface DeltaCase {
   id: string;
   title: string;
   engine: 'delta';
-  table: 'flat' | 'partitioned';
+  /** One of the lab's base tables, or a table of the user's own (each run races a fresh copy of it). */
+  table: 'flat' | 'partitioned' | TableAt;
   /** Table properties of the run's copy, e.g. `delta.isolationLevel`. */
   properties?: Record<string, string>;
   writers: WriterSpec[];

@@ -1,6 +1,7 @@
 /**
  * Races of a user's own making: writers given as plain fields (from the API or a file) become a
- * DeltaCase on one of the lab's base tables, or a refusal listing every problem at once. The race
+ * DeltaCase on one of the lab's base tables or on a table of the user's own (`location`, resolved
+ * and opened by locationCase), or a refusal listing every problem at once. The race
  * input's schema (@racelab/contracts) checks the fields and parses every predicate and update
  * expression against the base tables' schema (stage 1, customCase), and runnableCustomCase has
  * DuckDB run each on a row of it (stage 2), so text that would not parse or run never reaches a
@@ -10,7 +11,7 @@ import { type CustomRace, type CustomRaceInput, checkCustomRace, propertyProblem
 import { duckToDeltaType, ExpressionError, field, type StructType, withConnection } from '@racelab/engine';
 import { DATASET_COLUMNS } from '../data/schema';
 import { runnablePredicate, runnableUpdateValue } from '../expressions';
-import type { DeltaCase, FebDay, LabCase, WriterOperation, WriterSpec } from './catalog';
+import type { DeltaCase, FebDay, LabCase, RowsFrom, TableAt, WriterOperation, WriterSpec } from './catalog';
 
 export type { CustomWriterInput } from '@racelab/contracts';
 export { FEB_DAYS, MAX_WRITERS, propertyProblems } from '@racelab/contracts';
@@ -32,31 +33,54 @@ export function labTableSchema(): StructType {
 
 type CheckedWriter = CustomRace['writers'][number];
 
+/**
+ * Where a writer of a table of one's own takes its rows. A file is kept as given: locationCase resolves it
+ * through the roots before anything runs.
+ */
+const rowsFrom = (w: CheckedWriter): RowsFrom =>
+  w.sourceLocation != null ? { file: w.sourceLocation } : { sample: w.sample as number };
+
 /** A checked writer's operation as the lab runs it (the contract's rules guarantee the fields it reads). */
 function operationOf(w: CheckedWriter): WriterOperation {
   const day = w.day as FebDay;
+  // The rules give an operation that adds rows exactly one of a day (lab tables) or a source (any other).
+  const fromDay = w.day != null;
   switch (w.operation) {
-    case 'append':
-      return { kind: 'append', day, ...(w.blindAppend && { blind: true }) };
+    case 'append': {
+      const blind = w.blindAppend === true && { blind: true };
+      return fromDay ? { kind: 'append', day, ...blind } : { kind: 'append', from: rowsFrom(w), ...blind };
+    }
     case 'update':
       return { kind: 'update', predicate: w.predicate as string, set: w.set ?? {} };
     case 'delete':
       return { kind: 'delete', predicate: w.predicate as string };
     case 'overwrite':
-      return { kind: 'overwrite-day', day };
+      return fromDay
+        ? { kind: 'overwrite-day', day }
+        : { kind: 'overwrite', predicate: w.predicate as string, from: rowsFrom(w) };
     case 'check-then-append':
-      return { kind: 'check-then-append', day };
+      return fromDay
+        ? { kind: 'check-then-append', day }
+        : { kind: 'check-then-append', predicate: w.predicate as string, from: rowsFrom(w) };
     default:
       // optimize: the rules let no other operation through.
       return { kind: 'optimize' };
   }
 }
 
-/** `schema`: the table the writers will act on (default: the lab's base tables). */
-export function customCase(input: CustomCaseInput, schema: StructType = labTableSchema()): DeltaCase {
+/** How a title names the table: "the flat table", or a table of one's own as the user named it. */
+const tableTitle = (table: DeltaCase['table']) => (typeof table === 'string' ? `the ${table} table` : table.display);
+
+/**
+ * `schema`: the table the writers will act on (default: the lab's base tables). A race on a table of one's own
+ * (`input.location`) names it `at` once resolved (locationCase); until then, as given.
+ */
+export function customCase(input: CustomCaseInput, schema: StructType = labTableSchema(), at?: TableAt): DeltaCase {
   const checked = checkCustomRace(input, { tableSchema: schema });
   if (!checked.ok) throw new CaseInputError(checked.problems);
-  const { table, properties } = checked.value;
+  const { location, properties } = checked.value;
+  const table: DeltaCase['table'] =
+    location === undefined ? checked.value.table : (at ?? { location, display: location });
   const writers: WriterSpec[] = checked.value.writers.map((w) => ({
     name: w.name,
     operation: operationOf(w),
@@ -67,7 +91,7 @@ export function customCase(input: CustomCaseInput, schema: StructType = labTable
   const names = writers.map((w) => `${w.name} (${w.operation.kind})`).join(' ‖ ');
   return {
     id: 'custom',
-    title: `custom race on the ${table} table: ${names}`,
+    title: `custom race on ${tableTitle(table)}: ${names}`,
     engine: 'delta',
     table,
     ...(Object.keys(properties).length > 0 && { properties }),
@@ -82,8 +106,9 @@ export function customCase(input: CustomCaseInput, schema: StructType = labTable
 export async function runnableCustomCase(
   input: CustomCaseInput,
   schema: StructType = labTableSchema(),
+  at?: TableAt,
 ): Promise<DeltaCase> {
-  const c = customCase(input, schema);
+  const c = customCase(input, schema, at);
   const problems: string[] = [];
   await withConnection(async (conn) => {
     const check = async (what: string, run: () => Promise<unknown>) => {
@@ -95,7 +120,8 @@ export async function runnableCustomCase(
       }
     };
     for (const { name, operation: op } of c.writers) {
-      if (op.kind !== 'update' && op.kind !== 'delete') continue;
+      // Every operation with a predicate: update, delete, and on a table of one's own overwrite and check-then-append.
+      if (!('predicate' in op)) continue;
       await check(`writer ${name}: predicate`, () => runnablePredicate(conn, op.predicate, schema));
       if (op.kind !== 'update') continue;
       for (const [column, value] of Object.entries(op.set)) {

@@ -1,22 +1,33 @@
 /**
  * npm run lab -- [CASE…] [--runs N] [--scale S] [--json FILE] [--data-dir DIR] [--work-dir DIR] [--table-root s3://…] [--keep-runs]
+ * npm run lab -- --table LOCATION --writers FILE.json [--properties k=v,…] [--runs N] [--json FILE] …
+ *
+ * With --table, the writers of FILE (a custom race, `{ writers: [...], properties? }`) race copies of the table at
+ * LOCATION (a path under LAB_ROOTS, or s3://bucket/path in LAB_S3_BUCKETS); a refusal exits 2 with every problem.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
+import type { LabCase } from '../cases/catalog';
+import { CaseInputError, type CustomCaseInput } from '../cases/custom';
+import { locationCase } from '../cases/location';
 import { runLab } from '../lab';
+import { locationConfigFromEnv } from '../locations';
 import { caseOutcome, loserErrors, tableAfter } from '../results/summary';
+import { CopyRefusedError } from '../tables/copy-refusals';
 import { caseVerdict } from '../verdict/index';
-import { numberOption, parseArgs, userPath, workDirOption } from './args';
+import { numberOption, parseArgs, REPO, UsageError, userPath, workDirOption } from './args';
 import { progressBar } from './progress';
 
 async function main(): Promise<void> {
   const { positionals, options, flags } = parseArgs(process.argv.slice(2), {
-    options: ['runs', 'scale', 'json', 'data-dir', 'work-dir', 'table-root'],
+    options: ['runs', 'scale', 'json', 'data-dir', 'work-dir', 'table-root', 'table', 'writers', 'properties'],
     flags: ['keep-runs'],
   });
+  const own = options.table !== undefined ? await ownTableCase(options, positionals) : null;
   const bar = progressBar();
   const results = await runLab({
-    cases: positionals,
+    cases: own ? [own.case] : positionals,
+    ...(own && { roots: own.roots }),
     ...(numberOption(options, 'runs') !== undefined && { runs: numberOption(options, 'runs') }),
     ...(numberOption(options, 'scale') !== undefined && { scale: numberOption(options, 'scale') }),
     workDir: workDirOption(options),
@@ -55,7 +66,49 @@ async function main(): Promise<void> {
   if (options.json) console.log(`\nresults written to ${userPath(options.json)}`);
 }
 
+/** `--properties a=b,c=d` as a map; a pair without `=` is the user's to fix. */
+function propertiesOption(text: string | undefined): Record<string, string> | undefined {
+  if (text === undefined) return undefined;
+  const pairs = text.split(',').filter((p) => p.trim() !== '');
+  const bad = pairs.filter((p) => !p.includes('='));
+  if (bad.length > 0) throw new UsageError(`--properties takes key=value pairs separated by commas, got '${bad[0]}'`);
+  return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')).trim(), p.slice(p.indexOf('=') + 1).trim()]));
+}
+
+/** The race of `--writers FILE` on copies of `--table LOCATION`, refused (exit 2) with every problem. */
+async function ownTableCase(
+  options: Record<string, string>,
+  positionals: string[],
+): Promise<{ case: LabCase; roots: string[] }> {
+  if (positionals.length > 0)
+    throw new UsageError('--table races the writers of --writers FILE; name no cases with it');
+  if (options.writers === undefined) throw new UsageError('--table needs --writers FILE.json (a custom race)');
+  let race: unknown;
+  try {
+    race = JSON.parse(await readFile(userPath(options.writers), 'utf8'));
+  } catch (e) {
+    throw new UsageError(`--writers ${options.writers}: not a readable JSON file (${(e as Error).message})`);
+  }
+  if (race === null || typeof race !== 'object' || Array.isArray(race)) {
+    throw new UsageError(`--writers ${options.writers}: must hold an object { writers: [...], properties? }`);
+  }
+  const given = propertiesOption(options.properties);
+  const file = race as { properties?: Record<string, string> };
+  const input = {
+    ...file,
+    location: options.table,
+    ...(given && { properties: { ...file.properties, ...given } }),
+  } as CustomCaseInput;
+  const cfg = { ...locationConfigFromEnv(REPO), workDir: workDirOption(options) };
+  const tableRoot = options['table-root'];
+  return { case: await locationCase(input, cfg, tableRoot ? { tableRoot } : {}), roots: cfg.roots };
+}
+
 main().catch((e: unknown) => {
+  if (e instanceof CaseInputError || e instanceof CopyRefusedError) {
+    process.stderr.write(`\nlab: the race was refused:\n${e.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`\nlab: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(
     e instanceof Error && ['UsageError', 'LabInputError', 'UnknownCaseError', 'DatasetError'].includes(e.name) ? 2 : 1,

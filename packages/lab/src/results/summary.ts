@@ -43,10 +43,11 @@ export function tableAfter(run: RunResult | undefined): string {
   const parts = [`${fmt(t.rows)} rows`];
   if (t.distinctTripIds !== null && t.distinctTripIds !== t.rows)
     parts.push(`${fmt(t.distinctTripIds)} distinct trip_ids`);
-  const tips = Object.entries(t.tipDeltaByVendor).filter(([, d]) => Math.abs(d) > 1e-6);
+  const tips = Object.entries(t.tipDeltaByVendor ?? {}).filter(([, d]) => Math.abs(d) > 1e-6);
   if (tips.length > 0)
     parts.push(`tips +${tips.map(([v, d]) => `${fmt(Math.round(d * 100) / 100)} (VendorID ${v})`).join(', ')}`);
-  if (t.tripsOnDay['2025-02-14'] !== undefined) parts.push(`${fmt(t.tripsOnDay['2025-02-14'])} on 2025-02-14`);
+  const feb14 = t.tripsOnDay?.['2025-02-14'];
+  if (feb14 !== undefined) parts.push(`${fmt(feb14)} on 2025-02-14`);
   if (t.dataFilesOnDisk !== null && t.dataFilesInLog !== null && t.dataFilesOnDisk !== t.dataFilesInLog) {
     parts.push(`${t.dataFilesOnDisk} data files on disk, ${t.dataFilesInLog} in the log`);
   }

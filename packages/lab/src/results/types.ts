@@ -78,11 +78,15 @@ export interface WriterResult {
 export interface TableCheck {
   version: number | null;
   rows: number;
+  /** Lab tables only (null for a table of the user's own, whose rows need not have trip ids). */
   distinctTripIds: number | null;
-  /** Trips per pickup day, for the days the lab uses: 2025-01-15, 2025-02-01, 2025-02-02, 2025-02-14. */
-  tripsOnDay: Record<string, number>;
-  /** Sum of (tip now − original tip) per VendorID, over January trips. */
-  tipDeltaByVendor: Record<string, number>;
+  /**
+   * Trips per pickup day, for the days the lab uses: 2025-01-15, 2025-02-01, 2025-02-02, 2025-02-14. Lab tables
+   * only: absent for a table of the user's own (the contract reads an absent map as empty).
+   */
+  tripsOnDay?: Record<string, number>;
+  /** Sum of (tip now − original tip) per VendorID, over January trips. Lab tables only, like tripsOnDay. */
+  tipDeltaByVendor?: Record<string, number>;
   /** Extension: January trips per VendorID whose tip changed at all, and the distinct non-zero changes. */
   tipChangedByVendor?: Record<string, number>;
   tipDeltaValues?: number[];

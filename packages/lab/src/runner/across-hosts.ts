@@ -19,7 +19,7 @@ import { type Done, RaceCancelledError, type RaceHooks, result } from './race';
 
 const WRITER = fileURLToPath(new URL('./writer-process.ts', import.meta.url));
 
-/** A writer job as it travels to another host: its day is named, not a file on this host. */
+/** A writer job as it travels to another host: a day is named, not a file on this host. */
 export type RemoteWriterJob = Extract<WriterJob, { engine: 'delta' }> & {
   barrier: { url: string; raceKey: string };
   /** The data set to take the day's file from, on the writer's host. */
@@ -51,7 +51,14 @@ export async function raceAcrossHosts(
   try {
     await barrier.create(jobs.map((j) => j.writer.name));
     await hosts.dispatch(
-      jobs.map(({ dayFile: _local, ...j }) => ({ ...j, barrier: { url: hosts.url, raceKey }, dataset: { scale } })),
+      // A day's file is this host's: the writer's host takes it from its own data set. Any other rows file is
+      // sent as named (a table raced across hosts is on S3, and so must be what it reads).
+      jobs.map(({ rowsFile, ...j }) => ({
+        ...j,
+        ...(rowsFile && !('day' in j.writer.operation) && { rowsFile }),
+        barrier: { url: hosts.url, raceKey },
+        dataset: { scale },
+      })),
     );
     const seen = new Map<string, string>();
     let rows: BarrierRow[];
@@ -100,16 +107,16 @@ export interface WriterHost {
  */
 export async function runWriterJob(job: RemoteWriterJob, host: WriterHost): Promise<void> {
   const op = job.writer.operation;
-  let dayFile: string | undefined;
+  let rowsFile = job.rowsFile;
   if ('day' in op) {
     const dataset = await prepareDataset({
       scale: job.dataset.scale,
       cacheDir: join(host.workDir, 'data'),
       ...(host.dataDir && { dataDir: host.dataDir }),
     });
-    dayFile = dataset.february(op.day);
+    rowsFile = dataset.february(op.day);
   }
-  const child = fork(WRITER, [JSON.stringify({ ...job, ...(dayFile && { dayFile }) })], {
+  const child = fork(WRITER, [JSON.stringify({ ...job, ...(rowsFile && { rowsFile }) })], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
   });

@@ -1,21 +1,24 @@
 /**
- * One run of a Delta case: a fresh copy of the base table at version 0, the writers' race, then
- * the table checks and the commit order the log records.
+ * One run of a Delta case: a fresh copy at version 0 of the lab's base table or of the user's table, the
+ * writers' race, then the table checks and the commit order the log records.
  */
 import { DeltaTable, readCommit } from '@racelab/engine';
 import type { DeltaCase } from '../cases/catalog';
 import type { RunResult } from '../results/types';
 import type { BaseTables } from '../tables/base-tables';
+import { CopyRefusedError, raceRefusals } from '../tables/copy-refusals';
 import { freshCopy } from '../tables/fresh-copy';
 import { removeTable } from '../tables/table-store';
 import { deltaVerdict } from '../verdict/index';
 import { raceAcrossHosts } from './across-hosts';
+import { rowsFileOf } from './operations';
 import { race } from './race';
 import { type RunContext, runDir } from './run-context';
 import { checkTable } from './table-check';
 
 export interface DeltaRunContext extends RunContext {
-  bases: BaseTables;
+  /** The lab's base tables; absent when no case of the race needs them. */
+  bases?: BaseTables | null;
 }
 
 /** Writer names in the order their commits landed, read from the table's own log. */
@@ -30,19 +33,45 @@ async function commitOrder(dir: string): Promise<string[]> {
   return names;
 }
 
+/** The table a case's runs copy: a base table's folder, or the user's table (its location and display). */
+export function sourceOf(c: DeltaCase, bases: BaseTables | null | undefined): { location: string; display: string } {
+  if (typeof c.table !== 'string') return c.table;
+  if (!bases) throw new Error(`case ${c.id} races the lab's ${c.table} table, but no base tables were built`);
+  return { location: bases[c.table], display: `lab:${c.table}` };
+}
+
 export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunContext): Promise<RunResult> {
   const dir = runDir(ctx, c.id, index);
   const started = Date.now();
+  const source = sourceOf(c, ctx.bases);
+  const lab = typeof c.table === 'string';
+  const roots = ctx.roots ?? [];
   try {
-    await freshCopy(ctx.bases[c.table], dir, c.properties);
+    if (!lab) {
+      // The user's table may have changed since the race was accepted: what delta-rs or a copy refuses is
+      // refused again, before any writer starts.
+      const problems = await raceRefusals(await DeltaTable.open(source.location), {
+        runsDir: dir,
+        roots,
+        display: source.display,
+      });
+      if (problems.length > 0) throw new CopyRefusedError(problems);
+    }
+    await freshCopy(source.location, dir, {
+      ...(c.properties && { properties: c.properties }),
+      roots,
+      display: source.display,
+    });
+    const rowsFile = (op: DeltaCase['writers'][number]['operation']) =>
+      rowsFileOf(op, (day) => ctx.dataset.february(day));
     const jobs = c.writers.map((writer) => {
-      const day = 'day' in writer.operation ? writer.operation.day : undefined;
-      return { engine: 'delta' as const, table: dir, writer, ...(day && { dayFile: ctx.dataset.february(day) }) };
+      const file = rowsFile(writer.operation);
+      return { engine: 'delta' as const, table: dir, writer, ...(file && { rowsFile: file }) };
     });
     const writers = ctx.acrossHosts
       ? await raceAcrossHosts(jobs, started, ctx.dataset.scale, ctx.acrossHosts, ctx)
       : await race(jobs, started, ctx);
-    const table = await checkTable(dir, ctx.dataset.january);
+    const table = await checkTable(dir, lab ? { januaryFile: ctx.dataset.january } : undefined);
     const order = await commitOrder(dir);
     // The run's own time ends here: the oracle's is its verdict's oracleMs.
     const durationMs = Date.now() - started;
@@ -50,10 +79,11 @@ export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunCon
       raced: dir,
       results: writers,
       logOrder: order,
-      base: ctx.bases[c.table],
+      base: source.location,
       ...(c.properties && { properties: c.properties }),
+      roots,
       writers: c.writers,
-      dayFile: (day) => ctx.dataset.february(day),
+      rowsFile,
       copyDir: (i) => `${dir}-oracle-${i}`,
     });
     return { index, writers, table, verdict, commitOrder: order, durationMs };

@@ -27,7 +27,7 @@ export async function deltaChange(
     outcome.attempts = attempt;
     outcome.readVersion = table.version;
     try {
-      const { prepared } = await prepareChange(table, writer.operation, options, job.dayFile, observed);
+      const { prepared } = await prepareChange(table, writer.operation, options, job.rowsFile, observed);
       if (!prepared) {
         outcome.warnings.push('nothing to commit');
         break;

@@ -16,6 +16,7 @@ import {
 import type { IcebergCase } from '../cases/catalog';
 import type { RunResult, TableCheck } from '../results/types';
 import { icebergCommitOrder, icebergVerdict, racedIcebergState } from '../verdict/index';
+import { rowsFileOf } from './operations';
 import { race } from './race';
 import { type RunContext, runDir } from './run-context';
 import { LAB_DAYS } from './table-check';
@@ -74,14 +75,8 @@ export async function runIcebergCase(
       await catalog.close();
     }
     const jobs = c.writers.map((writer) => {
-      const day = 'day' in writer.operation ? writer.operation.day : undefined;
-      return {
-        engine: 'iceberg' as const,
-        catalog: catalogPath,
-        table: TABLE,
-        writer,
-        ...(day && { dayFile: ctx.dataset.february(day) }),
-      };
+      const rowsFile = rowsFileOf(writer.operation, (d) => ctx.dataset.february(d));
+      return { engine: 'iceberg' as const, catalog: catalogPath, table: TABLE, writer, ...(rowsFile && { rowsFile }) };
     });
     const writers = await race(jobs, started, ctx);
     const table = await checkIcebergTable(catalogPath);
@@ -94,7 +89,7 @@ export async function runIcebergCase(
       start,
       results: writers,
       writers: c.writers,
-      dayFile: (day) => ctx.dataset.february(day),
+      rowsFile: (op) => rowsFileOf(op, (d) => ctx.dataset.february(d)),
       copyDir: (i) => join(dir, `oracle-${i}`),
     });
     return { index, writers, table, verdict, commitOrder: icebergCommitOrder(raced), durationMs };

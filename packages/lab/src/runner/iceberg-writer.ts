@@ -15,10 +15,10 @@ export async function icebergAppend(
 ): Promise<WriterOutcome> {
   const outcome = emptyOutcome();
   outcome.attempts = 1;
-  if (!job.dayFile) throw new Error(`${job.writer.name}: an Iceberg append needs a day file`);
+  if (!job.rowsFile) throw new Error(`${job.writer.name}: an Iceberg append needs a day file`);
   try {
     // The snapshot names its writer, as Delta's commitInfo does: Iceberg writers report no version to match.
-    const prepared = await prepareIcebergAppend(table, [job.dayFile], {
+    const prepared = await prepareIcebergAppend(table, [job.rowsFile], {
       snapshotProperties: { writer: job.writer.name },
     });
     outcome.filesWritten = 1;

@@ -9,8 +9,8 @@ export type WriterJob =
       /** The run's table: a folder, or s3://bucket/path. */
       table: string;
       writer: WriterSpec;
-      /** The February day's Parquet file, for writers that add a day. */
-      dayFile?: string;
+      /** The Parquet file of the rows the writer adds (a February day's, or its `from` file), for writers that add rows. */
+      rowsFile?: string;
       /** Set when the race's barrier lives in Postgres (writers on several hosts) instead of IPC. */
       barrier?: BarrierRef;
     }
@@ -20,7 +20,7 @@ export type WriterJob =
       catalog: string;
       table: string;
       writer: WriterSpec;
-      dayFile?: string;
+      rowsFile?: string;
     };
 
 export interface WriterOutcome {

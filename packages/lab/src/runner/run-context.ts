@@ -17,6 +17,8 @@ export interface RunContext {
   tableRoot?: string;
   /** Run the writers on other hosts, with the barrier in Postgres (needs a table root they all reach). */
   acrossHosts?: AcrossHosts;
+  /** LAB_ROOTS: where a user's table may keep deletion vectors at absolute paths (see copy-refusals.ts). */
+  roots?: readonly string[];
 }
 
 /** A new folder for one run of a case. */

@@ -7,7 +7,7 @@ import { DeltaTable, IcebergSqliteCatalog, openIcebergTable } from '@racelab/eng
 import { deltaChange } from './delta-writer';
 import { icebergAppend } from './iceberg-writer';
 import type { FromWriter, ToWriter, WriterJob, WriterOutcome } from './messages';
-import { dayPredicate } from './operations';
+import { checkOf } from './operations';
 import { type BarrierRef, PgBarrier, released } from './pg-barrier';
 
 export type Send = (msg: FromWriter) => Promise<void>;
@@ -25,10 +25,9 @@ async function openWith(job: WriterJob, send: Send): Promise<() => Promise<Write
   const table = await DeltaTable.open(job.table);
   const observed: Record<string, number> = {};
   const op = job.writer.operation;
-  if (op.kind === 'check-then-append') {
-    // The job's check reads the table as it opened it, before the barrier, as the lesson's job did.
-    observed[op.day] = await table.count(dayPredicate(op.day));
-  }
+  const check = checkOf(op);
+  // The job's check reads the table as it opened it, before the barrier, as the lesson's job did.
+  if (check) observed[check.key] = await table.count(check.predicate);
   return () => deltaChange(table, job, observed, send);
 }
 

@@ -4,11 +4,11 @@
  * table equals a serial result of the committed writers, nothing can have leaked; otherwise the rows in
  * the writer's scope are compared, over the files the two tables do not share.
  */
-import type { FebDay, WriterSpec } from '../cases/catalog';
+import type { WriterOperation, WriterSpec } from '../cases/catalog';
 import type { FailedWriterCheck } from '../results/types';
 import { dayPredicate } from '../runner/operations';
 import { countRows, parquetRows } from './compare';
-import { describePredicate, operationWord, thousands } from './words';
+import { describePredicate, operationWord, rows, thousands } from './words';
 
 /** The raced table and the serial result a run's failed writers are checked against. */
 export interface ComparedTables {
@@ -22,7 +22,7 @@ export async function checkFailedWriters(
   failed: WriterSpec[],
   tables: ComparedTables,
   tablesEqual: boolean,
-  dayFile: (day: FebDay) => string,
+  rowsFile: (op: WriterOperation) => string | undefined,
 ): Promise<FailedWriterCheck[]> {
   const out: FailedWriterCheck[] = [];
   for (const w of failed) {
@@ -30,9 +30,12 @@ export async function checkFailedWriters(
     // The rows the change is about: its predicate's, its day's, or (a compaction) the whole table's.
     const scope = 'predicate' in op ? op.predicate : 'day' in op ? dayPredicate(op.day) : undefined;
     const isAppend = op.kind === 'append' || op.kind === 'check-then-append';
-    const rowsTouched = isAppend
-      ? await countRows(parquetRows([dayFile(op.day)], dayFile(op.day)))
-      : await tables.racedCount(scope);
+    const file = rowsFile(op);
+    const rowsTouched = isAppend && file ? await countRows(parquetRows([file], file)) : await tables.racedCount(scope);
+    // A lab day's rows are that day's trips; any other table's are rows (matching the overwrite's predicate).
+    const added = 'day' in op ? `${thousands(rowsTouched)} ${op.day} trips` : rows(rowsTouched);
+    const scopeWords =
+      'day' in op ? `the ${op.day} trips` : scope !== undefined ? `rows matching ${scope}` : "the table's rows";
     const untouched = tablesEqual || (await tables.equal(scope));
     const what = `the ${operationWord(op)} failed`;
     const detail = (() => {
@@ -50,9 +53,15 @@ export async function checkFailedWriters(
             ? `the table's ${thousands(rowsTouched)} rows are as the other writers left them`
             : 'yet the table differs from a serial result without it';
         default:
-          return untouched
-            ? `its ${thousands(rowsTouched)} ${op.day} trips ${isAppend ? 'are not in the table' : 'left the day as it was'}`
-            : `yet the ${op.day} trips differ from a serial result without it`;
+          if (isAppend) {
+            return untouched
+              ? `its ${added} are not in the table`
+              : `yet ${scopeWords} differ from a serial result without it`;
+          }
+          if (!untouched) return `yet ${scopeWords} differ from a serial result without it`;
+          return 'day' in op
+            ? `its ${added} left the day as it was`
+            : `its ${describePredicate(scope ?? 'true').rows(rowsTouched)} are as they were`;
       }
     })();
     out.push({ name: w.name, rowsTouched, untouched, summary: `${what}${untouched ? ': ' : ', '}${detail}` });

@@ -19,14 +19,15 @@ import {
   readIcebergTableMetadata,
   serializeIcebergTableMetadata,
 } from '@racelab/engine';
-import type { FebDay, WriterSpec } from '../cases/catalog';
+import type { WriterOperation, WriterSpec } from '../cases/catalog';
 
 export interface IcebergReplayInput {
   /** The run's table identifier (`namespace.table`) and its metadata location before the race. */
   table: string;
   start: string;
   writers: WriterSpec[];
-  dayFile: (day: FebDay) => string;
+  /** The Parquet file a writer's rows come from (see rowsFileOf). */
+  rowsFile: (op: WriterOperation) => string | undefined;
 }
 
 /** What the oracle reads of an Iceberg table: its current data files, and each tagged snapshot's. */
@@ -80,9 +81,10 @@ export async function replayIceberg(input: IcebergReplayInput, order: string[], 
       const op = spec.operation;
       try {
         // The race's Iceberg writers append their day whatever else the spec says (iceberg-writer.ts).
-        if (!('day' in op)) throw new Error('an Iceberg append needs a day');
+        const rows = input.rowsFile(op);
+        if (!rows) throw new Error('an Iceberg append needs a file of rows');
         const table = await openIcebergTable(catalog, input.table);
-        const prepared = await prepareIcebergAppend(table, [input.dayFile(op.day)], {
+        const prepared = await prepareIcebergAppend(table, [rows], {
           snapshotProperties: { writer: name },
         });
         await prepared.commit();

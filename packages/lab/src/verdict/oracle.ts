@@ -3,7 +3,7 @@
  * failing that, with at most 4 committed writers, every other order; then what differs, per writer, and
  * what the failed writers left as it was. An engine supplies the replays and the comparisons.
  */
-import type { FebDay, WriterSpec } from '../cases/catalog';
+import type { WriterOperation, WriterSpec } from '../cases/catalog';
 import type { RunVerdict, VerdictWriter, WriterResult } from '../results/types';
 import type { RowDiff } from './compare';
 import { checkFailedWriters } from './failed-writers';
@@ -37,7 +37,8 @@ export interface OracleRun {
   order: string[];
   writers: WriterSpec[];
   results: WriterResult[];
-  dayFile: (day: FebDay) => string;
+  /** The Parquet file of the rows a writer adds (see rowsFileOf); undefined for writers that add none. */
+  rowsFile: (op: WriterOperation) => string | undefined;
   /** A new folder for the oracle's i-th copy; every copy is removed before the verdict is returned. */
   copyDir: (i: number) => string;
   /** When the oracle started (Date.now()), for oracleMs. */
@@ -90,7 +91,7 @@ async function verdictFrom<S extends SerialResult>(
     run.writers.filter((w) => run.results.some((r) => r.name === w.name && !r.committed)),
     { racedCount: (predicate) => oracle.racedCount(predicate), equal: (predicate) => oracle.equal(against, predicate) },
     match !== null,
-    run.dayFile,
+    run.rowsFile,
   );
   const said = (summary: string) => [summary, ...against.failures].join('; ');
   const oracleMs = () => Date.now() - run.started;

@@ -5,18 +5,21 @@
  * one try, a compaction compacts what it finds.
  */
 import { DeltaTable } from '@racelab/engine';
-import type { FebDay, WriterSpec } from '../cases/catalog';
+import type { WriterOperation, WriterSpec } from '../cases/catalog';
 import type { WriterResult } from '../results/types';
-import { dayPredicate, prepareChange } from '../runner/operations';
+import { checkOf, prepareChange } from '../runner/operations';
 import { freshCopy } from '../tables/fresh-copy';
 import { committedInOrder } from './orders';
 
 export interface ReplayInput {
-  /** The base table the run's copy was made from, and the properties the copy got. */
+  /** The table the run's copy was made from, and the properties the copy got. */
   base: string;
   properties?: Record<string, string>;
+  /** The roots absolute deletion vector paths may lie in (see freshCopy). */
+  roots?: readonly string[];
   writers: WriterSpec[];
-  dayFile: (day: FebDay) => string;
+  /** The Parquet file of the rows a writer adds (see rowsFileOf). */
+  rowsFile: (op: WriterOperation) => string | undefined;
 }
 
 export interface Replayed {
@@ -33,7 +36,10 @@ export const commitOrderOf = (writers: WriterResult[], logOrder: string[]): stri
 
 /** Replays `order` (writer names, a name may repeat) into `dir`, a new folder. */
 export async function replaySerial(input: ReplayInput, order: string[], dir: string): Promise<Replayed> {
-  await freshCopy(input.base, dir, input.properties);
+  await freshCopy(input.base, dir, {
+    ...(input.properties && { properties: input.properties }),
+    ...(input.roots && { roots: input.roots }),
+  });
   const versions = new Map<string, number>();
   const failures: string[] = [];
   for (const name of order) {
@@ -41,15 +47,15 @@ export async function replaySerial(input: ReplayInput, order: string[], dir: str
     if (!spec) throw new Error(`replay: no writer named ${name}`);
     const op = spec.operation;
     const table = await DeltaTable.open(dir);
-    const day = 'day' in op ? op.day : undefined;
+    const check = checkOf(op);
     // The check a check-then-append makes, made now on the table as the replay has left it.
-    const observed = op.kind === 'check-then-append' ? { [op.day]: await table.count(dayPredicate(op.day)) } : {};
+    const observed = check ? { [check.key]: await table.count(check.predicate) } : {};
     try {
       const { prepared } = await prepareChange(
         table,
         op,
         { customMetadata: { writer: name } },
-        day && input.dayFile(day),
+        input.rowsFile(op),
         observed,
       );
       if (prepared) versions.set(name, (await prepared.commit()).version);

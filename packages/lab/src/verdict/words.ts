@@ -15,6 +15,7 @@ const OPERATION_WORDS: Record<WriterOperation['kind'], string> = {
   optimize: 'compaction',
   'check-then-append': 'check-then-append',
   'overwrite-day': 'overwrite',
+  overwrite: 'overwrite',
 };
 
 export const operationWord = (op: WriterOperation) => OPERATION_WORDS[op.kind];

@@ -18,7 +18,16 @@ import { type CheckpointFiles, checkpointKey, LAST_CHECKPOINT_KEY, type LastChec
 import type { TableState } from './replay';
 
 /** The columns of a checkpoint's top-level file; a sidecar holds only `add` and `remove`. */
-const ACTION_COLUMNS = ['protocol', 'metaData', 'txn', 'add', 'remove', 'checkpointMetadata', 'sidecar'] as const;
+const ACTION_COLUMNS = [
+  'protocol',
+  'metaData',
+  'txn',
+  'domainMetadata',
+  'add',
+  'remove',
+  'checkpointMetadata',
+  'sidecar',
+] as const;
 const SIDECAR_DIR = `${LOG_DIR}_sidecars/`;
 
 /** Drops nulls a Parquet struct carries for absent optional fields, and the parsed-stats extras. */

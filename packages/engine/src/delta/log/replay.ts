@@ -4,7 +4,7 @@
  * per appId wins. Pure: no I/O.
  */
 import { dvUniqueId } from '../dv/descriptor';
-import type { Action, Add, Metadata, Protocol, Remove, Txn } from '../protocol/actions';
+import type { Action, Add, DomainMetadata, Metadata, Protocol, Remove, Txn } from '../protocol/actions';
 import { LogFormatError } from '../protocol/validate';
 
 export interface TableState {
@@ -16,6 +16,8 @@ export interface TableState {
   /** Remove actions still in the reconciled state. */
   tombstones: Map<string, Remove>;
   appTransactions: Map<string, Txn>;
+  /** The live `domainMetadata` action per domain (one whose last action says `removed: true` is gone). */
+  domainMetadata: Map<string, DomainMetadata>;
 }
 
 // A checkpoint gives an absent offset as null, a commit leaves it out: the same vector either way.
@@ -28,6 +30,7 @@ export class StateBuilder {
   readonly files = new Map<string, Add>();
   readonly tombstones = new Map<string, Remove>();
   readonly appTransactions = new Map<string, Txn>();
+  readonly domainMetadata = new Map<string, DomainMetadata>();
 
   apply(actions: readonly Action[]): void {
     for (const a of actions) {
@@ -42,6 +45,11 @@ export class StateBuilder {
       } else if ('metaData' in a) this.metadata = a.metaData;
       else if ('protocol' in a) this.protocol = a.protocol;
       else if ('txn' in a) this.appTransactions.set(a.txn.appId, a.txn);
+      else if ('domainMetadata' in a) {
+        const d = a.domainMetadata as DomainMetadata;
+        if (d.removed === true) this.domainMetadata.delete(String(d.domain));
+        else this.domainMetadata.set(String(d.domain), d);
+      }
     }
   }
 
@@ -55,6 +63,7 @@ export class StateBuilder {
       files: this.files,
       tombstones: this.tombstones,
       appTransactions: this.appTransactions,
+      domainMetadata: this.domainMetadata,
     };
   }
 }

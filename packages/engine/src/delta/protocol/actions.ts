@@ -66,6 +66,14 @@ export interface Txn {
   lastUpdated?: number | null;
 }
 
+/** A domain's configuration (Delta protocol "Domain Metadata"); the last action per domain wins. */
+export interface DomainMetadata {
+  domain: string;
+  configuration: string;
+  removed: boolean;
+  [key: string]: unknown;
+}
+
 export type CommitInfo = Record<string, unknown>;
 
 export type Action =

@@ -96,7 +96,7 @@ export function expectDistinct(c: RunCheck, expected: number, required: boolean,
 /** tripsOnDay for the days given; `required` days must be present, others are checked when present. */
 export function expectDays(c: RunCheck, expected: Record<string, number>, required: readonly string[] = []): void {
   for (const [day, n] of Object.entries(expected)) {
-    const got = c.table.tripsOnDay[day];
+    const got = c.table.tripsOnDay?.[day];
     if (got === undefined) {
       if (required.includes(day)) c.fail(`tripsOnDay['${day}'] missing`);
       continue;
@@ -119,7 +119,7 @@ export function expectTips(
   const vendors = Object.keys(c.fig.byVendor);
   for (const v of vendors) {
     const expected = deltas[v] ?? 0;
-    const got = c.table.tipDeltaByVendor[v];
+    const got = c.table.tipDeltaByVendor?.[v];
     if (got === undefined) {
       if (required.includes(v)) c.fail(`tipDeltaByVendor['${v}'] missing`);
       continue;

@@ -1,0 +1,263 @@
+'use client';
+/**
+ * "Your table": the playground on any location the API may read (a path under its roots, or s3://…). The
+ * table's files as a heatmap by a column the user picks (bands of its values from each file's stats, or its
+ * partition value), the rows two writers' predicates match in each file (counted from the data), and the
+ * API's forecast of the pair by engine. Whatever the API refuses is shown next to the field it is about.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import { gql } from '../../lib/gql';
+import { formatCount } from '../../lib/heatmap';
+import {
+  defaultColumn,
+  layoutPredicates,
+  PLAYGROUND_OPERATIONS,
+  type PlaygroundOperation,
+  type PlaygroundWriter,
+  placeProblems,
+  schemaColumns,
+  WHO,
+  WHO_LABEL,
+  type Who,
+  YOUR_FORECAST_QUERY,
+  YOUR_LAYOUT_QUERY,
+  yourHeatmap,
+  yourWriterInput,
+} from '../../lib/your-table';
+import { Empty, Failed, Loading } from '../states';
+import { Heatmap } from './heatmap';
+import { ForecastView } from './prediction';
+
+type Writers = Record<Who, PlaygroundWriter>;
+const START: Writers = {
+  first: { operation: 'update', predicate: '', set: '' },
+  second: { operation: 'update', predicate: '', set: '' },
+};
+
+/** Messages under a field, each its own line, read out when they appear. */
+function FieldProblems({ messages, testId }: { messages: readonly string[]; testId: string }) {
+  if (messages.length === 0) return null;
+  return (
+    <span className="error-text" role="alert" data-testid={testId} style={{ display: 'block', margin: '0.2rem 0 0' }}>
+      {messages.join('\n')}
+    </span>
+  );
+}
+
+const errorOf = (e: unknown) => e as { message: string; problems?: string[] };
+
+export function YourTable() {
+  const id = useId();
+  const [draft, setDraft] = useState('');
+  const [location, setLocation] = useState('');
+  const [picked, setPicked] = useState('');
+  const [writers, setWriters] = useState<Writers>(START);
+  const [submitted, setSubmitted] = useState<Writers | null>(null);
+
+  // User input is refused at once: asking again would only repeat the refusal.
+  const layout = useQuery({
+    queryKey: ['your-table', 'layout', location],
+    queryFn: () => gql(YOUR_LAYOUT_QUERY, { location }).then((d) => d.tableLayout),
+    enabled: location !== '',
+    retry: false,
+  });
+  const counted = submitted ? layoutPredicates(submitted) : [];
+  const matches = useQuery({
+    queryKey: ['your-table', 'matches', location, counted],
+    queryFn: () =>
+      gql(YOUR_LAYOUT_QUERY, { location, predicates: counted.map((c) => c.predicate) }).then((d) => d.tableLayout),
+    enabled: layout.isSuccess && counted.length > 0,
+    retry: false,
+  });
+  const forecast = useQuery({
+    queryKey: ['your-table', 'forecast', location, submitted],
+    queryFn: () =>
+      gql(YOUR_FORECAST_QUERY, {
+        input: {
+          table: location,
+          first: yourWriterInput('first', (submitted as Writers).first),
+          second: yourWriterInput('second', (submitted as Writers).second),
+        },
+      }).then((d) => d.predictConflict),
+    enabled: layout.isSuccess && submitted !== null,
+    retry: false,
+  });
+
+  const open = (e: FormEvent) => {
+    e.preventDefault();
+    setLocation(draft.trim());
+    setPicked('');
+    setSubmitted(null);
+  };
+  const setWriter = (who: Who, patch: Partial<PlaygroundWriter>) =>
+    setWriters((w) => ({ ...w, [who]: { ...w[who], ...patch } }));
+  const problems = placeProblems([matches.error, forecast.error].filter((e) => e != null).map(errorOf), counted);
+
+  const shown = matches.data ?? layout.data;
+  const columns = layout.data ? schemaColumns(layout.data.schema, layout.data.partitionColumns) : [];
+  const column = columns.find((c) => c.name === picked) ?? columns.find((c) => c.name === defaultColumn(columns));
+  const picture = shown && column ? yourHeatmap(shown, column, matches.data ? counted : []) : null;
+
+  return (
+    <section className="stack" aria-labelledby={`${id}-title`} data-testid="your-table">
+      <h2 id={`${id}-title`}>Your table</h2>
+      <p>
+        Any Delta table the API may read: a path under its table roots, or an <code>s3://</code> location in its
+        buckets. Map its files by any column, enter what two of your jobs do, and see which files each one's rows live
+        in and whether the second commit survives the first, by engine.
+      </p>
+      <form className="panel stack" onSubmit={open} aria-label="Open your table">
+        <div className="row" style={{ alignItems: 'end' }}>
+          <label htmlFor="your-location" style={{ flex: 1 }}>
+            Table location
+            <input
+              id="your-location"
+              value={draft}
+              placeholder="e.g. sales/orders or s3://bucket/tables/orders"
+              onChange={(e) => setDraft(e.target.value)}
+              aria-invalid={layout.isError}
+            />
+          </label>
+          <button type="submit" disabled={draft.trim() === ''}>
+            Open
+          </button>
+        </div>
+        <FieldProblems testId="location-problem" messages={layout.isError ? [errorOf(layout.error).message] : []} />
+      </form>
+
+      {location !== '' && layout.isPending && <Loading what={`the layout of ${location}`} />}
+      {layout.data && (
+        <>
+          <div className="panel stack">
+            <div className="row" style={{ alignItems: 'end' }}>
+              <label htmlFor="your-column">
+                Map its files by
+                <select id="your-column" value={column?.name ?? ''} onChange={(e) => setPicked(e.target.value)}>
+                  {columns.map((c) => (
+                    <option key={c.name} value={c.name}>
+                      {c.name} ({c.type}
+                      {c.partition ? ', partition column' : ''})
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <p className="muted" style={{ margin: 0 }} data-testid="your-version">
+                {layout.data.location}, version {layout.data.version}: {layout.data.files.length} data file
+                {layout.data.files.length === 1 ? '' : 's'},{' '}
+                {formatCount(layout.data.files.reduce((n, f) => n + f.rows, 0))} rows
+                {layout.data.partitionColumns.length > 0 &&
+                  `, partitioned by ${layout.data.partitionColumns.join(', ')}`}
+                .
+              </p>
+            </div>
+            {!picture || picture.columns.length === 0 ? (
+              <Empty>This table has no data files.</Empty>
+            ) : (
+              <>
+                <p className="muted" style={{ margin: 0 }}>
+                  One column per data file. A blue row is a band of {column?.name}&apos;s values: a file is coloured (by
+                  its rows) when its min/max stats{column?.partition ? ' (here: its partition value)' : ''} say it may
+                  hold one, as a reader of those values must read it. Orange rows are the rows each writer&apos;s
+                  predicate matches in the file, counted from the data.
+                </p>
+                <Heatmap
+                  picture={picture}
+                  testId="heatmap-yours"
+                  summary={picture.summary}
+                  column={picture.column.name}
+                  caption={`A file's min/max of ${picture.column.name} says which values it may hold; the matches say which rows a writer changes.`}
+                />
+              </>
+            )}
+            {matches.isFetching && <Loading what="the rows each predicate matches" />}
+          </div>
+
+          <form
+            className="panel stack"
+            aria-label="Two writers on your table"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setSubmitted(writers);
+            }}
+          >
+            <div className="grid-2">
+              {WHO.map((who) => {
+                const w = writers[who];
+                return (
+                  <fieldset key={who}>
+                    <legend>
+                      {WHO_LABEL[who]} writer {who === 'first' ? '(commits first)' : '(commits after)'}
+                    </legend>
+                    <label htmlFor={`your-${who}-operation`}>
+                      Operation
+                      <select
+                        id={`your-${who}-operation`}
+                        value={w.operation}
+                        onChange={(e) => setWriter(who, { operation: e.target.value as PlaygroundOperation })}
+                      >
+                        {PLAYGROUND_OPERATIONS.map((o) => (
+                          <option key={o}>{o}</option>
+                        ))}
+                      </select>
+                    </label>
+                    {w.operation !== 'optimize' && (
+                      <label htmlFor={`your-${who}-predicate`}>
+                        Predicate
+                        <input
+                          id={`your-${who}-predicate`}
+                          value={w.predicate}
+                          placeholder="e.g. id < 100"
+                          onChange={(e) => setWriter(who, { predicate: e.target.value })}
+                          aria-invalid={problems.predicate[who].length > 0}
+                        />
+                        <FieldProblems testId={`your-${who}-predicate-problem`} messages={problems.predicate[who]} />
+                      </label>
+                    )}
+                    {w.operation === 'update' && (
+                      <label htmlFor={`your-${who}-set`}>
+                        Set (one &quot;column = expression&quot; a line)
+                        <textarea
+                          id={`your-${who}-set`}
+                          rows={2}
+                          value={w.set}
+                          onChange={(e) => setWriter(who, { set: e.target.value })}
+                          aria-invalid={problems.set[who].length > 0}
+                        />
+                        <FieldProblems testId={`your-${who}-set-problem`} messages={problems.set[who]} />
+                      </label>
+                    )}
+                  </fieldset>
+                );
+              })}
+            </div>
+            <div>
+              <button type="submit">Count and forecast</button>
+            </div>
+          </form>
+
+          <section className="panel" aria-labelledby={`${id}-forecast`}>
+            <h3 id={`${id}-forecast`}>Forecast</h3>
+            {submitted === null ? (
+              <Empty>Enter two writers and press “Count and forecast”.</Empty>
+            ) : forecast.isPending ? (
+              <Loading what="the forecast" />
+            ) : forecast.isError ? (
+              problems.other.length > 0 ? (
+                <Failed error={{ problems: problems.other }} />
+              ) : (
+                <p className="muted">Not forecast: fix the fields marked above.</p>
+              )
+            ) : (
+              <ForecastView
+                forecast={forecast.data}
+                operations={{ first: submitted.first.operation, second: submitted.second.operation }}
+              />
+            )}
+            {forecast.isSuccess && problems.other.length > 0 && <Failed error={{ problems: problems.other }} />}
+          </section>
+        </>
+      )}
+    </section>
+  );
+}
