@@ -7,6 +7,7 @@ const LINKS = [
   { href: '/isolation', label: 'Isolation settings' },
   { href: '/audit', label: 'Audit' },
   { href: '/playground', label: 'Playground' },
+  { href: '/store', label: 'Object store' },
 ];
 
 export function Nav() {

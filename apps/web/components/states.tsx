@@ -1,4 +1,5 @@
 /** The three states every data view has besides its content: loading, empty, failed. */
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 
 export function Loading({ what }: { what: string }) {
@@ -29,6 +30,28 @@ export function Failed({ error }: { error: unknown }) {
       )}
     </div>
   );
+}
+
+/**
+ * A list query's items, or the state to show instead: loading, failed, or empty (a title and what to do). The
+ * histories of audits, job audits and store probes all start so.
+ */
+export function listed<T>(
+  query: UseQueryResult<T[]>,
+  what: string,
+  [title, hint]: [string, string],
+): { items: T[] } | { state: ReactNode } {
+  if (query.isPending) return { state: <Loading what={what} /> };
+  if (query.isError) return { state: <Failed error={query.error} /> };
+  if (query.data.length > 0) return { items: query.data };
+  return {
+    state: (
+      <Empty>
+        <p>{title}</p>
+        <p>{hint}</p>
+      </Empty>
+    ),
+  };
 }
 
 const STATUS_LABEL: Record<string, string> = {

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
 import { field, writeDeltaTable } from '@racelab/engine';
 import type { Browser } from 'playwright-core';
@@ -21,15 +22,38 @@ const ADDED =
 let stack: E2eStack;
 let browser: Browser;
 let tab: TestPage;
+/**
+ * The Store page's S3 "store": a TCP server of the test's own that closes every connection at once. There is
+ * no S3 server here (the probe on radosgw runs in `npm run test:s3`), so the page is drawn from the real
+ * report of a probe that could not run; its connections are counted to show the refusals sent none.
+ */
+let deadStore: Server;
+let storeConnections = 0;
+const PROBE_BUCKET = 'probe-e2e';
 
 beforeAll(async () => {
-  stack = await startE2eStack();
+  deadStore = createServer((socket) => {
+    storeConnections++;
+    socket.destroy();
+  });
+  await new Promise<void>((r) => deadStore.listen(0, '127.0.0.1', r));
+  stack = await startE2eStack(
+    {},
+    {
+      LAB_S3_BUCKETS: PROBE_BUCKET,
+      AWS_ENDPOINT_URL: `http://127.0.0.1:${(deadStore.address() as AddressInfo).port}`,
+      AWS_ACCESS_KEY_ID: 'probe-e2e',
+      AWS_SECRET_ACCESS_KEY: 'probe-e2e',
+      AWS_REGION: 'us-east-1',
+    },
+  );
   browser = await launch();
   tab = await openPage(browser, stack.webUrl);
 });
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
+  await new Promise((r) => deadStore?.close(r));
 });
 
 describe('races', () => {
@@ -522,6 +546,56 @@ describe('jobs audit', () => {
     expect(rules).toEqual(expect.arrayContaining(['check-then-append', 'table-unreadable']));
     expect(await past.locator('[data-testid=job-findings][data-job=history-new]').count()).toBe(0);
     await tab.shot('audit-jobs-history');
+  });
+});
+
+describe('object store', () => {
+  it('refuses bad numbers in the form and a bucket the API does not serve, sending nothing to a store', async () => {
+    const { page } = tab;
+    await page.goto('/races');
+    await page.getByRole('link', { name: 'Object store' }).click();
+    await page.getByRole('heading', { name: 'Object store', level: 1 }).waitFor();
+    await expect.poll(() => page.locator('.state.empty').first().textContent()).toContain('No store probed yet');
+    await page.getByLabel('S3 location').fill(`s3://${PROBE_BUCKET}/team`);
+    await page.getByLabel('Writers per round').fill('1');
+    await page.getByRole('button', { name: 'Probe the store' }).click();
+    expect(await page.locator('.state.failed li').allTextContents()).toEqual(['writers: a whole number from 2 to 16']);
+    await page.getByLabel('Writers per round').fill('8');
+    await page.getByLabel('S3 location').fill('s3://someone-elses-bucket/team');
+    await page.getByRole('button', { name: 'Probe the store' }).click();
+    await expect
+      .poll(() => page.locator('.state.failed').textContent())
+      .toBe(`location: bucket 'someone-elses-bucket' is not configured; the configured buckets are ${PROBE_BUCKET}`);
+    expect(storeConnections).toBe(0);
+    await tab.shot('store-refused');
+  });
+
+  it('draws the kept report of a probe whose store drops every connection: could not run, every check not run', async () => {
+    const { page } = tab;
+    await page.getByLabel('S3 location').fill(`s3://${PROBE_BUCKET}/team`);
+    await page.getByLabel('Rounds').fill('2');
+    await page.getByRole('button', { name: 'Probe the store' }).click();
+    const report = page.locator('[data-testid=store-probe][data-verdict=could-not-run]');
+    await report.waitFor({ timeout: 60_000 });
+    expect(await report.getByTestId('probe-verdict').textContent()).toBe('could not run');
+    expect(await report.getByTestId('probe-summary').textContent()).toMatch(
+      /^could not run: writing team\/racelab-probe-[^/]+\/hello: cannot reach http:\/\/127\.0\.0\.1:\d+: /,
+    );
+    const outcomes = await report
+      .getByTestId('probe-check')
+      .evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-check')}=${r.getAttribute('data-outcome')}`));
+    expect(outcomes).toEqual([
+      'existing-key-refused=not-run',
+      'one-winner=not-run',
+      'refused-put-keeps-bytes=not-run',
+      'read-after-write=not-run',
+    ]);
+    expect(storeConnections).toBeGreaterThan(0);
+    // Kept: the list below has it, marked as the one shown.
+    const row = page.locator('[data-testid=store-probe-row][data-verdict=could-not-run]');
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.getByRole('button').textContent()).toBe('Shown above');
+    await tab.shot('store');
   });
 });
 

@@ -63,7 +63,15 @@ export { LogFormatError, parseCommitText, validateAction, validateCommitActions 
 export { DeltaTable, type OpenOptions, storeFor, type TableLocation } from './delta/table';
 export * from './iceberg/index';
 export { LocalObjectStore } from './storage/local-store';
+export {
+  AnswerLostError,
+  LOST_ANSWERS,
+  type LostAnswer,
+  type LostAnswerEvent,
+  LostAnswerStore,
+} from './storage/lost-answer-store';
 export { NotFoundError, type ObjectStore, StorageError } from './storage/object-store';
+export * from './storage/probe/index';
 export {
   CONFLICT_RETRIES,
   isS3Url,

@@ -34,7 +34,7 @@ describe('bad input', () => {
     const r = lab(['Z9', '--json', json]);
     expect(r.status).toBe(2);
     expect(r.lines).toEqual([
-      'lab: unknown case Z9; the cases are A1, A2, B1, B2, B3, C1, C2, C3, I1, I2, I3, I4, I5, I6, D1, E1, E2, F1, F2, P1, P2, P3',
+      'lab: unknown case Z9; the cases are A1, A2, B1, B2, B3, C1, C2, C3, I1, I2, I3, I4, I5, I6, D1, E1, E2, F1, F2, P1, P2, P3, H1, G1, G2, G3',
     ]);
     expect(existsSync(json)).toBe(false);
   });

@@ -15,6 +15,7 @@ const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 it.each([
   ['docs/lab-results.json', 20],
   ['docs/lab-results-iceberg.json', 2],
+  ['docs/lab-results-ambiguous.json', 3],
 ])('%s: every case and every number of docs/lab-cases.md checks out', async (name, cases) => {
   const results = JSON.parse(readFileSync(join(REPO, name), 'utf8')) as LabResults;
   expect(results.scale).toBe(1);

@@ -8,5 +8,14 @@ export function createPrisma(url: string, max = 10): Db {
   return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max }) });
 }
 
-export type { Audit, JobAudit, Race, RaceEvent, Run, TableCheck, WriterOutcome } from '../generated/prisma/client';
+export type {
+  Audit,
+  JobAudit,
+  Race,
+  RaceEvent,
+  Run,
+  StoreProbe,
+  TableCheck,
+  WriterOutcome,
+} from '../generated/prisma/client';
 export { Prisma, RaceStatus } from '../generated/prisma/client';

@@ -4,5 +4,6 @@ import './races';
 import './tables';
 import './jobs';
 import './isolation-advice';
+import './probe';
 
 export const schema = builder.toSchema();

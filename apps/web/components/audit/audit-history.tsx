@@ -5,7 +5,7 @@ import { gql } from '../../lib/gql';
 import { AUDITS_QUERY, differingDefaults, type TableAudit } from '../../lib/isolation';
 import { EngineReadings } from '../isolation/engine-readings';
 import { ValueLabel } from '../isolation/value-label';
-import { Empty, Failed, Loading } from '../states';
+import { listed } from '../states';
 import { CheckedAt, useNow } from './checked-at';
 
 const HISTORY_SIZE = 50;
@@ -19,16 +19,8 @@ export function AuditHistory() {
   });
   const now = useNow(30_000);
 
-  if (audits.isPending) return <Loading what="audits" />;
-  if (audits.isError) return <Failed error={audits.error} />;
-  if (audits.data.length === 0) {
-    return (
-      <Empty>
-        <p>No audits yet</p>
-        <p>Audit a table above and the result is kept here.</p>
-      </Empty>
-    );
-  }
+  const list = listed(audits, 'audits', ['No audits yet', 'Audit a table above and the result is kept here.']);
+  if ('state' in list) return list.state;
   return (
     <table className="data" data-testid="audits">
       <thead>
@@ -43,7 +35,7 @@ export function AuditHistory() {
         </tr>
       </thead>
       <tbody>
-        {audits.data.map((a) => (
+        {list.items.map((a) => (
           <Fragment key={a.id}>
             <AuditRow audit={a} now={now} />
             <AuditDetailsRow audit={a} />

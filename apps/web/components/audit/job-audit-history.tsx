@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { gql } from '../../lib/gql';
 import { JOB_AUDIT_QUERY, JOB_AUDITS_KEY, JOB_AUDITS_QUERY, type JobAuditSummary } from '../../lib/jobs';
-import { Empty, Failed, Loading } from '../states';
+import { Failed, Loading, listed } from '../states';
 import { CheckedAt, useNow } from './checked-at';
 import { JobAuditView } from './jobs-audit';
 
@@ -41,16 +41,11 @@ export function JobAuditHistory() {
   const [open, setOpen] = useState<string | null>(null);
   const now = useNow(30_000);
 
-  if (audits.isPending) return <Loading what="job audits" />;
-  if (audits.isError) return <Failed error={audits.error} />;
-  if (audits.data.length === 0) {
-    return (
-      <Empty>
-        <p>No job audits yet</p>
-        <p>Audit a manifest above and the result is kept here.</p>
-      </Empty>
-    );
-  }
+  const list = listed(audits, 'job audits', [
+    'No job audits yet',
+    'Audit a manifest above and the result is kept here.',
+  ]);
+  if ('state' in list) return list.state;
   return (
     <>
       <table className="data" data-testid="job-audits">
@@ -63,7 +58,7 @@ export function JobAuditHistory() {
           </tr>
         </thead>
         <tbody>
-          {audits.data.map((a) => (
+          {list.items.map((a) => (
             <JobAuditRow key={a.id} audit={a} now={now} open={open === a.id} onOpen={() => setOpen(a.id)} />
           ))}
         </tbody>

@@ -703,6 +703,10 @@ export type introspection = {
           name: 'cancelRace';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Race'; ofType: null } };
         };
+        probeStore: {
+          name: 'probeStore';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'StoreProbe'; ofType: null } };
+        };
         startRace: {
           name: 'startRace';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Race'; ofType: null } };
@@ -741,6 +745,88 @@ export type introspection = {
           defaultValue: null;
         },
       ];
+    };
+    ProbeCheck: {
+      kind: 'OBJECT';
+      name: 'ProbeCheck';
+      fields: {
+        detail: {
+          name: 'detail';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        failures: {
+          name: 'failures';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        id: {
+          name: 'id';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        onDelta: {
+          name: 'onDelta';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        outcome: {
+          name: 'outcome';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        title: {
+          name: 'title';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        tries: {
+          name: 'tries';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+      };
+    };
+    ProbeInformationalCheck: {
+      kind: 'OBJECT';
+      name: 'ProbeInformationalCheck';
+      fields: {
+        detail: {
+          name: 'detail';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        id: {
+          name: 'id';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        outcome: {
+          name: 'outcome';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        title: {
+          name: 'title';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
+    ProbeLatency: {
+      kind: 'OBJECT';
+      name: 'ProbeLatency';
+      fields: {
+        call: {
+          name: 'call';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        count: {
+          name: 'count';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        maxMs: {
+          name: 'maxMs';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        p50Ms: {
+          name: 'p50Ms';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        p99Ms: {
+          name: 'p99Ms';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+      };
     };
     Query: {
       kind: 'OBJECT';
@@ -835,6 +921,19 @@ export type introspection = {
         races: {
           name: 'races';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'RaceConnection'; ofType: null } };
+        };
+        storeProbe: { name: 'storeProbe'; type: { kind: 'OBJECT'; name: 'StoreProbe'; ofType: null } };
+        storeProbes: {
+          name: 'storeProbes';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'StoreProbe'; ofType: null } };
+            };
+          };
         };
         tableLayout: {
           name: 'tableLayout';
@@ -1185,6 +1284,88 @@ export type introspection = {
           defaultValue: null;
         },
       ];
+    };
+    StoreProbe: {
+      kind: 'OBJECT';
+      name: 'StoreProbe';
+      fields: {
+        checks: {
+          name: 'checks';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'ProbeCheck'; ofType: null } };
+            };
+          };
+        };
+        durationMs: {
+          name: 'durationMs';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        id: {
+          name: 'id';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'ID'; ofType: null } };
+        };
+        informational: {
+          name: 'informational';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'ProbeInformationalCheck'; ofType: null };
+              };
+            };
+          };
+        };
+        latency: {
+          name: 'latency';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'ProbeLatency'; ofType: null } };
+            };
+          };
+        };
+        leftover: {
+          name: 'leftover';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        location: {
+          name: 'location';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        probedAt: {
+          name: 'probedAt';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        rounds: {
+          name: 'rounds';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        summary: {
+          name: 'summary';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        verdict: {
+          name: 'verdict';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        writers: {
+          name: 'writers';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+      };
     };
     String: unknown;
     Subscription: {

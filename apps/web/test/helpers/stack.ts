@@ -62,8 +62,14 @@ export interface E2eStack {
   stop(): Promise<void>;
 }
 
-/** `webEnv` adds settings to the dashboard's environment (e.g. WEB_ALLOWED_HOSTS). */
-export async function startE2eStack(webEnv: Record<string, string> = {}): Promise<E2eStack> {
+/**
+ * `webEnv` adds settings to the dashboard's environment (e.g. WEB_ALLOWED_HOSTS), `apiEnv` to the
+ * API's (e.g. LAB_S3_BUCKETS and an S3 endpoint for the Store page).
+ */
+export async function startE2eStack(
+  webEnv: Record<string, string> = {},
+  apiEnv: Record<string, string> = {},
+): Promise<E2eStack> {
   if (!existsSync(join(WEB_DIR, '.next/BUILD_ID'))) {
     throw new Error('the dashboard is not built: run `npm run build -w @racelab/web` (turbo does it before test)');
   }
@@ -93,6 +99,7 @@ export async function startE2eStack(webEnv: Record<string, string> = {}): Promis
       LAB_FIRST_RACES: '0',
       LAB_ROOTS: roots,
       LAB_WORK_DIR: join(REPO, 'var/lab'),
+      ...apiEnv,
     });
     procs.push(supervisor);
     await printed(supervisor, /Ctrl-C stops everything/);

@@ -5,12 +5,22 @@
  * ConditionalRequestConflict (radosgw never sends it), 503 SlowDown, and a connection lost before
  * the server saw the write or after it committed it.
  *
+ * It can also lie for as long as it is told to (`lie(mode)`), as some S3-compatible stores and
+ * emulators do, so the conformance probe and the races have a store that is unsafe for Delta:
+ * - `'ignore-if-none-match'`: the header is removed before forwarding, so the server overwrites;
+ * - `'precondition-failed-as-ok'`: a 412 from the server reaches the client as 200;
+ * - `'lose-answer-after-write'`: every conditional PUT (`If-None-Match`) is forwarded and handled,
+ *   then its connection is closed before the answer reaches the client.
+ *
  * Nothing the client signed is changed, so SigV4 stays valid: the client signs for the proxy's
  * host:port and the proxy forwards that same Host header. radosgw checks the signature against the
- * Host it receives; with path-style URLs it does not need to be radosgw's own address.
+ * Host it receives; with path-style URLs it does not need to be radosgw's own address. The one
+ * exception is the header `'ignore-if-none-match'` removes: that request is signed again with the
+ * secret key the proxy was given (test/helpers/sigv4-resign.ts says why).
  */
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { withoutSignedHeader } from './sigv4-resign';
 
 /** Which requests a fault applies to; every given field must hold. */
 export interface RequestMatch {
@@ -27,8 +37,19 @@ export interface RequestMatch {
  * - `'drop-before-forwarding'`: the body is read, then the connection closed; nothing is written;
  * - `'drop-after-forwarding'`: the server handles it, then the connection is closed before its
  *   answer reaches the client: the write landed, unseen.
+ * - `'hold-until-all-arrive'`: each of the `times` matching requests waits until the last of them has
+ *   arrived, then all go on as any request would (lies included): two writers' claims of one version
+ *   reach the server together, whatever their processes' timing.
  */
-export type Fault = { status: number; code: string } | 'drop-before-forwarding' | 'drop-after-forwarding';
+export type Fault =
+  | { status: number; code: string }
+  | 'drop-before-forwarding'
+  | 'drop-after-forwarding'
+  | 'hold-until-all-arrive';
+
+/** The ways the proxy can lie about conditional writes, until told `lie(null)`. */
+export const LYING_MODES = ['ignore-if-none-match', 'precondition-failed-as-ok', 'lose-answer-after-write'] as const;
+export type LyingMode = (typeof LYING_MODES)[number];
 
 export interface ProxiedRequest {
   method: string;
@@ -45,6 +66,8 @@ export interface S3FaultProxy {
   readonly requests: ProxiedRequest[];
   /** The next `times` (default 1) requests matching `match` get `fault`; earlier calls match first. */
   failNext(match: RequestMatch & { times?: number }, fault: Fault): void;
+  /** From now on, every request the mode concerns gets that lie; `null` makes the proxy honest again. */
+  lie(mode: LyingMode | null): void;
   /** Closes every connection and the listening socket. */
   stop(): Promise<void>;
 }
@@ -53,6 +76,8 @@ interface Rule {
   match: RequestMatch;
   left: number;
   fault: Fault;
+  /** For 'hold-until-all-arrive': settles when the last matching request has arrived. */
+  allArrived?: { promise: Promise<void>; resolve: () => void };
 }
 
 const matches = (req: IncomingMessage, m: RequestMatch) =>
@@ -70,16 +95,39 @@ function sendError(req: IncomingMessage, res: ServerResponse, status: number, co
   res.end(req.method === 'HEAD' ? undefined : xml);
 }
 
-/** Starts a proxy to `upstream` (e.g. `http://127.0.0.1:7480`) on a free port of 127.0.0.1. */
-export async function startS3FaultProxy(upstream: string): Promise<S3FaultProxy> {
+/** The server's answer, unchanged, to the client. */
+function pass(answer: IncomingMessage, res: ServerResponse, log: (status: number) => void): void {
+  const status = answer.statusCode ?? 0;
+  res.writeHead(status, answer.headers);
+  // After pipe's own 'end' listener, which ends the answer to the client.
+  answer.pipe(res);
+  answer.on('end', () => log(status));
+}
+
+const conditional = (req: IncomingMessage) => req.headers['if-none-match'] !== undefined;
+
+/**
+ * Starts a proxy to `upstream` (e.g. `http://127.0.0.1:7480`) on a free port of 127.0.0.1.
+ * `secretKey` (default: AWS_SECRET_ACCESS_KEY) signs again the requests `'ignore-if-none-match'`
+ * changes.
+ */
+export async function startS3FaultProxy(
+  upstream: string,
+  { secretKey = process.env.AWS_SECRET_ACCESS_KEY }: { secretKey?: string } = {},
+): Promise<S3FaultProxy> {
   const target = new URL(upstream);
+  let lying: LyingMode | null = null;
   const rules: Rule[] = [];
   const requests: ProxiedRequest[] = [];
   const sockets = new Set<Socket>();
 
   function forward(req: IncomingMessage, onAnswer: (answer: IncomingMessage) => void, onError: () => void): void {
+    let headers = req.headers;
+    if (lying === 'ignore-if-none-match' && secretKey && conditional(req)) {
+      headers = withoutSignedHeader(req.method ?? 'GET', req.url ?? '/', req.headers, 'if-none-match', secretKey);
+    }
     const out = request(
-      { hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      { hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers },
       onAnswer,
     );
     // The server unreachable: the client sees a dropped connection, as it would without the proxy.
@@ -99,7 +147,11 @@ export async function startS3FaultProxy(upstream: string): Promise<S3FaultProxy>
     // Decided on arrival, so concurrent requests take the "next n" faults in arrival order.
     const rule = rules.find((r) => r.left > 0 && matches(req, r.match));
     if (rule) rule.left--;
-    const fault = rule?.fault;
+    if (rule?.allArrived) {
+      if (rule.left === 0) rule.allArrived.resolve();
+      await rule.allArrived.promise;
+    }
+    const fault = rule?.fault === 'hold-until-all-arrive' ? undefined : rule?.fault;
     if (fault === 'drop-before-forwarding') {
       await drained(req);
       drop();
@@ -109,18 +161,24 @@ export async function startS3FaultProxy(upstream: string): Promise<S3FaultProxy>
       await drained(req);
       sendError(req, res, fault.status, fault.code);
       log(fault.status);
-    } else {
+    } else if (lying === 'lose-answer-after-write' && req.method === 'PUT' && conditional(req)) {
+      forward(req, (answer) => answer.resume().on('end', drop), drop);
+    } else if (lying === 'precondition-failed-as-ok') {
       forward(
         req,
         (answer) => {
-          const status = answer.statusCode ?? 0;
-          res.writeHead(status, answer.headers);
-          // After pipe's own 'end' listener, which ends the answer to the client.
-          answer.pipe(res);
-          answer.on('end', () => log(status));
+          if (answer.statusCode !== 412) return pass(answer, res, log);
+          // The refusal is read and thrown away; the client gets the empty 200 of a successful put.
+          answer.resume().on('end', () => {
+            res.writeHead(200, { 'Content-Length': 0, ETag: '"00000000000000000000000000000000"' });
+            res.end();
+            log(200);
+          });
         },
         drop,
       );
+    } else {
+      forward(req, (answer) => pass(answer, res, log), drop);
     }
   }
 
@@ -139,7 +197,25 @@ export async function startS3FaultProxy(upstream: string): Promise<S3FaultProxy>
     endpoint: `http://127.0.0.1:${port}`,
     requests,
     failNext({ times = 1, ...match }, fault) {
-      rules.push({ match, left: times, fault });
+      let resolve = () => {};
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
+      rules.push({
+        match,
+        left: times,
+        fault,
+        ...(fault === 'hold-until-all-arrive' && { allArrived: { promise, resolve } }),
+      });
+    },
+    lie(mode) {
+      // Refused here rather than on a request, where it could only surface as a dropped connection.
+      if (mode === 'ignore-if-none-match' && !secretKey) {
+        throw new Error(
+          'the S3 fault proxy needs the secret key to drop a signed If-None-Match (AWS_SECRET_ACCESS_KEY)',
+        );
+      }
+      lying = mode;
     },
     stop: () =>
       new Promise<void>((resolve, reject) => {

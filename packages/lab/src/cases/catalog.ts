@@ -39,6 +39,21 @@ export interface WriterSpec {
   retryLoop?: number;
   /** Start only after this writer has committed (or given up), instead of at the barrier. */
   startAfter?: string;
+  /**
+   * A fault, given to this writer's store only (the engine's LostAnswerStore): the first log entry its commit
+   * lands has its answer lost, as a connection closed before the answer (object_store resends the put) or a
+   * timeout (object_store gives up; the error reaches the writer).
+   */
+  lostAnswer?: 'connection-closed' | 'timeout';
+  /** This engine's option, not delta-rs's: a taken version holding the commit's own bytes is its commit. */
+  recogniseOwnCommit?: boolean;
+  /** What the retry loop catches: CommitFailedError (the default), or any error (a job runner redoing a failed job). */
+  retryOn?: 'commit-failed' | 'any-error';
+  /**
+   * An application transaction: each commit carries txn(appId, version), and each try first reads the table's
+   * last version for appId and skips a batch already committed.
+   */
+  txn?: { appId: string; version: number };
 }
 
 /** A table of the user's own, raced on copies: `path` resolved by locations.ts, `display` as the user named it. */
@@ -56,6 +71,12 @@ export interface DeltaCase {
   /** Table properties of the run's copy, e.g. `delta.isolationLevel`. */
   properties?: Record<string, string>;
   writers: WriterSpec[];
+  /**
+   * The suite that runs the case: it runs only when named (`npm run lab -- H1 …`), never in the default lab
+   * (`npm run lab` with no ids, the full-lab runs, their 8-minute budget). `s3-lying-store`: a race meant for a
+   * store set up for it (an S3 endpoint its test gives, `npm run test:s3`).
+   */
+  suite?: 's3-lying-store' | 'ambiguous-commits';
 }
 
 export interface PostgresCase {
@@ -236,13 +257,62 @@ export const CASES: LabCase[] = [
     vendorA: 2,
     vendorB: 2,
   },
+  {
+    id: 'H1',
+    title: 'two appenders, A1-shaped: appends of Feb 1 and Feb 2 on the flat table, library retries on',
+    engine: 'delta',
+    table: 'flat',
+    writers: [append('feb01', '2025-02-01'), append('feb02', '2025-02-02')],
+    suite: 's3-lying-store',
+  },
+  {
+    id: 'G1',
+    title: "appends whose commit answer is lost (connection closed): delta-rs's default, then own-bytes recognition",
+    engine: 'delta',
+    table: 'flat',
+    writers: [
+      append('default', '2025-02-01', { lostAnswer: 'connection-closed' }),
+      append('own-bytes', '2025-02-02', {
+        lostAnswer: 'connection-closed',
+        recogniseOwnCommit: true,
+        startAfter: 'default',
+      }),
+    ],
+    suite: 'ambiguous-commits',
+  },
+  {
+    id: 'G2',
+    title: "the Feb 14 job's commit answer lost (timeout); the job is run again, without a txn",
+    engine: 'delta',
+    table: 'flat',
+    writers: [append('job', '2025-02-14', { lostAnswer: 'timeout', retryLoop: 3, retryOn: 'any-error' })],
+    suite: 'ambiguous-commits',
+  },
+  {
+    id: 'G3',
+    title: "G2's job with an application transaction (txn appId 'daily-2025-02-14', version 1)",
+    engine: 'delta',
+    table: 'flat',
+    writers: [
+      append('job', '2025-02-14', {
+        lostAnswer: 'timeout',
+        retryLoop: 3,
+        retryOn: 'any-error',
+        txn: { appId: 'daily-2025-02-14', version: 1 },
+      }),
+    ],
+    suite: 'ambiguous-commits',
+  },
 ];
 
 export class UnknownCaseError extends Error {
   override name = 'UnknownCaseError';
 }
 
-/** The cases named, in catalog order; all of them when none is named. */
+/** Whether `npm run lab` with no case ids (and every full-lab run) includes the case. */
+const inDefaultLab = (c: LabCase) => !('suite' in c && c.suite !== undefined);
+
+/** The cases named, in catalog order; when none is named, every case of the default lab (none with a `suite`). */
 export function selectCases(ids: readonly string[]): LabCase[] {
   const wanted = ids.map((i) => i.toUpperCase());
   const unknown = wanted.filter((id) => !CASES.some((c) => c.id === id));
@@ -251,5 +321,5 @@ export function selectCases(ids: readonly string[]): LabCase[] {
       `unknown case ${unknown.join(', ')}; the cases are ${CASES.map((c) => c.id).join(', ')}`,
     );
   }
-  return wanted.length === 0 ? CASES : CASES.filter((c) => wanted.includes(c.id));
+  return wanted.length === 0 ? CASES.filter(inDefaultLab) : CASES.filter((c) => wanted.includes(c.id));
 }

@@ -59,3 +59,21 @@ export function userPath(p: string): string {
 export function workDirOption(options: Record<string, string>): string {
   return userPath(options['work-dir'] ?? process.env.LAB_WORK_DIR ?? resolve(REPO, 'var/lab'));
 }
+
+/**
+ * Runs a command whose exit code says its outcome: `main`'s code, or `failure`'s for whatever it throws. Whatever
+ * escapes `main` (a stream's error event, a rejected promise nobody awaited) also ends through `failure`, as one
+ * line and its code, never as Node's stack trace.
+ */
+export async function runCommand(
+  main: (argv: string[]) => Promise<number>,
+  failure: (error: unknown) => number,
+): Promise<void> {
+  const crash = (e: unknown) => {
+    process.exitCode = failure(e);
+    process.exit();
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+  process.exitCode = await main(process.argv.slice(2)).catch(failure);
+}

@@ -17,7 +17,7 @@ import { toText } from '../audit/formats/text';
 import { auditJobs, type JobAudit, type Manifest } from '../audit/index';
 import { ManifestError, parseManifest, readManifestText } from '../audit/manifest';
 import { locationConfigFromEnv } from '../locations';
-import { parseArgs, REPO, UsageError, userPath } from './args';
+import { parseArgs, REPO, runCommand, UsageError, userPath } from './args';
 
 const USAGE = 'usage: npm run audit -- FILE [--format text|sarif|junit] [--out REPORT] [--json OUT]';
 const FORMATS = ['text', 'sarif', 'junit'] as const;
@@ -137,12 +137,4 @@ function failure(error: unknown): number {
   return EXIT.failed;
 }
 
-// Whatever escapes main (a stream's error event, a rejected promise nobody awaited) still ends as
-// one line and exit 3, not as Node's stack trace.
-const crash = (e: unknown) => {
-  process.exitCode = failure(e);
-  process.exit();
-};
-process.on('uncaughtException', crash);
-process.on('unhandledRejection', crash);
-process.exitCode = await main(process.argv.slice(2)).catch(failure);
+await runCommand(main, failure);

@@ -1,5 +1,6 @@
 /** Rules every stored run obeys whatever its case: writer names, outcome fields, attempts, Delta versions. */
 
+import type { WriterResult } from '../results/types';
 import type { CaseSpec } from './expectations/index';
 import { finalReadVersion } from './expectations/retry';
 import { fmt, type RunCheck } from './run-check';
@@ -55,6 +56,10 @@ export function checkGeneric(c: RunCheck, spec: CaseSpec): void {
     }
   }
   const committed = c.run.writers.filter((w) => w.committed && w.version !== null);
+  if (spec.commitsMayRepeat) {
+    checkRepeatedCommits(c, committed);
+    return;
+  }
   const byVersion = committed.slice().sort((a, b) => (a.version ?? 0) - (b.version ?? 0));
   const versions = byVersion.map((w) => w.version);
   if (versions.some((v, i) => v !== i + 1)) {
@@ -69,4 +74,21 @@ export function checkGeneric(c: RunCheck, spec: CaseSpec): void {
       c.fail(`commitOrder differs from the writers' versions: expected ${want.join(', ')}, got ${order.join(', ')}`);
     }
   }
+}
+
+/**
+ * A case whose commits may land twice: each committed writer's version must be its own entry in the log, the log
+ * names only the case's writers, and the table's version is the log's last.
+ */
+function checkRepeatedCommits(c: RunCheck, committed: readonly WriterResult[]): void {
+  const order = c.run.commitOrder;
+  if (order === undefined) return;
+  for (const w of committed) {
+    const holder = order[(w.version ?? 0) - 1];
+    if (holder !== w.name) c.fail(`${w.name} reports version ${w.version}, but the log gives it to ${fmt(holder)}`);
+  }
+  const names = new Set(c.run.writers.map((w) => w.name));
+  const strangers = [...new Set(order.filter((n) => !names.has(n)))];
+  if (strangers.length) c.fail(`commitOrder names ${strangers.join(', ')}, not writers of the case`);
+  if (c.table.version !== null) c.equal('table version', order.length, c.table.version, 'one version per commit');
 }

@@ -16,3 +16,9 @@ export const ICEBERG_BRANCH_CHANGED = 'Requirement failed: branch main has chang
 export const ICEBERG_RETRY_WARNING = 'Commit failed due to a concurrent update, retrying';
 
 export const PG_SERIALIZE = 'could not serialize access due to concurrent update';
+
+/**
+ * The G cases' lost answer that reaches the writer (this engine's LostAnswerStore; a Python application on S3
+ * would catch an OSError from object_store instead).
+ */
+export const ANSWER_LOST = 'AnswerLostError';

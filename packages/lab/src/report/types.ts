@@ -55,7 +55,7 @@ export interface Report {
   /** Lesson cases present in the file, in the lesson's order, each checked. */
   cases: CaseReport[];
   checked: string[];
-  /** Lesson cases absent from the file. */
+  /** Lesson cases absent from the file (cases of another suite, e.g. G1–G3, are not listed). */
   skipped: string[];
   /** Case ids in the file that are not among the lesson's 22 (not checked). */
   unknown: string[];

@@ -28,6 +28,13 @@ export function checkVerdict(c: RunCheck, spec: CaseSpec): void {
   }
   if (expected.status === 'reordered') {
     c.equal('verdict order', expected.order.join(', '), order, expected.how);
+  } else if (spec.commitsMayRepeat) {
+    // A writer whose commit landed twice is replayed once, at the version it reports.
+    const byVersion = c.run.writers
+      .filter((w) => w.committed)
+      .sort((a, b) => (a.version ?? 0) - (b.version ?? 0))
+      .map((w) => w.name);
+    c.equal('verdict order', byVersion.join(', '), order, "the writers' reported versions");
   } else if (c.run.commitOrder !== undefined) {
     c.equal('verdict order', c.run.commitOrder.join(', '), order, 'the commit order');
   }

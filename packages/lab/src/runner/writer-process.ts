@@ -9,6 +9,7 @@ import { icebergAppend } from './iceberg-writer';
 import type { FromWriter, ToWriter, WriterJob, WriterOutcome } from './messages';
 import { checkOf } from './operations';
 import { type BarrierRef, PgBarrier, released } from './pg-barrier';
+import { writerStore } from './writer-store';
 
 export type Send = (msg: FromWriter) => Promise<void>;
 
@@ -22,7 +23,7 @@ async function openWith(job: WriterJob, send: Send): Promise<() => Promise<Write
     const table = await openIcebergTable(catalog, job.table);
     return () => icebergAppend(table, job, send);
   }
-  const table = await DeltaTable.open(job.table);
+  const table = await DeltaTable.open(writerStore(job.table, job.writer));
   const observed: Record<string, number> = {};
   const op = job.writer.operation;
   const check = checkOf(op);

@@ -9,6 +9,7 @@ import { removeTable } from '../tables/table-store';
 import { diffTables, sameTables } from './compare';
 import { type EngineOracle, serialReplayVerdict } from './oracle';
 import { commitOrderOf, type Replayed, type ReplayInput, replaySerial } from './replay';
+import { lostCommitWords } from './words';
 import { writerChanges } from './writer-changes';
 
 export interface DeltaVerdictInput extends ReplayInput {
@@ -50,5 +51,10 @@ export async function deltaVerdict(input: DeltaVerdictInput): Promise<RunVerdict
         overall,
       ),
   };
-  return serialReplayVerdict(oracle, { ...input, order, started });
+  // What each committed writer reports, held against the log: a version can have one commit only.
+  const reported = input.results.flatMap((w) =>
+    w.committed && w.version !== null ? [{ name: w.name, version: w.version }] : [],
+  );
+  const lostCommits = lostCommitWords(reported, input.logOrder);
+  return serialReplayVerdict(oracle, { ...input, order, started, ...(lostCommits.length > 0 && { lostCommits }) });
 }

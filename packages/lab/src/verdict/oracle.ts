@@ -43,6 +43,8 @@ export interface OracleRun {
   copyDir: (i: number) => string;
   /** When the oracle started (Date.now()), for oracleMs. */
   started: number;
+  /** Commits writers report that the table does not hold, in words (see lostCommitWords); said after the summary. */
+  lostCommits?: string[];
 }
 
 export async function serialReplayVerdict<S extends SerialResult>(
@@ -93,7 +95,7 @@ async function verdictFrom<S extends SerialResult>(
     match !== null,
     run.rowsFile,
   );
-  const said = (summary: string) => [summary, ...against.failures].join('; ');
+  const said = (summary: string) => [summary, ...(run.lostCommits ?? []), ...against.failures].join('; ');
   const oracleMs = () => Date.now() - run.started;
   if (match?.status === 'serializable') {
     return { status: 'serializable', order, summary: said(SERIALIZABLE_SUMMARY), failedWriters, oracleMs: oracleMs() };

@@ -49,6 +49,45 @@ export function notSerializableSummary(d: Pick<RunVerdict, 'rowsDuplicated' | 'r
   return parts.length > 0 ? parts.join(', ') : 'rows differ';
 }
 
+/** What one committed writer said of itself: the version it reports its commit as. */
+export interface ReportedVersion {
+  name: string;
+  version: number;
+}
+
+const listed = (names: readonly string[]) =>
+  names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+
+/**
+ * Commits the log does not hold although their writers report them: per version that a writer reports and the
+ * log gives to someone else, "feb01's commit lost: feb01 and feb02 both report version 1, the log holds feb02's".
+ * `logOrder[v - 1]` names the writer of version v (another name: a commit of no writer of the run). This is what
+ * a store whose put-if-absent does not hold does: it tells two writers that each claimed the same version.
+ */
+export function lostCommitWords(reported: readonly ReportedVersion[], logOrder: readonly string[]): string[] {
+  const byVersion = new Map<number, string[]>();
+  for (const r of reported) byVersion.set(r.version, [...(byVersion.get(r.version) ?? []), r.name]);
+  const out: string[] = [];
+  for (const [version, names] of [...byVersion].sort((a, b) => a[0] - b[0])) {
+    const holder = logOrder[version - 1];
+    const lost = names.filter((n) => n !== holder);
+    if (lost.length === 0) continue;
+    const who = lost.length === 1 ? `${lost[0]}'s commit lost` : `the commits of ${listed(lost)} lost`;
+    const claim =
+      names.length === 1
+        ? `${names[0]} reports version ${version}`
+        : `${listed(names)} ${names.length === 2 ? 'both' : 'all'} report version ${version}`;
+    const held =
+      holder === undefined
+        ? 'the log has no such version'
+        : names.includes(holder)
+          ? `the log holds ${holder}'s`
+          : 'the log holds another commit there';
+    out.push(`${who}: ${claim}, ${held}`);
+  }
+  return out;
+}
+
 /** A case's runs at a glance: each distinct verdict with how many runs said it ("data OK in 5 of 5"). */
 export function caseVerdict(c: CaseResult): string {
   const counts = new Map<string, number>();

@@ -22,6 +22,8 @@ export interface CommitOptions {
   customMetadata?: Record<string, unknown>;
   /** `txn` actions written after every other action, as delta-rs writes them. */
   appTransactions?: Txn[];
+  /** This engine's option, not delta-rs's: a taken version holding this commit's own bytes is its commit (commit.ts). */
+  recogniseOwnCommit?: boolean;
 }
 
 export interface TransactionSpec {
@@ -88,6 +90,7 @@ export class Transaction {
       readVersion: table.version,
       actions: [{ commitInfo: info }, ...this.reads.actions],
       ...(options?.maxCommitRetries !== undefined && { maxRetries: options.maxCommitRetries }),
+      ...(options?.recogniseOwnCommit && { recogniseOwnCommit: true }),
       checkpointEvery: checkpointInterval(table.configuration),
       appendOnly: appendOnlyAtCommit(table.protocol, table.configuration),
       checkWinner: (winner) => {

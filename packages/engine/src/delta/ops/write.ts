@@ -201,6 +201,7 @@ export async function prepareWrite(
             checkpointEvery: checkpointInterval(metadata.configuration),
             appendOnly: isAppendOnly(metadata.configuration),
             ...(options.maxCommitRetries !== undefined && { maxRetries: options.maxCommitRetries }),
+            ...(options.recogniseOwnCommit && { recogniseOwnCommit: true }),
           }),
         );
       } finally {

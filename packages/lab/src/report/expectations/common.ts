@@ -12,6 +12,16 @@ export interface CaseSpec {
   check(c: RunCheck): void;
   /** The run's serial-replay verdict, from the checker's own arithmetic; absent: serializable in commit order. */
   verdict?(c: RunCheck): ExpectedVerdict;
+  /**
+   * A case outside the lesson, recorded in its own results file (e.g. 'ambiguous-commits': G1–G3, in
+   * docs/lab-results-ambiguous.json): checked when present, not listed as skipped when absent.
+   */
+  suite?: string;
+  /**
+   * A writer's commit may be in the log more than once (a lost answer, resent or redone): versions need not be
+   * one per writer, and the commit order may name a writer twice.
+   */
+  commitsMayRepeat?: boolean;
 }
 
 export type ExpectedVerdict =

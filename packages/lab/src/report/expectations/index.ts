@@ -1,4 +1,5 @@
-/** The lesson's 22 cases in its order, each with its writers and its expected outcome. */
+/** The lesson's 22 cases in its order, then the lab's own suites (G1–G3), each with its writers and expected outcome. */
+import { ambiguousCases } from './ambiguous';
 import { appendCases } from './appends';
 import type { CaseSpec } from './common';
 import { compactionCases } from './compaction';
@@ -20,6 +21,7 @@ export const CASE_SPECS: readonly CaseSpec[] = [
   ...dailyCases,
   ...icebergCases,
   ...postgresCases,
+  ...ambiguousCases,
 ];
 
 export const CASE_IDS: readonly string[] = CASE_SPECS.map((s) => s.id);
