@@ -1,8 +1,10 @@
 /**
  * bench/s3-commit: what a commit costs on S3 (radosgw on loopback) beside a local disk. One writer's
- * sequential log-only appends (latency per commit) next to the bare version claim on the same
- * store (put-if-absent alone: the physical limit of a commit); then 8 processes appending at once
- * (throughput, every version claimed exactly once). Needs the S3 server of `npm run test:s3`:
+ * sequential log-only appends (latency per commit) next to the round trips a commit is made of,
+ * measured bare on the same store in the same run: the LIST that finds the latest version and the
+ * put-if-absent that claims the next one (their sum is the physical limit of a commit); then 8
+ * processes appending at once (throughput, every version claimed exactly once). Needs the S3
+ * server of `npm run test:s3`:
  *
  *   npm run bench:s3-commit [-- --commits 100 --writers 8 --each 25]
  */
@@ -13,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 import {
   buildCommitInfo,
   commit,
+  commitKey,
   field,
+  LOG_DIR,
   latestVersion,
   loadState,
   newTableMetadata,
@@ -51,37 +55,60 @@ async function createTable(location: string): Promise<void> {
   });
 }
 
-/** Appends `n` commits one after another; each commit starts from the version the last one made. */
-async function appendLoop(location: string, writer: string, n: number): Promise<{ ms: number[]; attempts: number }> {
-  const store = storeFor(location);
-  const ms: number[] = [];
-  let attempts = 0;
-  let read = (await loadState(store)).version;
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    const r = await commit({ store, readVersion: read, actions: appendActions(writer, i) });
-    ms.push(performance.now() - t0);
-    attempts += r.attempts;
-    read = r.version;
-  }
-  return { ms, attempts };
-}
-
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.ceil((p / 100) * xs.length) - 1] ?? 0;
 
+async function timed(into: number[], f: () => Promise<unknown>): Promise<void> {
+  const t0 = performance.now();
+  await f();
+  into.push(performance.now() - t0);
+}
+
+/**
+ * `n` commits by one writer, each starting from the version the last one made, and between them
+ * the round trips a commit is made of, bare, so that both meet the same server state and load:
+ * - LIST: the log after the latest version, as the next commit's latestVersion asks it;
+ * - PUT: a put-if-absent of a new key of its own (the claim);
+ * - pair: LIST then put-if-absent of the next version on a log of its own, back to back: a commit
+ *   without the engine, which also pays whatever the server charges a LIST right after a PUT;
+ * - GET: a log entry, what a loser sends per winner it checks.
+ */
 async function latency(label: string, location: string, n: number) {
   await createTable(location);
-  const { ms } = await appendLoop(location, 'solo', n);
-  // The bare claim on the same store, on keys of their own: what a commit cannot go below.
   const store = storeFor(location);
-  const claims: number[] = [];
+  const pairs = storeFor(`${location}-pairs`);
+  const bytes = (s: string) => new TextEncoder().encode(s);
+  const t = {
+    commit: [] as number[],
+    list: [] as number[],
+    put: [] as number[],
+    pair: [] as number[],
+    get: [] as number[],
+  };
+  let read = (await loadState(store)).version;
+  let pairVersion = -1;
   for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await store.putIfAbsent(`claims/${String(i).padStart(20, '0')}.json`, new TextEncoder().encode('{}'));
-    claims.push(performance.now() - t0);
+    await timed(t.commit, async () => {
+      read = (await commit({ store, readVersion: read, actions: appendActions('solo', i) })).version;
+    });
+    await timed(t.list, () => store.list(LOG_DIR, { startAfter: commitKey(read) }));
+    await timed(t.put, () => store.putIfAbsent(`claims/${String(i).padStart(20, '0')}.json`, bytes('{}')));
+    await timed(t.pair, async () => {
+      await pairs.list(LOG_DIR, pairVersion < 0 ? {} : { startAfter: commitKey(pairVersion) });
+      await pairs.putIfAbsent(commitKey(++pairVersion), bytes('{}'));
+    });
+    await timed(t.get, () => store.get(commitKey(read)));
   }
+  const [c, list, put, pair, get] = [
+    pct(t.commit, 50),
+    pct(t.list, 50),
+    pct(t.put, 50),
+    pct(t.pair, 50),
+    pct(t.get, 50),
+  ];
+  const f = (x: number) => `${x.toFixed(1)} ms`;
+  const x = (r: number) => `${r.toFixed(2)}x`;
   console.log(
-    `| ${label} | ${pct(ms, 50).toFixed(1)} ms | ${pct(ms, 99).toFixed(1)} ms | ${pct(claims, 50).toFixed(1)} ms | ${(pct(ms, 50) / pct(claims, 50)).toFixed(1)}x |`,
+    `| ${label} | ${f(c)} | ${f(pct(t.commit, 99))} | ${f(list)} | ${f(put)} | ${f(list + put)} | ${x(c / (list + put))} | ${f(pair)} | ${x(c / pair)} | ${f(get)} |`,
   );
 }
 
@@ -115,7 +142,9 @@ async function main() {
   const n = arg('commits', 100);
   rmSync(LOCAL, { recursive: true, force: true });
   console.log(`\n${n} sequential commits by one writer\n`);
-  console.log('| store | commit p50 | commit p99 | bare claim p50 | commit / claim |\n|---|---|---|---|---|');
+  console.log(
+    '| store | commit p50 | commit p99 | bare LIST p50 | bare PUT p50 | LIST + PUT | commit / (LIST + PUT) | bare pair p50 | commit / pair | bare GET p50 |\n|---|---|---|---|---|---|---|---|---|---|',
+  );
   await latency('local disk (link())', `${LOCAL}/latency`, n);
   await latency(`radosgw ${process.env.AWS_ENDPOINT_URL}`, `${s3}/latency`, n);
   const writers = arg('writers', 8);

@@ -2,13 +2,17 @@
  * bench/snapshot: a 10,000-commit table (one file added per commit, a classic checkpoint after every
  * 100th commit as delta-rs writes them) loads its latest snapshot. Each round runs in a fresh
  * process: its first load parses the checkpoint (cold), the next 10 reuse the parsed checkpoint
- * (warm). Beside it, the same log with every checkpoint removed (a JSON-only replay).
+ * (warm). The rounds run twice: without the disk cache of parsed checkpoints (DuckDB started first,
+ * outside the timing), and with it, written by one earlier process (DuckDB never started: the cached
+ * path does not need it). Beside them, the same log with every checkpoint removed (a JSON-only
+ * replay), and what decoding the cache entry costs in a fresh process as JSON and as V8 serialisation.
  *
  *   npm run bench:snapshot [-- --commits N --rounds R]
  */
-import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deserialize, serialize } from 'node:v8';
 import {
   buildCommitInfo,
   commitKey,
@@ -58,19 +62,43 @@ async function build(dir: string, commits: number): Promise<number> {
   return t.ms;
 }
 
-async function child(dir: string, loads: number): Promise<void> {
-  await withConnection((c) => c.run('SELECT 1')); // start DuckDB first: not part of loading a table
+async function child(dir: string, loads: number, cacheDir: string | null): Promise<void> {
+  // Without the cache, DuckDB reads the checkpoint: start it first, as it is not part of loading a table.
+  if (!cacheDir) await withConnection((c) => c.run('SELECT 1'));
   const store = new LocalObjectStore(dir);
   const all: number[] = [];
   let files = 0;
   let cp: number | null = null;
   for (let i = 0; i < loads; i++) {
-    const { ms, value } = await timed(() => loadState(store));
+    const { ms, value } = await timed(() => loadState(store, undefined, { cacheDir }));
     all.push(ms);
     files = value.files.size;
     cp = value.checkpointVersion;
   }
   console.log(JSON.stringify({ cold: all[0], warm: median(all.slice(1)), files, cp: cp ?? -1, maxRssKb: maxRssKb() }));
+}
+
+/** Decodes one file in a fresh process: the cache entry's JSON body, or the same actions V8-serialised. */
+function decode(file: string, as: 'json' | 'v8'): void {
+  const bytes = readFileSync(file);
+  const t0 = performance.now();
+  const actions = (as === 'json' ? JSON.parse(bytes.toString('utf8')) : deserialize(bytes)) as unknown[];
+  const t = performance.now() - t0;
+  if (actions.length === 0) throw new Error('nothing decoded');
+  console.log(JSON.stringify({ cold: t, bytes: bytes.length, maxRssKb: maxRssKb() }));
+}
+
+/** The cache entry's actions, written once as JSON and once V8-serialised, for the decode comparison. */
+function decodeInputs(cacheDir: string): { json: string; v8: string } {
+  const dir = join(cacheDir, 'checkpoints');
+  const [name] = readdirSync(dir);
+  const text = readFileSync(join(dir, name as string), 'utf8');
+  // An entry: a format line, a checksum line, then the JSON body.
+  const body = JSON.parse(text.slice(text.indexOf('\n', text.indexOf('\n') + 1) + 1)) as { actions: unknown[] };
+  const out = { json: join(OUT, 'actions.json'), v8: join(OUT, 'actions.v8') };
+  writeFileSync(out.json, JSON.stringify(body.actions));
+  writeFileSync(out.v8, serialize(body.actions));
+  return out;
 }
 
 async function main(): Promise<void> {
@@ -85,28 +113,49 @@ async function main(): Promise<void> {
   cpSync(withCp, noCp, { recursive: true });
   for (const f of readdirSync(join(noCp, '_delta_log')))
     if (f.includes('checkpoint')) rmSync(join(noCp, '_delta_log', f));
-  const runs = (dir: string, n: number, loads: number) =>
-    Array.from({ length: n }, () => inChild(SELF, ['--child', dir, String(loads)]));
+  const cache = join(OUT, 'cache'); // beside the tables, never inside one
+  const runs = (dir: string, n: number, loads: number, cacheDir = '-') =>
+    Array.from({ length: n }, () => inChild(SELF, ['--child', dir, String(loads), cacheDir]));
   const a = runs(withCp, rounds, 11);
+  const first = runs(withCp, 1, 1, cache)[0]?.result.cold as number; // parses, then writes the cache entry
+  const c = runs(withCp, rounds, 11, cache);
   const b = runs(noCp, 3, 2);
-  const r0 = a[0]?.result ?? {};
+  const inputs = decodeInputs(cache);
+  const dec = (as: 'json' | 'v8') => Array.from({ length: 5 }, () => inChild(SELF, ['--decode', inputs[as], as]));
+  const [dj, dv] = [dec('json'), dec('v8')];
+  const r0 = c[0]?.result ?? {};
+  const list = (xs: { result: Record<string, number> }[], k = 'cold') =>
+    xs.map((x) => (x.result[k] as number).toFixed(0));
+  const med = (xs: { result: Record<string, number> }[], k: string) => median(xs.map((x) => x.result[k] as number));
   console.log(
     `commits: ${commits}, ${r0.files} active files, checkpoint used: ${r0.cp} (log built in ${(buildMs / 1000).toFixed(1)} s)`,
   );
   console.log(
-    `with checkpoints, cold (fresh process, DuckDB started): median ${median(a.map((x) => x.result.cold as number)).toFixed(1)} ms over ${rounds} processes [${a.map((x) => (x.result.cold as number).toFixed(0)).join(', ')}]`,
+    `no cache, cold (fresh process, DuckDB started):  median ${med(a, 'cold').toFixed(1)} ms over ${rounds} processes [${list(a)}]`,
   );
   console.log(
-    `with checkpoints, warm (checkpoint already parsed):     median ${median(a.map((x) => x.result.warm as number)).toFixed(1)} ms (goal <= 50 ms)`,
+    `no cache, warm (checkpoint parsed in-process):  median ${med(a, 'warm').toFixed(1)} ms [${list(a, 'warm')}]`,
+  );
+  console.log(`first process with the cache (parses, writes):  ${first.toFixed(1)} ms`);
+  console.log(
+    `cache, cold (fresh process, no DuckDB):          median ${med(c, 'cold').toFixed(1)} ms over ${rounds} processes [${list(c)}] (goal <= 50 ms)`,
   );
   console.log(
-    `JSON-only replay of every commit:                       median ${median(b.map((x) => x.result.cold as number)).toFixed(1)} ms over 3 processes`,
+    `cache, warm:                                     median ${med(c, 'warm').toFixed(1)} ms [${list(c, 'warm')}]`,
   );
   console.log(
-    `peak RSS: ${Math.max(...a.map((x) => x.peakRssMb))} MB with checkpoints, ${Math.max(...b.map((x) => x.peakRssMb))} MB JSON-only`,
+    `JSON-only replay of every commit:                median ${med(b, 'cold').toFixed(1)} ms over 3 processes [${list(b)}]`,
+  );
+  console.log(
+    `decode the entry's actions, fresh process: JSON.parse median ${med(dj, 'cold').toFixed(1)} ms [${list(dj)}] (${dj[0]?.result.bytes} B), v8.deserialize median ${med(dv, 'cold').toFixed(1)} ms [${list(dv)}] (${dv[0]?.result.bytes} B)`,
+  );
+  console.log(
+    `peak RSS: ${Math.max(...a.map((x) => x.peakRssMb))} MB no cache, ${Math.max(...c.map((x) => x.peakRssMb))} MB cache, ${Math.max(...b.map((x) => x.peakRssMb))} MB JSON-only`,
   );
   rmSync(OUT, { recursive: true, force: true });
 }
 
-if (process.argv[2] === '--child') await child(process.argv[3] as string, Number(process.argv[4]));
+const [mode, arg1, arg2, arg3] = process.argv.slice(2);
+if (mode === '--child') await child(arg1 as string, Number(arg2), arg3 === '-' ? null : (arg3 as string));
+else if (mode === '--decode') decode(arg1 as string, arg2 as 'json' | 'v8');
 else await main();

@@ -104,7 +104,13 @@ await db.$disconnect();
 
 // `npm start` runs the product: production unless a developer sets NODE_ENV (an empty one counts as
 // unset), since libraries take their defaults from it, yoga's error details among them.
-const env = { DATABASE_URL: database.url, NODE_ENV: process.env.NODE_ENV || 'production' };
+const env = {
+  DATABASE_URL: database.url,
+  NODE_ENV: process.env.NODE_ENV || 'production',
+  // Parsed checkpoints kept outside every table, so a fresh writer process opens a big table quickly (the
+  // engine's checkpoint-cache.ts); the API, the workers and the writers they fork inherit it.
+  RACELAB_CACHE_DIR: process.env.RACELAB_CACHE_DIR || join(REPO_ROOT, 'var/cache'),
+};
 // tsx as a loader in the process itself (not its CLI, which runs the code in a child): the PID we
 // hold is the process that runs the code, so stopping or killing it really stops that code.
 const tsx = ['--import', 'tsx'];

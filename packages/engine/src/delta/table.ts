@@ -35,6 +35,11 @@ export function storeFor(location: TableLocation): ObjectStore {
 export interface OpenOptions {
   /** Time travel: the version to load instead of the latest. */
   version?: number;
+  /**
+   * A folder (outside every table) caching parsed checkpoints, so a fresh process opens a big table quickly;
+   * null for none. Default: the `RACELAB_CACHE_DIR` environment variable, none when unset.
+   */
+  checkpointCacheDir?: string | null;
 }
 
 /** A predicate as text (parsed against the table's schema) or already parsed. */
@@ -56,7 +61,8 @@ export class DeltaTable {
 
   static async open(location: TableLocation, options: OpenOptions = {}): Promise<DeltaTable> {
     const store = storeFor(location);
-    return new DeltaTable(store, await loadState(store, options.version));
+    const cache = options.checkpointCacheDir === undefined ? {} : { cacheDir: options.checkpointCacheDir };
+    return new DeltaTable(store, await loadState(store, options.version, cache));
   }
 
   get location(): string {

@@ -87,8 +87,10 @@ export class LocalObjectStore implements ObjectStore {
 
   async head(key: string): Promise<ObjectMeta | null> {
     try {
-      const s = await stat(await this.confined(key));
-      return s.isFile() ? { key, size: s.size, lastModified: Math.floor(s.mtimeMs) } : null;
+      const s = await stat(await this.confined(key), { bigint: true });
+      if (!s.isFile()) return null;
+      const etag = `${s.ino}-${s.size}-${s.mtimeNs}-${s.ctimeNs}`;
+      return { key, size: Number(s.size), lastModified: Number(s.mtimeMs), etag };
     } catch (e) {
       if (isCode(e, 'ENOENT')) return null;
       throw e;

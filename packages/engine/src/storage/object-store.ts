@@ -8,6 +8,11 @@ export interface ObjectMeta {
   key: string;
   size: number;
   lastModified: number;
+  /**
+   * Changes whenever the object's bytes may have: S3's ETag; locally the inode, size and modification and change
+   * times in nanoseconds. What a cache of the object's parsed content is keyed by.
+   */
+  etag?: string;
 }
 
 /** A listed key; the size comes along where the store gives it for free (S3), not locally. */

@@ -61,6 +61,15 @@ export function parseS3Url(url: string): S3Location {
 export const isS3Url = (location: string) => /^s3:\/\//i.test(location.trim());
 
 /**
+ * The shared client keeps its connections open between requests: a commit is two round trips
+ * (LIST, then the put-if-absent), and a new TCP connection for each would add a handshake to both.
+ * The SDK's Node handler does this by default today; it is spelled out so that a default changing
+ * under us fails test-s3/s3-keep-alive.test.ts instead of quietly slowing commits. 50 sockets is
+ * the SDK's default pool too: enough for a scan's parallel downloads.
+ */
+const S3_AGENT = { keepAlive: true, maxSockets: 50 } as const;
+
+/**
  * Client settings from the usual AWS environment (AWS_REGION, AWS_ENDPOINT_URL[_S3], credentials
  * from the environment or ~/.aws). A custom endpoint means an S3-compatible server: path-style
  * addressing, as radosgw and MinIO expect.
@@ -90,7 +99,8 @@ let sharedClient: { client: S3Client; endpoint: string } | null = null;
 function defaultClient(): { client: S3Client; endpoint: string } {
   if (!sharedClient) {
     const config = s3ConfigFromEnv();
-    sharedClient = { client: new S3Client(config), endpoint: String(config.endpoint ?? 'aws') };
+    const requestHandler = { httpAgent: { ...S3_AGENT }, httpsAgent: { ...S3_AGENT } };
+    sharedClient = { client: new S3Client({ ...config, requestHandler }), endpoint: String(config.endpoint ?? 'aws') };
   }
   return sharedClient;
 }
@@ -173,7 +183,12 @@ export class S3ObjectStore implements ObjectStore {
   async head(key: string): Promise<ObjectMeta | null> {
     try {
       const r = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
-      return { key, size: r.ContentLength ?? 0, lastModified: r.LastModified?.getTime() ?? 0 };
+      return {
+        key,
+        size: r.ContentLength ?? 0,
+        lastModified: r.LastModified?.getTime() ?? 0,
+        ...(r.ETag !== undefined && { etag: r.ETag }),
+      };
     } catch (e) {
       if (errorCode(e) === 'NotFound' || errorCode(e) === 'NoSuchKey' || status(e) === 404) return null;
       return this.fail(e, 'look up', key);

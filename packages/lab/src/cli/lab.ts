@@ -6,7 +6,7 @@
  * LOCATION (a path under LAB_ROOTS, or s3://bucket/path in LAB_S3_BUCKETS); a refusal exits 2 with every problem.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { LabCase } from '../cases/catalog';
 import { CaseInputError, type CustomCaseInput } from '../cases/custom';
 import { locationCase } from '../cases/location';
@@ -19,6 +19,8 @@ import { numberOption, parseArgs, REPO, UsageError, userPath, workDirOption } fr
 import { progressBar } from './progress';
 
 async function main(): Promise<void> {
+  // Parsed checkpoints kept outside every table (the engine's checkpoint-cache.ts); forked writers inherit it.
+  process.env.RACELAB_CACHE_DIR ||= join(REPO, 'var/cache');
   const { positionals, options, flags } = parseArgs(process.argv.slice(2), {
     options: ['runs', 'scale', 'json', 'data-dir', 'work-dir', 'table-root', 'table', 'writers', 'properties'],
     flags: ['keep-runs'],

@@ -14,6 +14,15 @@ import type { ObjectStore } from '../../storage/object-store';
 import { type Action, actionToJson } from '../protocol/actions';
 import { deletedFileRetentionMs } from '../protocol/config';
 import { LogFormatError, validateAction } from '../protocol/validate';
+import {
+  defaultCheckpointCacheDir,
+  entryKey,
+  fileIdentity,
+  type ParsedCheckpoint,
+  readCachedCheckpoint,
+  type SidecarIdentity,
+  writeCachedCheckpoint,
+} from './checkpoint-cache';
 import { type CheckpointFiles, checkpointKey, LAST_CHECKPOINT_KEY, type LastCheckpoint, LOG_DIR } from './listing';
 import type { TableState } from './replay';
 
@@ -41,21 +50,56 @@ function dropNulls(v: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * Checkpoint files never change once written, so their parsed actions are kept per process
- * (keyed by location, name and size): reloading a table then costs a listing and the newer commits.
+ * Parsed checkpoints kept per process, keyed like the disk cache (location, version, each file's size and etag):
+ * reloading a table then costs a listing and the newer commits.
  */
-const cache = new Map<string, Action[]>();
-const CACHE_ENTRIES = 16;
+const memory = new Map<string, ParsedCheckpoint>();
+const MEMORY_ENTRIES = 16;
 
-export async function readCheckpoint(store: ObjectStore, cp: CheckpointFiles): Promise<Action[]> {
-  const sizes = await Promise.all(cp.keys.map((k) => store.head(k)));
-  const cacheKey = `${store.location}|${cp.keys.map((k, i) => `${k}:${sizes[i]?.size}`).join('|')}`;
-  const hit = cache.get(cacheKey);
-  if (hit) return hit;
-  const actions = await parseCheckpoint(store, cp);
-  if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
-  cache.set(cacheKey, actions);
-  return actions;
+export interface ReadCheckpointOptions {
+  /** A folder for the disk cache of parsed checkpoints (outside every table), or null for none. */
+  cacheDir?: string | null;
+}
+
+/** The identity of a file on `store`, or null when it is gone or the store gives no etag. */
+async function identityOf(store: ObjectStore, key: string): Promise<string | null> {
+  const meta = await store.head(key);
+  return meta ? fileIdentity(meta) : null;
+}
+
+/**
+ * The checkpoint's actions: from this process's memory, else from the disk cache, else parsed from its files (and
+ * then remembered in both). Files without an identity (a store with no etag) are always parsed.
+ */
+export async function readCheckpoint(
+  store: ObjectStore,
+  cp: CheckpointFiles,
+  options: ReadCheckpointOptions = {},
+): Promise<Action[]> {
+  const identities = await Promise.all(cp.keys.map((k) => identityOf(store, k)));
+  if (identities.some((i) => i === null)) return (await parseCheckpoint(store, cp)).actions;
+  const key = entryKey(store.location, cp.version, identities as string[]);
+  const sidecarIdentity = (k: string) => identityOf(store, k);
+  const unchanged = async (sidecars: SidecarIdentity[]) =>
+    (await Promise.all(sidecars.map((s) => sidecarIdentity(s.key)))).every((id, i) => id === sidecars[i]?.identity);
+  const cacheDir = options.cacheDir === undefined ? defaultCheckpointCacheDir() : options.cacheDir;
+  let entry = memory.get(key) ?? (cacheDir ? await readCachedCheckpoint(cacheDir, store.location, key) : null);
+  // Sidecars are named by the top-level file, not keyed by it: a kept entry counts only while they are the same.
+  if (entry && !(await unchanged(entry.sidecars))) entry = null;
+  if (!entry) {
+    const parsed = await parseCheckpoint(store, cp);
+    const ids = await Promise.all(parsed.sidecars.map(sidecarIdentity));
+    // A sidecar without an identity could not be checked later: such a checkpoint is not kept anywhere.
+    if (ids.some((i) => i === null)) return parsed.actions;
+    entry = {
+      sidecars: parsed.sidecars.map((k, i) => ({ key: k, identity: ids[i] as string })),
+      actions: parsed.actions,
+    };
+    if (cacheDir) await writeCachedCheckpoint(cacheDir, store.location, key, entry);
+  }
+  if (memory.size >= MEMORY_ENTRIES) memory.delete(memory.keys().next().value as string);
+  memory.set(key, entry);
+  return entry.actions;
 }
 
 /** What one checkpoint file (or set of parts) holds: actions, and for the v2 spec its version and sidecars. */
@@ -70,7 +114,11 @@ interface CheckpointContent {
 /** The checkpoint's files as errors name them: with the table's location. */
 const named = (store: ObjectStore, keys: readonly string[]) => keys.map((k) => `${store.location}/${k}`).join(', ');
 
-async function parseCheckpoint(store: ObjectStore, cp: CheckpointFiles): Promise<Action[]> {
+/** The checkpoint's actions, and the keys of the sidecar files they came from in part. */
+async function parseCheckpoint(
+  store: ObjectStore,
+  cp: CheckpointFiles,
+): Promise<{ actions: Action[]; sidecars: string[] }> {
   const where = named(store, cp.keys);
   const top = cp.keys[0]?.endsWith('.json')
     ? await jsonCheckpoint(store, cp.keys[0])
@@ -84,13 +132,13 @@ async function parseCheckpoint(store: ObjectStore, cp: CheckpointFiles): Promise
       `${where}: a UUID-named checkpoint must hold one checkpointMetadata action, found ${top.declaredVersions.length}`,
     );
   }
-  if (top.sidecars.length === 0) return top.actions;
+  if (top.sidecars.length === 0) return { actions: top.actions, sidecars: [] };
   const missing = (await Promise.all(top.sidecars.map(async (k) => ((await store.head(k)) ? null : k)))).filter(
     (k) => k !== null,
   );
   if (missing.length > 0) throw new LogFormatError(`${where}: sidecar file(s) missing: ${missing.join(', ')}`);
   const files = await parquetCheckpoint(store, top.sidecars, ['add', 'remove']);
-  return [...top.actions, ...files.actions];
+  return { actions: [...top.actions, ...files.actions], sidecars: top.sidecars };
 }
 
 /** Sorts one row of a checkpoint (an object with one action key) into `into`; `where` names it in errors. */

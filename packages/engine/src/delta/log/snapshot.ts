@@ -5,7 +5,7 @@
 import type { ObjectStore } from '../../storage/object-store';
 import type { Action } from '../protocol/actions';
 import { parseCommitText } from '../protocol/validate';
-import { readCheckpoint } from './checkpoint';
+import { type ReadCheckpointOptions, readCheckpoint } from './checkpoint';
 import { commitKey, type LogListing, listLog } from './listing';
 import { StateBuilder, type TableState } from './replay';
 
@@ -43,7 +43,14 @@ function plan(listing: LogListing, version: number, location: string) {
   return { cp, from };
 }
 
-export async function loadState(store: ObjectStore, requested?: number): Promise<LoadedState> {
+/** `cacheDir`: the disk cache of parsed checkpoints; by default `RACELAB_CACHE_DIR`, none when that is unset. */
+export type LoadOptions = ReadCheckpointOptions;
+
+export async function loadState(
+  store: ObjectStore,
+  requested?: number,
+  options: LoadOptions = {},
+): Promise<LoadedState> {
   const listing = await listLog(store, requested);
   const version = requested ?? listing.latestVersion;
   if (!Number.isInteger(version) || version < 0) {
@@ -56,7 +63,7 @@ export async function loadState(store: ObjectStore, requested?: number): Promise
   }
   const { cp, from } = plan(listing, version, store.location);
   const builder = new StateBuilder();
-  if (cp) builder.apply(await readCheckpoint(store, cp));
+  if (cp) builder.apply(await readCheckpoint(store, cp, options));
   // Fetch the commits in parallel (one round trip on S3), apply them in order.
   const commits = await Promise.all(Array.from({ length: version - from + 1 }, (_, i) => readCommit(store, from + i)));
   for (const actions of commits) builder.apply(actions);
