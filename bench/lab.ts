@@ -1,19 +1,20 @@
 /**
  * bench/lab: the whole lab (every case, 5 runs, --scale 1) on this machine: wall time per case and
- * in total, peak memory (the lab process and its writer processes), and beside each Delta case the
+ * in total, peak memory (the lab process and its writer processes), and beside each Delta and Iceberg case the
  * time raw DuckDB takes for the same data work, measured in the same run: the rewrites, deletes,
  * appends and compactions its writers do, with no log, no processes and no checks; and the median time of
  * each case's serial-replay oracle (its verdict's oracleMs, outside the run's time). For P1–P3 the raw work
  * is the writers' two UPDATE statements run one after another on the lab's trips, in a transaction rolled back.
+ * Each case's runs are also split into phases from the writers' own timings (before the barrier, the race,
+ * after it), so a fixed cost shows where it sits.
  *
- *   npm run bench:lab [-- --scale S --runs N --cases A1,B1]
+ *   npm run bench:lab [-- --scale S --runs N --cases A1,B1 --cold-writers]
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeltaTable, withConnection } from '@racelab/engine';
 import {
-  type DeltaCase,
   LAB_DATABASE,
   type PostgresCase,
   prepareDataset,
@@ -55,9 +56,8 @@ function rawStatement(w: WriterSpec, files: string[], dayFile: (d: string) => st
   }
 }
 
-async function rawWork(c: DeltaCase, base: string, dayFile: (d: string) => string): Promise<number> {
-  const t = await DeltaTable.open(base);
-  const files = t.activeFiles().map((f) => join(base, f.path));
+/** The raw work of a case's writers over `files` (a Delta base table's, or an Iceberg case's seed file). */
+async function rawWork(c: { id: string; writers: WriterSpec[] }, files: string[], dayFile: (d: string) => string) {
   const { ms } = await timed(() =>
     withConnection(async (conn) => {
       for (const [i, w] of c.writers.entries())
@@ -83,6 +83,12 @@ async function rawPostgresWork(c: PostgresCase, url: string): Promise<number> {
   }
 }
 
+if (process.argv.includes('--help')) {
+  console.log(
+    'npm run bench:lab [-- --scale S (default 1) --runs N (default 5) --cases A1,B1 (default: the whole lab) --cold-writers (no writer processes started ahead of a race)]',
+  );
+  process.exit(0);
+}
 const arg = (name: string, d: number) =>
   process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : d;
 const scale = arg('--scale', 1);
@@ -97,18 +103,35 @@ mkdirSync(OUT, { recursive: true });
 const runTimes = new Map<string, number[]>();
 const writerRss: number[] = [];
 const oracleTimes = new Map<string, number[]>();
+/**
+ * A run's fixed cost, from its writers' own timings: before the barrier (the copy, the writers' open and
+ * prepare; a process start too when no warm one waited), the race (first release to last finish), and
+ * after it (the table check and the commit order), per case.
+ */
+const phases = new Map<string, { ready: number[]; race: number[]; after: number[] }>();
 const total = await timed(() =>
   runLab({
     ...(only && { cases: only }),
     runs,
     scale,
     workDir: REPO_LAB,
+    // Writers started for their race instead of ahead of it: the fixed cost warm writers remove.
+    ...(process.argv.includes('--cold-writers') && { warmWriters: false }),
     onProgress: (p) => {
       if (p.kind !== 'run' || !p.result) return;
       runTimes.set(p.caseId, [...(runTimes.get(p.caseId) ?? []), p.result.durationMs ?? 0]);
       const oracleMs = p.result.verdict?.oracleMs;
       if (oracleMs !== undefined) oracleTimes.set(p.caseId, [...(oracleTimes.get(p.caseId) ?? []), oracleMs]);
       for (const w of p.result.writers) if (w.peakRssMb) writerRss.push(w.peakRssMb);
+      const timed = p.result.writers.flatMap((w) => (w.timings ? [w.timings] : []));
+      if (timed.length > 0) {
+        const ph = phases.get(p.caseId) ?? { ready: [], race: [], after: [] };
+        const lastFinish = Math.max(...timed.map((t) => t.finished));
+        ph.ready.push(Math.max(...timed.map((t) => t.prepared)));
+        ph.race.push(lastFinish - Math.min(...timed.map((t) => t.released)));
+        ph.after.push((p.result.durationMs ?? 0) - lastFinish);
+        phases.set(p.caseId, ph);
+      }
       process.stderr.write(`${p.done}/${p.total} ${p.caseId} run ${p.run}: ${p.result.durationMs} ms\n`);
     },
   }),
@@ -127,9 +150,14 @@ for (const c of cases) {
   const sum = times.reduce((a, b) => a + b, 0);
   let raw = ''.padEnd(23);
   if (c.engine === 'delta') {
-    const ms = await rawWork(c, typeof c.table === 'string' ? join(base, c.table) : c.table.location, (d) =>
-      dataset.february(d as '2025-02-01'),
-    );
+    const table = typeof c.table === 'string' ? join(base, c.table) : c.table.location;
+    const files = (await DeltaTable.open(table)).activeFiles().map((f) => join(table, f.path));
+    const ms = await rawWork(c, files, (d) => dataset.february(d as '2025-02-01'));
+    rawTotal += ms * runs;
+    raw = `${ms.toFixed(0).padStart(8)} ms   ${(median(times) / ms).toFixed(1).padStart(5)}x`;
+  } else if (c.engine === 'iceberg') {
+    // The Iceberg cases' writers append February days to a table seeded with 2025-01-15's trips.
+    const ms = await rawWork(c, [join(base, 'jan15.parquet')], (d) => dataset.february(d as '2025-02-01'));
     rawTotal += ms * runs;
     raw = `${ms.toFixed(0).padStart(8)} ms   ${(median(times) / ms).toFixed(1).padStart(5)}x`;
   } else if (c.engine === 'postgres' && labPg) {
@@ -144,8 +172,13 @@ for (const c of cases) {
       .padStart(8)} ms`,
   );
 }
+console.log('\nper-run phases (medians): before the barrier / race / after the race (check + commit order)');
+for (const [id, ph] of phases) {
+  const m = (xs: number[]) => `${median(xs).toFixed(0).padStart(6)} ms`;
+  console.log(`${id.padEnd(5)} ${m(ph.ready)} ${m(ph.race)} ${m(ph.after)}`);
+}
 console.log(
-  `total: ${(total.ms / 1000).toFixed(1)} s wall for the whole lab (setup included; goal < 8 min); raw DuckDB work for the Delta runs: ${(rawTotal / 1000).toFixed(1)} s`,
+  `total: ${(total.ms / 1000).toFixed(1)} s wall for the whole lab (setup included; goal < 8 min); raw DuckDB work for the Delta and Iceberg runs: ${(rawTotal / 1000).toFixed(1)} s`,
 );
 await labPg?.stop();
 console.log(

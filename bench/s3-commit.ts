@@ -17,6 +17,7 @@ import {
   commit,
   commitKey,
   field,
+  LEAN_ENV,
   LOG_DIR,
   latestVersion,
   loadState,
@@ -112,11 +113,12 @@ async function latency(label: string, location: string, n: number) {
   );
 }
 
-async function contention(label: string, location: string, writers: number, each: number) {
+async function contention(label: string, location: string, writers: number, each: number, env = process.env) {
   await createTable(location);
   const procs = Array.from({ length: writers }, (_, w) =>
     spawn(process.execPath, ['--import', 'tsx', SELF, '--child', location, `w${w}`, String(each)], {
       stdio: ['pipe', 'pipe', 'inherit'],
+      env,
     }),
   );
   const lines = procs.map((p) => createInterface({ input: p.stdout as NodeJS.ReadableStream }));
@@ -152,6 +154,8 @@ async function main() {
   console.log(`\n${writers} processes x ${each} appends, released together\n`);
   console.log('| store | commits | wall | throughput | attempts | versions exact |\n|---|---|---|---|---|---|');
   await contention('local disk', `${LOCAL}/contention`, writers, each);
+  // The same race with every request sent by the AWS SDK, as before the lean sender (src/storage/s3-lean.ts).
+  await contention('radosgw, SDK only', `${s3}/contention-sdk`, writers, each, { ...process.env, [LEAN_ENV]: '0' });
   await contention('radosgw', `${s3}/contention`, writers, each);
   rmSync(LOCAL, { recursive: true, force: true });
 }

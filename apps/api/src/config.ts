@@ -2,10 +2,12 @@
  * The control plane's settings, from the environment, in one place. Every process of the stack
  * (API, worker, the `npm start` supervisor) reads them the same way.
  */
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Found by looking for the workspace's package.json: this module also runs from a bundle under var/build.
+import { resolve } from 'node:path';
+import { REPO_ROOT } from '@racelab/lab';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export { findRepoRoot } from '@racelab/lab';
+export { REPO_ROOT };
 
 export interface ApiConfig {
   /** Postgres URL of the product's database; null means "start the embedded server". */

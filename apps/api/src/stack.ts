@@ -3,10 +3,15 @@
  * the embedded server under var/db), migrations, API tokens, then the API, the race worker(s) and
  * the dashboard as separate processes; prints the URLs; Ctrl-C stops every process it started, by PID.
  * On a fresh database it queues a few presets so the dashboard has outcomes to show.
+ *
+ * What does not depend on each other runs at once, each step with a progress line: the database, the
+ * compiled API and worker entries (plain JavaScript: no TypeScript compiler in the processes we start),
+ * the dashboard build, and the data the first presets race on. The workers start once that data is
+ * ready, so none of them builds it a second time; "racelab is up" waits only for the API and dashboard.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { locationConfigFromEnv } from '@racelab/lab';
+import { compiledEntry, locationConfigFromEnv, ProgressBoard, type ProgressTask, prepareLabData } from '@racelab/lab';
 import { firstAdminToken, issueToken, registerToken } from './auth/tokens';
 import { loadConfig, REPO_ROOT } from './config';
 import { type Database, openDatabase } from './db/database';
@@ -15,21 +20,34 @@ import { startQueue } from './queue/boss';
 import { raceSpec } from './races/spec';
 import { createRace } from './races/store';
 import { onStopSignal } from './signals';
+import { buildDashboard } from './start/web-build';
 
 const API_DIR = join(REPO_ROOT, 'apps/api');
 const WEB_DIR = join(REPO_ROOT, 'apps/web');
 /** Presets queued on a fresh database: the lesson's headline races. */
 const FIRST_RACES = ['A1', 'B1', 'I4', 'I5'];
+/** The scale the first races run at, whose data is built while the rest starts. */
+const FIRST_SCALE = 1;
 
 const cfg = loadConfig();
 const workers = Number(process.env.LAB_WORKERS ?? 1);
 const withWeb = process.env.LAB_NO_WEB !== '1';
+const firstRaces = process.env.LAB_FIRST_RACES !== '0';
 const children = new Map<string, ChildProcess>();
+const board = new ProgressBoard(process.stdout);
+/** Aborted on stop: ends the dashboard build if it is still running. */
+const shutdown = new AbortController();
 let stopping = false;
 let database: Database | null = null;
 
-function start(name: string, cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(name: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): ChildProcess {
+  // Plain node on a compiled script, no loader and no CLI wrapper: the PID we hold is the process that
+  // runs the code, so stopping or killing it really stops that code.
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const prefix = (b: Buffer) =>
     b
       .toString()
@@ -37,16 +55,33 @@ function start(name: string, cmd: string, args: string[], cwd: string, env: Node
       .filter((l) => l.trim() !== '')
       .map((l) => `[${name}] ${l}\n`)
       .join('');
-  child.stdout?.on('data', (b: Buffer) => process.stdout.write(prefix(b)));
-  child.stderr?.on('data', (b: Buffer) => process.stderr.write(prefix(b)));
+  child.stdout?.on('data', (b: Buffer) => board.log(prefix(b)));
+  child.stderr?.on('data', (b: Buffer) => board.log(prefix(b), process.stderr));
   children.set(name, child);
   child.on('exit', (code, signal) => {
     children.delete(name);
     if (stopping) return;
-    console.error(`${name} exited (${signal ?? code}); stopping everything`);
+    board.log(`${name} exited (${signal ?? code}); stopping everything`, process.stderr);
     void stop(1);
   });
   return child;
+}
+
+/** Resolves when `child` prints a line matching `line`; rejects if it exits first. */
+function printedBy(child: ChildProcess, line: RegExp, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const onData = (b: Buffer) => {
+      seen += b.toString();
+      if (!line.test(seen)) return;
+      child.off('exit', onExit);
+      child.stdout?.off('data', onData);
+      resolve();
+    };
+    const onExit = () => reject(new Error(`${what} exited while starting`));
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+  });
 }
 
 /** Resolves when `url` answers 2xx; rejects if `child` exits first. */
@@ -71,6 +106,8 @@ async function ready(url: string, child: ChildProcess, what: string): Promise<vo
 async function stop(code: number) {
   if (stopping) return;
   stopping = true;
+  shutdown.abort();
+  board.close();
   const waits = [...children.values()].map(
     (c) =>
       new Promise<void>((resolve) =>
@@ -84,76 +121,167 @@ async function stop(code: number) {
 }
 onStopSignal(() => void stop(0));
 
-console.log(cfg.databaseUrl ? 'Postgres: DATABASE_URL' : `Postgres: embedded, cluster in ${cfg.embeddedDir}`);
-database = await openDatabase(cfg);
-if (database.applied.length > 0) console.log(`migrations applied: ${database.applied.join(', ')}`);
-const db = createPrisma(database.url, 2);
-const admin = await firstAdminToken(db);
-if (process.env.LAB_API_TOKEN) await registerToken(db, process.env.LAB_API_TOKEN, 'LAB_API_TOKEN');
-// The dashboard's server adds this token to its mutations; browsers never see it.
-const webToken = process.env.LAB_API_TOKEN || (await issueToken(db, 'dashboard (npm start)'));
-if ((await db.race.count()) === 0 && process.env.LAB_FIRST_RACES !== '0') {
-  const boss = await startQueue(database.url, 'producer');
-  for (const id of FIRST_RACES) {
-    await createRace(db, boss, await raceSpec({ caseId: id, runs: 2, scale: 1 }, locationConfigFromEnv(REPO_ROOT)), id);
+/** Runs `run` as a step with a progress line, which ends with `summary` of its value, or says why it failed. */
+async function step<T>(label: string, run: (task: ProgressTask) => Promise<T>, summary?: (v: T) => string): Promise<T> {
+  const task = board.task(label);
+  try {
+    const value = await run(task);
+    task.finish(summary?.(value));
+    return value;
+  } catch (e) {
+    task.fail(e instanceof Error ? (e.message.split('\n')[0] ?? '') : String(e));
+    throw e;
   }
-  await boss.stop({ graceful: false });
-  console.log(`fresh database: queued ${FIRST_RACES.join(', ')} (2 runs each, full scale)`);
 }
-await db.$disconnect();
+
+/** The product's database, migrated, with its tokens; on a fresh one, the first races queued. */
+async function setUpDatabase(): Promise<{ database: Database; webToken: string; admin: string | null }> {
+  const opened = await step(
+    cfg.databaseUrl ? 'Postgres (DATABASE_URL): migrating' : 'Postgres (embedded): starting and migrating',
+    async (task) => {
+      task.update(0, cfg.databaseUrl ? '' : cfg.embeddedDir);
+      return openDatabase(cfg);
+    },
+    (d) => `${d.applied.length} migration(s) applied`,
+  );
+  database = opened;
+  if (opened.applied.length > 0) board.log(`migrations applied: ${opened.applied.join(', ')}`);
+  const db = createPrisma(opened.url, 2);
+  try {
+    const admin = await firstAdminToken(db);
+    if (process.env.LAB_API_TOKEN) await registerToken(db, process.env.LAB_API_TOKEN, 'LAB_API_TOKEN');
+    // The dashboard's server adds this token to its mutations; browsers never see it.
+    const webToken = process.env.LAB_API_TOKEN || (await issueToken(db, 'dashboard (npm start)'));
+    if ((await db.race.count()) === 0 && firstRaces) {
+      const boss = await startQueue(opened.url, 'producer');
+      const locations = locationConfigFromEnv(REPO_ROOT);
+      for (const id of FIRST_RACES) {
+        await createRace(db, boss, await raceSpec({ caseId: id, runs: 2, scale: FIRST_SCALE }, locations), id);
+      }
+      await boss.stop({ graceful: false });
+      board.log(`fresh database: queued ${FIRST_RACES.join(', ')} (2 runs each, full scale)`);
+    }
+    return { database: opened, webToken, admin };
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+/** The API and worker entries as plain JavaScript (built on the first start and when a source changed). */
+function compileEntries(): Promise<{ api: string; worker: string }> {
+  return step(
+    'compiling the API and worker',
+    async (task) => {
+      let done = 0;
+      const compiled = (source: string) =>
+        compiledEntry(join(API_DIR, source)).then((path) => {
+          task.update(++done, source, 2);
+          return path;
+        });
+      task.update(0, '', 2);
+      const [api, worker] = await Promise.all([compiled('src/main.ts'), compiled('src/worker/main.ts')]);
+      return { api, worker };
+    },
+    () => '2/2 entries',
+  );
+}
+
+/**
+ * The data set and base tables the first races read, built here while the rest starts rather than in a
+ * worker's first job. A step line appears only for what is built now; a failure is left to the races,
+ * which build what they need themselves and say what went wrong.
+ */
+async function prepareFirstRacesData(): Promise<void> {
+  const tasks = new Map<string, ProgressTask>();
+  const units: Record<string, string> = { 'data set': 'rows', 'base tables': 'tables' };
+  try {
+    await prepareLabData({
+      workDir: cfg.labWorkDir,
+      scale: FIRST_SCALE,
+      ...(cfg.labDataDir && { dataDir: cfg.labDataDir }),
+      onProgress: (name, p) => {
+        let task = tasks.get(name);
+        if (!task) {
+          for (const other of tasks.values()) other.finish();
+          task = board.task(`${name} (scale ${FIRST_SCALE})`, p.total, units[name]);
+          tasks.set(name, task);
+        }
+        task.update(p.done, p.detail, p.total);
+      },
+    });
+    for (const t of tasks.values()) t.finish();
+  } catch (e) {
+    for (const t of tasks.values()) t.fail('failed');
+    const message = e instanceof Error ? e.message : String(e);
+    board.log(`preparing the first races' data failed (${message}); each race will try again`, process.stderr);
+  }
+}
+
+// Everything that waits on nothing else starts now, at once.
+const entries = compileEntries();
+const dashboard = withWeb
+  ? step('building the dashboard', (task) => buildDashboard(REPO_ROOT, task, shutdown.signal))
+  : null;
+const labData = firstRaces ? prepareFirstRacesData() : Promise.resolve();
+// Awaited later; marked handled now so an early failure waits for that await instead of ending the process.
+dashboard?.catch(() => {});
+// A failed step stops everything: the processes started so far, the dashboard build, the database.
+const failed = (e: unknown) => {
+  board.log(`npm start failed: ${e instanceof Error ? e.message : String(e)}`, process.stderr);
+  void stop(1);
+  return new Promise<never>(() => {});
+};
+const [{ database: opened, webToken, admin }, compiled] = await Promise.all([setUpDatabase(), entries]).catch(failed);
 
 // `npm start` runs the product: production unless a developer sets NODE_ENV (an empty one counts as
 // unset), since libraries take their defaults from it, yoga's error details among them.
 const env = {
-  DATABASE_URL: database.url,
+  DATABASE_URL: opened.url,
   NODE_ENV: process.env.NODE_ENV || 'production',
   // Parsed checkpoints kept outside every table, so a fresh writer process opens a big table quickly (the
   // engine's checkpoint-cache.ts); the API, the workers and the writers they fork inherit it.
   RACELAB_CACHE_DIR: process.env.RACELAB_CACHE_DIR || join(REPO_ROOT, 'var/cache'),
 };
-// tsx as a loader in the process itself (not its CLI, which runs the code in a child): the PID we
-// hold is the process that runs the code, so stopping or killing it really stops that code.
-const tsx = ['--import', 'tsx'];
 // GraphiQL is bundled (no CDN) and the API answers only on loopback names, so the one-machine
 // product keeps it on; a deployment that runs the API itself gets production's default (off).
 const graphiql = process.env.API_GRAPHIQL ?? '1';
-const api = start('api', process.execPath, [...tsx, 'src/main.ts'], API_DIR, {
-  ...env,
-  API_PORT: String(cfg.apiPort),
-  API_GRAPHIQL: graphiql,
-});
+const api = start('api', [compiled.api], API_DIR, { ...env, API_PORT: String(cfg.apiPort), API_GRAPHIQL: graphiql });
 // Only workers run the lab's Postgres cases: they alone get the lab database's role.
-const workerEnv = { ...env, ...(database.labUrl && { LAB_POSTGRES_URL: database.labUrl }) };
-for (let i = 1; i <= workers; i++) {
-  start(`worker${i}`, process.execPath, [...tsx, 'src/worker/main.ts'], API_DIR, workerEnv);
-}
+const workerEnv = { ...env, ...(opened.labUrl && { LAB_POSTGRES_URL: opened.labUrl }) };
+/** Resolves when every worker says it waits for races. */
+const startWorkers = () =>
+  Promise.all(
+    Array.from({ length: workers }, (_, i) => {
+      const w = start(`worker${i + 1}`, [compiled.worker], API_DIR, workerEnv);
+      return printedBy(w, /waiting for races/, `worker${i + 1}`);
+    }),
+  );
+// Workers wait for the first races' data (building it is the first race's work anyway); "up" does not.
+let dataPending = true;
+const workersReady = labData.then(() => {
+  dataPending = false;
+  return startWorkers();
+});
+workersReady.catch(() => {});
 const apiUrl = `http://${cfg.apiHost}:${cfg.apiPort}`;
-await ready(`${apiUrl}/health`, api, 'the API');
-
-if (withWeb) {
+/** The dashboard's server, started as soon as it is built: it needs the API's address, not the API itself. */
+async function startDashboard(build: Promise<void>): Promise<void> {
+  await build;
   const next = join(REPO_ROOT, 'node_modules/next/dist/bin/next');
-  // Turbo rebuilds the dashboard only when its sources changed since the last build (~1 s otherwise).
-  console.log('building the dashboard if it changed (turbo run build)…');
-  const turbo = join(REPO_ROOT, 'node_modules/.bin/turbo');
-  const build = spawn(turbo, ['run', 'build', '--filter=@racelab/web', '--output-logs=errors-only'], {
-    cwd: REPO_ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', NEXT_TELEMETRY_DISABLED: '1' },
-  });
-  const code = await new Promise<number | null>((r) => build.on('exit', r));
-  if (code !== 0) throw new Error('building the dashboard failed');
-  const web = start('web', process.execPath, [next, 'start', '-H', '127.0.0.1', '-p', String(cfg.webPort)], WEB_DIR, {
+  const web = start('web', [next, 'start', '-H', '127.0.0.1', '-p', String(cfg.webPort)], WEB_DIR, {
     API_URL: `${apiUrl}/graphql`,
     LAB_API_TOKEN: webToken,
   });
   await ready(`http://127.0.0.1:${cfg.webPort}/`, web, 'the dashboard');
 }
+await Promise.all([ready(`${apiUrl}/health`, api, 'the API'), dashboard && startDashboard(dashboard)]).catch(failed);
+if (!dataPending) await workersReady.catch(failed);
 
-console.log(`
+board.log(`
 racelab is up
   API       ${apiUrl}/graphql  ${graphiql === '0' ? '(GraphiQL off: API_GRAPHIQL=0)' : '(GraphiQL in a browser)'}
   dashboard ${withWeb ? `http://127.0.0.1:${cfg.webPort}/` : 'not started (LAB_NO_WEB=1)'}
-  workers   ${workers}
+  workers   ${workers}${dataPending ? " (they start when the first races' data is ready)" : ''}
   database  ${cfg.databaseUrl ? 'DATABASE_URL' : `embedded, ${cfg.embeddedDir}`}
 ${
   admin

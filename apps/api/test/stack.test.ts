@@ -1,10 +1,10 @@
 /**
  * `npm start`'s supervisor: from an empty folder it starts the embedded Postgres, applies the
  * migrations, issues the first token once, starts the API and a worker, queues the first races and
- * prints the URLs; SIGTERM stops every process it started, Postgres included. The dashboard is left
- * out here (LAB_NO_WEB=1): its own tests build and drive it.
+ * prints the URLs; SIGTERM stops every process it started, Postgres included. The API and the worker
+ * run from compiled bundles. The dashboard is left out here (LAB_NO_WEB=1): its own tests build and drive it.
  */
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureDatabase, findFreePort, processAlive, startPostgresServer, withDatabase } from '@racelab/pg-server';
@@ -50,6 +50,24 @@ function roleUrl(dbDir: string, role: string, database = role): string {
   return clusterUrl(dbDir, role, readFileSync(file, 'utf8').trim(), database);
 }
 
+/** A process's command line, argument by argument. */
+const commandOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+
+/** The processes whose parent is `pid`. */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false; // gone since the listing
+      }
+    })
+    .map(Number);
+}
+
 /** PIDs of the workers, as they print them when ready. */
 function pidsOf(text: string): number[] {
   return [...text.matchAll(/worker \S+:(\d+) waiting/g)].map((m) => Number(m[1]));
@@ -85,6 +103,13 @@ it('brings the product up from nothing, prints where it is, and stops every proc
   expect(ok.errors?.[0]?.message).toBe('race no-such-race not found');
   const workers = pidsOf(out);
   expect(workers).toHaveLength(1);
+  // The API and the worker run compiled JavaScript: plain node on a bundle, no TypeScript loader.
+  const started = childrenOf(first.child.pid as number).filter((pid) => commandOf(pid)[0] === process.execPath);
+  expect(started).toHaveLength(2);
+  expect(started).toContain(workers[0]);
+  for (const pid of started) {
+    expect(commandOf(pid)).toEqual([process.execPath, expect.stringMatching(/\/var\/build\/main-[0-9a-f]{12}\.mjs$/)]);
+  }
   const postmaster = Number(readFileSync(join(dir, 'db', 'pgdata', 'postmaster.pid'), 'utf8').split('\n')[0]);
   expect(processAlive(postmaster)).toBe(true);
 

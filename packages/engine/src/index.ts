@@ -73,6 +73,7 @@ export {
 } from './storage/lost-answer-store';
 export { NotFoundError, type ObjectStore, StorageError } from './storage/object-store';
 export * from './storage/probe/index';
+export { LEAN_ENV } from './storage/s3-lean';
 export {
   CONFLICT_RETRIES,
   isS3Url,

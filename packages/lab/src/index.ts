@@ -11,6 +11,8 @@ export {
   type SkippedWork,
 } from './audit/index';
 export { ManifestError, parseManifest, readManifest } from './audit/manifest';
+export { compiledEntry, DEFAULT_BUILD_DIR } from './build/compiled-entry';
+export { findRepoRoot, REPO_ROOT } from './build/repo-root';
 export {
   CASES,
   type DeltaCase,
@@ -37,6 +39,7 @@ export {
   withProperties,
 } from './cases/custom';
 export { type LocationCaseOptions, locationCase } from './cases/location';
+export { ProgressBoard, type ProgressTask } from './cli/progress';
 export { type Dataset, prepareDataset, SERVED_SCALES, scaledFigures } from './data/index';
 export { type DemoReport, runDemo } from './demo';
 export { type ConflictForecast, ForecastError, type ForecastInput, forecastConflict } from './forecast';
@@ -49,13 +52,23 @@ export {
   type ResolvedLocation,
   resolveTableLocation,
 } from './locations';
-export { copyFromFile, LAB_DATABASE, tipUpdateSql } from './postgres/index';
+export {
+  buildNextCopy,
+  copyFromFile,
+  LAB_DATABASE,
+  type PostgresCaseResult,
+  preparePostgresLab,
+  runPostgresCase,
+  swapInNextCopy,
+  tipUpdateSql,
+} from './postgres/index';
 export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';
 export * from './results/types';
 export { type AcrossHosts, type RemoteWriterJob, runWriterJob, type WriterHost } from './runner/across-hosts';
 export { RaceCancelledError } from './runner/race';
 export { clientSafeMessage, namedRoots } from './safe-message';
 export { type AppendedFile, previewAppend } from './tables/append-stats';
+export { type LabDataOptions, prepareLabData } from './tables/base-tables';
 export { CopyRefusedError, copyRefusals, raceRefusals, writeRefusal } from './tables/copy-refusals';
 export { type CopyOptions, freshCopy } from './tables/fresh-copy';
 export { type LayoutFile, type LayoutOptions, type TableLayout, tableLayout, type ValueCount } from './tables/layout';

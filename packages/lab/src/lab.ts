@@ -2,7 +2,7 @@
  * Runs cases: prepares the data set and base tables once, then every run of every case, each from
  * a fresh copy at version 0, and gathers the results file the report checker reads.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MAX_RUNS } from '@racelab/contracts';
 import { ENGINE_INFO, withConnection } from '@racelab/engine';
@@ -13,8 +13,10 @@ import { LAB_DATABASE, preparePostgresLab, runPostgresCase } from './postgres/in
 import type { CaseResult, LabResults, RunResult } from './results/types';
 import type { AcrossHosts } from './runner/across-hosts';
 import { runDeltaCase } from './runner/delta-run';
-import { runIcebergCase } from './runner/iceberg-run';
+import { runIcebergCase, seedIcebergTable } from './runner/iceberg-run';
 import { RaceCancelledError, type WriterEvent } from './runner/race';
+import { runDir } from './runner/run-context';
+import { WriterPool } from './runner/writer-pool';
 import { baseTablesDir, ensureBaseTables, ensureJan15 } from './tables/base-tables';
 import { withSampleFiles } from './tables/rows-sample';
 import { baseTablesAt } from './tables/table-store';
@@ -37,6 +39,8 @@ export interface LabOptions {
   tableRoot?: string;
   /** Delta writers run on other hosts (see runWriterJob), their barrier in Postgres; needs an S3 tableRoot. */
   acrossHosts?: AcrossHosts;
+  /** Start writer processes ahead of their race (default true); false: each race starts its own, as the bench compares. */
+  warmWriters?: boolean;
   /** LAB_ROOTS, resolved: where a user's table may keep deletion vectors at absolute paths (its own folder always). */
   roots?: readonly string[];
 }
@@ -112,7 +116,18 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
     duckdb: await duckdbVersion(),
   };
 
-  const pg = needsPostgres ? await startPostgres(o.workDir, dataset, progress) : null;
+  // Writer processes for this machine's races (not for writers on other hosts), started now so the first
+  // run's are loaded by the time it races; each race refills it for the next one.
+  const raced = cases.flatMap((c) =>
+    c.engine === 'iceberg' || (c.engine === 'delta' && !o.acrossHosts) ? [c.writers.length] : [],
+  );
+  const pool = raced.length > 0 && o.warmWriters !== false ? await WriterPool.open(Math.max(...raced)) : null;
+  const pg = needsPostgres
+    ? await startPostgres(o.workDir, dataset, progress).catch(async (e) => {
+        await pool?.close();
+        throw e;
+      })
+    : null;
   if (pg) versions.postgres = pg.version;
   // What decides the Iceberg outcomes: the engine's reimplementation of pyiceberg's commit and retry.
   if (needsIceberg) versions.iceberg = 'pyiceberg 0.12.0 commit and retry rules, SQLite catalog (better-sqlite3)';
@@ -127,8 +142,12 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
           ? await withSampleFiles(given, given.table.location, o.workDir)
           : null;
       const c: LabCase = sampled?.case ?? given;
+      // An Iceberg case's starting table is written once for its runs; each run registers a copy of it.
+      const seedDir = c.engine === 'iceberg' ? runDir({ dataset, workDir: o.workDir }, `${c.id}-seed`, 0) : null;
       const caseResult: CaseResult = { id: c.id, title: c.title, runs: [] };
       try {
+        const seed =
+          c.engine === 'iceberg' && seedDir ? await seedIcebergTable(seedDir, jan15 as string, c.properties) : null;
         for (let i = 1; i <= runs; i++) {
           if (o.signal?.aborted) throw new RaceCancelledError();
           progress({ kind: 'run', caseId: c.id, run: i, runs, done, total });
@@ -137,6 +156,7 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
             workDir: o.workDir,
             ...(o.keepRuns && { keep: true }),
             ...(o.signal && { signal: o.signal }),
+            ...(pool && { pool }),
             onEvent: (writer: string, event: WriterEvent) =>
               progress({ kind: 'writer', caseId: c.id, run: i, writer, event }),
           };
@@ -150,7 +170,7 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
                   ...(o.roots && { roots: o.roots }),
                 })
               : c.engine === 'iceberg'
-                ? await runIcebergCase(c, i, { ...ctx, jan15: jan15 as string })
+                ? await runIcebergCase(c, i, { ...ctx, jan15: jan15 as string, ...(seed && { seed }) })
                 : await postgresRun(i, (pg as NonNullable<typeof pg>).url, c);
           caseResult.runs.push(run);
           done++;
@@ -158,10 +178,12 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
         }
       } finally {
         await sampled?.remove();
+        if (seedDir) await rm(seedDir, { recursive: true, force: true });
       }
       results.push(caseResult);
     }
   } finally {
+    await pool?.close();
     await pg?.stop();
   }
   return {

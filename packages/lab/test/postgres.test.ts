@@ -6,7 +6,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { withConnection } from '@racelab/engine';
 import { findFreePort, type PostgresServer, processAlive, startPostgresServer, withClient } from '@racelab/pg-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -20,6 +19,7 @@ import {
   resetPostgresLab,
   runPostgresCase,
 } from '../src/postgres/index';
+import { TRIPS, VENDOR_TRIPS, writeSmallJanuary } from './helpers/small-january';
 
 // mkdtemp gives 0700; the server runs as OS user postgres and must traverse the parent.
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'racelab-pgtest-'));
@@ -27,23 +27,9 @@ fs.chmodSync(root, 0o755);
 const dataDir = path.join(root, 'main');
 const january = path.join(root, 'january.parquet');
 
-// 3,000 trips: per 30 trips 7 of VendorID 1, 20 of 2, 1 of 6, 2 of 7.
-const VENDOR_TRIPS: Record<string, number> = { '1': 700, '2': 2000, '6': 100, '7': 200 };
-const TRIPS = 3000;
 const SERIALIZATION = 'could not serialize access due to concurrent update';
 
 let server: PostgresServer | null = null;
-
-async function writeJanuary(file: string): Promise<void> {
-  await withConnection(async (c) => {
-    await c.run(`COPY (
-      SELECT i::BIGINT AS trip_id,
-             (CASE WHEN i % 30 < 7 THEN 1 WHEN i % 30 < 27 THEN 2 WHEN i % 30 = 27 THEN 6 ELSE 7 END)::INTEGER AS "VendorID",
-             round(((i * 37) % 1000) / 100.0 + 0.01, 2)::DOUBLE AS tip_amount
-        FROM range(${TRIPS}) t(i)
-    ) TO '${file}' (FORMAT parquet)`);
-  });
-}
 
 function zeroDeltas(): Record<string, number> {
   return Object.fromEntries(Object.keys(VENDOR_TRIPS).map((v) => [v, 0]));
@@ -80,7 +66,7 @@ function expectBaseWriters(r: PostgresCaseResult): void {
 
 describe('the P cases on an embedded Postgres', () => {
   beforeAll(async () => {
-    await writeJanuary(january);
+    await writeSmallJanuary(january);
     server = await startPostgresServer({ dataDir });
   });
 

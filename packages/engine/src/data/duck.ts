@@ -26,15 +26,22 @@ async function create(): Promise<DuckDBInstance> {
   };
   if (options.threads) config.threads = String(options.threads);
   if (options.memoryLimit) config.memory_limit = options.memoryLimit;
-  return DuckDBInstance.create(':memory:', config);
+  const db = await DuckDBInstance.create(':memory:', config);
+  // Once for the instance, so every connection starts in UTC without a query of its own (a connection is made per
+  // operation). TimeZone comes with the ICU extension, which the config given to create() does not know yet.
+  const first = await db.connect();
+  try {
+    await first.run("SET GLOBAL TimeZone='UTC'");
+  } finally {
+    first.disconnectSync();
+  }
+  return db;
 }
 
-/** A fresh connection (each has its own temp tables); close it with `disconnectSync()`. */
+/** A fresh connection (each has its own temp tables), in UTC; close it with `disconnectSync()`. */
 export async function connect(): Promise<DuckDBConnection> {
   instance ??= create();
-  const conn = await (await instance).connect();
-  await conn.run("SET TimeZone='UTC'");
-  return conn;
+  return (await instance).connect();
 }
 
 /** Runs `fn` on its own connection and always releases it. */

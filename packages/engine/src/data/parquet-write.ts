@@ -7,7 +7,7 @@
  * that physical names stay out of paths.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Add } from '../delta/protocol/actions';
@@ -34,6 +34,8 @@ export interface WriteFilesOptions {
   rowsPerFile?: number;
   /** The table's column mapping; `schema`, `partitionColumns`, `statsColumns` and `source` stay logical. */
   columnMapping?: ColumnMappingMode;
+  /** A staging folder of the caller's (who removes it), instead of a new one made and removed here. */
+  staging?: string;
 }
 
 /** What the COPYs write: the options, under physical names when the table maps columns. */
@@ -101,7 +103,9 @@ interface StagedFile {
 /** Writes the rows of `source` as data files in the table's folder; nothing is committed. */
 export async function writeDataFiles(conn: DuckDBConnection, options: WriteFilesOptions): Promise<WrittenFiles> {
   const opts = fileLayout(options);
-  const staging = await opts.store.stagingDir();
+  // Inside the caller's folder, a folder of its own: DuckDB writes partition folders into it.
+  const staging = opts.staging === undefined ? await opts.store.stagingDir() : join(opts.staging, randomUUID());
+  if (opts.staging !== undefined) await mkdir(staging);
   const writerId = randomUUID();
   try {
     const staged =
@@ -137,7 +141,7 @@ export async function writeDataFiles(conn: DuckDBConnection, options: WriteFiles
     }
     return { adds, rows, bytes: adds.reduce((n, a) => n + a.size, 0) };
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    if (opts.staging === undefined) await rm(staging, { recursive: true, force: true });
   }
 }
 

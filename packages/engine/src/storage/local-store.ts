@@ -9,6 +9,7 @@ import {
   NotFoundError,
   type ObjectMeta,
   type ObjectStore,
+  type StagedPut,
   StorageError,
 } from './object-store';
 import { leftoverKind, leftoverUnit, ownerTag, STAGING_DIR, sweepDeadStaging } from './staging';
@@ -37,6 +38,8 @@ export class LocalObjectStore implements ObjectStore {
   private readonly base: string;
   /** The root's real path, once it exists. */
   private realRoot: string | undefined;
+  /** A stat per version beats reading a `_delta_log` of thousands of entries (delta/log/latest.ts). */
+  readonly latestBy = 'probe';
 
   constructor(readonly root: string) {
     this.base = resolve(root);
@@ -116,19 +119,44 @@ export class LocalObjectStore implements ObjectStore {
   }
 
   async putIfAbsent(key: string, body: Uint8Array): Promise<boolean> {
-    const { target, temp } = await this.writeAside(key, body);
-    let claimed = false;
+    const staged = await this.stagePutIfAbsent(key, body);
     try {
-      await link(temp, target);
-      claimed = true;
-    } catch (e) {
-      if (!isCode(e, 'EEXIST')) throw e;
+      return await staged.putIfAbsent(key);
     } finally {
-      await unlink(temp).catch(() => {});
+      await staged.dispose();
     }
-    // The entry's name reaches the disk before the commit is acknowledged (the staging file's removal with it).
-    if (claimed) await syncPath(dirname(target));
-    return claimed;
+  }
+
+  /**
+   * The staging file is written and fsynced once; each claim links it to a name in the same folder. link() fails
+   * with EEXIST when the name is taken; once one succeeds, the staging file goes and the folder is fsynced, so the
+   * entry's name reaches the disk (the staging file's removal with it) before the commit is acknowledged.
+   */
+  async stagePutIfAbsent(nearKey: string, body: Uint8Array): Promise<StagedPut> {
+    const { target, temp } = await this.writeAside(nearKey, body);
+    const folder = dirname(target);
+    let left = true;
+    return {
+      putIfAbsent: async (key: string) => {
+        const path = await this.confined(key);
+        if (!left || dirname(path) !== folder)
+          throw new StorageError(`'${key}' cannot be claimed with this staged body`);
+        try {
+          await link(temp, path);
+        } catch (e) {
+          if (isCode(e, 'EEXIST')) return false;
+          throw e;
+        }
+        left = false;
+        await unlink(temp).catch(() => {});
+        await syncPath(folder);
+        return true;
+      },
+      dispose: async () => {
+        if (left) await unlink(temp).catch(() => {});
+        left = false;
+      },
+    };
   }
 
   async put(key: string, body: Uint8Array): Promise<void> {

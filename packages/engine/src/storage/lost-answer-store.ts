@@ -57,6 +57,9 @@ export class LostAnswerStore implements ObjectStore {
   get location(): string {
     return this.inner.location;
   }
+  get latestBy(): ObjectStore['latestBy'] {
+    return this.inner.latestBy;
+  }
 
   async putIfAbsent(key: string, body: Uint8Array): Promise<boolean> {
     const landed = await this.inner.putIfAbsent(key, body);

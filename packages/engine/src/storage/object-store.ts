@@ -31,10 +31,23 @@ export interface ListOptions {
 export interface ObjectStore {
   /** Where the table lives, for messages: a path or an s3:// URL. */
   readonly location: string;
+  /**
+   * How the newest log version is cheapest to find here (delta/log/latest.ts): 'probe', a lookup of each
+   * version after a known one (a stat on a local disk, where listing reads the whole folder), or 'list' (the
+   * default: one LIST after a key, as on S3).
+   */
+  readonly latestBy?: 'probe' | 'list';
   get(key: string): Promise<Uint8Array>;
   head(key: string): Promise<ObjectMeta | null>;
   /** Creates `key` only if nothing is there. Returns false, writing nothing, when it exists. */
   putIfAbsent(key: string, body: Uint8Array): Promise<boolean>;
+  /**
+   * Optional: `body` written once, ready for put-if-absent claims of several keys in its folder, each one
+   * cheap (locally: the file is written and fsynced once, and each claim is a link()). The commit loop stages
+   * its entry before it looks for the latest version, so that between looking and claiming there is only the
+   * claim. `nearKey` names the staged file (a key in the folder the claims go to).
+   */
+  stagePutIfAbsent?(nearKey: string, body: Uint8Array): Promise<StagedPut>;
   /** Creates or replaces `key`. Never used for `_delta_log/NNN.json`. */
   put(key: string, body: Uint8Array): Promise<void>;
   /** Moves a local file that DuckDB wrote into the store under `key`. */
@@ -52,6 +65,14 @@ export interface ObjectStore {
    * which never change once written.
    */
   copyIn(source: ObjectStore, key: string): Promise<void>;
+}
+
+/** A body staged by `stagePutIfAbsent`. */
+export interface StagedPut {
+  /** `putIfAbsent(key, body)`: true when this claim created `key`; the staged body is then used up. */
+  putIfAbsent(key: string): Promise<boolean>;
+  /** Removes what is left of the staged body; always called, whatever the claims did. */
+  dispose(): Promise<void>;
 }
 
 export class NotFoundError extends Error {

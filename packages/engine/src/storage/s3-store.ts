@@ -37,6 +37,7 @@ import {
   type ObjectStore,
   StorageError,
 } from './object-store';
+import { type LeanAnswer, type LeanRequest, type LeanS3, leanFromEnv, parseListPage } from './s3-lean';
 import { ownerTag, sweepDeadStaging } from './staging';
 
 export interface S3Location {
@@ -90,17 +91,40 @@ const S3_STAGING_PREFIX = 'racelab-s3-staging-';
 /** How often the same conditional put is sent again after 409 ConditionalRequestConflict. */
 export const CONFLICT_RETRIES = 5;
 
+/** A 409 the lean sender got, in the SDK's shape, so the put's one retry loop handles both. */
+const leanConflict = () =>
+  new S3ServiceException({
+    name: 'ConditionalRequestConflict',
+    $fault: 'client',
+    $metadata: { httpStatusCode: 409 },
+    message: 'ConditionalRequestConflict',
+  });
+
 const errorCode = (e: unknown) => (e instanceof S3ServiceException ? e.name : (e as { code?: string })?.code);
 const status = (e: unknown) => (e as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
 
-let sharedClient: { client: S3Client; endpoint: string } | null = null;
+/**
+ * How a store reaches S3: the SDK client, where it sends requests, and optionally the lean sender of the commit
+ * path's requests (s3-lean.ts), which leaves whatever it does not handle to the client.
+ */
+export interface S3Connection {
+  client: S3Client;
+  endpoint: string;
+  lean?: LeanS3 | null;
+}
+
+let sharedClient: S3Connection | null = null;
 
 /** One client per process for the environment's settings: its connections are reused by every table. */
-function defaultClient(): { client: S3Client; endpoint: string } {
+function defaultClient(): S3Connection {
   if (!sharedClient) {
     const config = s3ConfigFromEnv();
     const requestHandler = { httpAgent: { ...S3_AGENT }, httpsAgent: { ...S3_AGENT } };
-    sharedClient = { client: new S3Client({ ...config, requestHandler }), endpoint: String(config.endpoint ?? 'aws') };
+    sharedClient = {
+      client: new S3Client({ ...config, requestHandler }),
+      endpoint: String(config.endpoint ?? 'aws'),
+      lean: leanFromEnv(),
+    };
   }
   return sharedClient;
 }
@@ -138,11 +162,20 @@ export class S3ObjectStore implements ObjectStore {
   readonly client: S3Client;
   /** Where the client sends requests, to keep cached downloads of different servers apart. */
   private readonly endpoint: string;
+  private readonly lean: LeanS3 | null;
 
-  constructor(url: string, connection: { client: S3Client; endpoint: string } = defaultClient()) {
+  constructor(url: string, connection: S3Connection = defaultClient()) {
     ({ bucket: this.bucket, prefix: this.prefix } = parseS3Url(url));
     this.client = connection.client;
     this.endpoint = connection.endpoint;
+    this.lean = connection.lean ?? null;
+  }
+
+  /** The lean sender's answer when its status is one of `expected`; null when the SDK must send it instead. */
+  private async leanly(req: Omit<LeanRequest, 'bucket'>, expected: readonly number[]): Promise<LeanAnswer | null> {
+    if (!this.lean) return null;
+    const answer = await this.lean.request({ ...req, bucket: this.bucket }).catch(() => null);
+    return answer && expected.includes(answer.status) ? answer : null;
   }
 
   get location(): string {
@@ -171,6 +204,8 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async get(key: string): Promise<Uint8Array> {
+    const lean = await this.leanly({ method: 'GET', key: this.key(key) }, [200]);
+    if (lean) return new Uint8Array(lean.body.buffer, lean.body.byteOffset, lean.body.length);
     try {
       const r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
       return await (r.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray();
@@ -181,6 +216,18 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async head(key: string): Promise<ObjectMeta | null> {
+    const lean = await this.leanly({ method: 'HEAD', key: this.key(key) }, [200, 404]);
+    if (lean?.status === 404) return null;
+    if (lean) {
+      const etag = lean.headers.etag;
+      const modified = lean.headers['last-modified'];
+      return {
+        key,
+        size: Number(lean.headers['content-length'] ?? 0),
+        lastModified: modified ? new Date(modified).getTime() : 0,
+        ...(etag !== undefined && { etag }),
+      };
+    }
     try {
       const r = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
       return {
@@ -198,13 +245,30 @@ export class S3ObjectStore implements ObjectStore {
   async putIfAbsent(key: string, body: Uint8Array): Promise<boolean> {
     const input = { Bucket: this.bucket, Key: this.key(key), Body: Buffer.from(body), IfNoneMatch: '*' };
     for (let attempt = 0; ; attempt++) {
+      // A lean put whose answer never came counts as a send: the SDK's send is then a resend, as its own retry is.
+      let sentLeanly = 0;
       try {
+        if (this.lean) {
+          const lean = await this.lean
+            .request({
+              method: 'PUT',
+              bucket: this.bucket,
+              key: input.Key,
+              body: input.Body,
+              headers: { 'If-None-Match': '*' },
+            })
+            .catch(() => null);
+          if (lean?.status === 200) return true;
+          if (lean?.status === 412) return false;
+          if (lean?.status === 409) throw leanConflict();
+          if (lean === null) sentLeanly = 1;
+        }
         await this.client.send(new PutObjectCommand(input));
         return true;
       } catch (e) {
         if (errorCode(e) === 'PreconditionFailed' || status(e) === 412) {
           // The SDK may have resent our put after a lost answer: then the object there is ours.
-          const sent = (e as { $metadata?: { attempts?: number } }).$metadata?.attempts ?? 1;
+          const sent = ((e as { $metadata?: { attempts?: number } }).$metadata?.attempts ?? 1) + sentLeanly;
           return sent > 1 ? Buffer.from(await this.get(key)).equals(input.Body) : false;
         }
         if ((errorCode(e) === 'ConditionalRequestConflict' || status(e) === 409) && attempt < CONFLICT_RETRIES) {
@@ -238,6 +302,8 @@ export class S3ObjectStore implements ObjectStore {
     const out: ListedObject[] = [];
     const base = this.prefix === '' ? '' : `${this.prefix}/`;
     let token: string | undefined;
+    const leanPages = await this.leanList(base + prefix, options, base);
+    if (leanPages) return leanPages;
     try {
       do {
         const r = await this.client.send(
@@ -258,6 +324,29 @@ export class S3ObjectStore implements ObjectStore {
     } catch (e) {
       return this.fail(e, 'list', prefix);
     }
+    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  /** The whole listing through the lean sender, or null when any page of it must be left to the SDK. */
+  private async leanList(prefix: string, options: ListOptions, base: string): Promise<ListedObject[] | null> {
+    if (!this.lean) return null;
+    const out: ListedObject[] = [];
+    let token: string | undefined;
+    do {
+      const query: Record<string, string> = {
+        'list-type': '2',
+        prefix,
+        ...(options.startAfter !== undefined && { 'start-after': base + options.startAfter }),
+        ...(!options.recursive && { delimiter: '/' }),
+        ...(token && { 'continuation-token': token }),
+      };
+      const answer = await this.leanly({ method: 'GET', key: '', query }, [200]);
+      const page = answer && parseListPage(answer.body.toString('utf8'));
+      if (!page) return null;
+      for (const o of page.contents)
+        out.push({ key: o.key.slice(base.length), ...(o.size !== undefined && { size: o.size }) });
+      token = page.nextToken;
+    } while (token);
     return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 

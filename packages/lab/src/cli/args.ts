@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs as parseArgv } from 'node:util';
+import { REPO_ROOT } from '../build/repo-root';
 
 /** The lab's commands' arguments, read by node:util: positionals, `--name value` options and flags. */
 export class UsageError extends Error {
@@ -48,7 +48,7 @@ export function numberOption(options: Record<string, string>, name: string): num
   return n;
 }
 
-export const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
+export const REPO = REPO_ROOT;
 
 /** npm runs scripts in the package folder; paths the user typed are relative to where they typed them. */
 export function userPath(p: string): string {

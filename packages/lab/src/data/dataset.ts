@@ -8,6 +8,7 @@ import type { DataSourceKind } from '../results/types';
 import { DatasetError } from './errors';
 import { checkScale, FEBRUARY_DAYS, type FebruaryDay, type Figures, scaledFigures } from './figures';
 import { measureDataset } from './measure';
+import type { StepProgress } from './sql';
 import { SYNTHETIC_VERSION, writeSynthetic } from './synthetic';
 import { findTlcFiles, TLC_FEBRUARY, TLC_JANUARY, type TlcFiles, writeTlc } from './tlc';
 
@@ -38,6 +39,8 @@ export interface DatasetOptions {
    * 'synthetic' ignores them (the only way to a scale below 1 when TLC files are present).
    */
   source?: 'auto' | DataSourceKind;
+  /** Hears how far a build has got (rows written); not called when the cached set is used. */
+  onProgress?: (p: StepProgress) => void;
 }
 
 /** Bump when the TLC conversion changes: cached TLC data sets of another version are rebuilt. */
@@ -147,13 +150,22 @@ async function sweepTemp(cacheDir: string): Promise<void> {
   }
 }
 
-async function build(tmp: string, wanted: Wanted, tlc: TlcFiles | null): Promise<DoneMarker> {
+async function build(
+  tmp: string,
+  wanted: Wanted,
+  tlc: TlcFiles | null,
+  onProgress?: (p: StepProgress) => void,
+): Promise<DoneMarker> {
   const started = Date.now();
   const files = { january: join(tmp, JANUARY_FILE), february: (day: FebruaryDay) => join(tmp, februaryFile(day)) };
   const rowsPerFile = scaledFigures(wanted.scale).rowsPerFile;
   const figures = await withConnection(async (c) => {
-    if (tlc) await writeTlc(c, tlc, files);
-    else await writeSynthetic(c, scaledFigures(wanted.scale), files);
+    if (tlc) await writeTlc(c, tlc, files, onProgress);
+    else await writeSynthetic(c, scaledFigures(wanted.scale), files, onProgress);
+    // Every row is written now (the bar stays full); counting them takes a moment more.
+    const f = scaledFigures(wanted.scale);
+    const rows = f.januaryTrips + f.feb01 + f.feb02 + f.feb14;
+    onProgress?.({ done: rows, total: rows, detail: 'counting the figures' });
     return measureDataset(c, files, wanted.scale, rowsPerFile);
   });
   if (!tlc && !isDeepStrictEqual(figures, scaledFigures(wanted.scale))) {
@@ -237,7 +249,7 @@ export async function prepareDataset(opts: DatasetOptions): Promise<Dataset> {
     await sweepTemp(cacheDir);
     const tmp = await mkdtemp(join(cacheDir, `.tmp-${source}-${scale}-${process.pid}-`));
     try {
-      const marker = await build(tmp, wanted, tlc);
+      const marker = await build(tmp, wanted, tlc, opts.onProgress);
       const theirs = await install(tmp, dir, wanted, cacheDir);
       return datasetIn(dir, source, (theirs ?? marker).figures);
     } finally {

@@ -42,7 +42,7 @@ import {
   VENDOR7_FILES,
 } from './figures';
 import { TLC_COLUMNS } from './schema';
-import { type Conn, sqlString } from './sql';
+import { type Conn, runWatched, type StepProgress, sqlString } from './sql';
 
 /** Bump when the generated rows change: cached synthetic data sets of another version are rebuilt. */
 export const SYNTHETIC_VERSION = 1;
@@ -344,22 +344,51 @@ export function blockSql(p: BlockPlan, indexes = `range(0, ${p.rows}) t(i)`): st
   return `SELECT ${columns.join(',\n  ')}, CAST(trip_id AS BIGINT) AS trip_id FROM (${money})`;
 }
 
-/** Writes one block's rows to `file` (Parquet, snappy). */
-export async function writeBlock(c: Conn, plan: BlockPlan, file: string): Promise<void> {
+/** Writes one block's rows to `file` (Parquet, snappy); `onRows` hears DuckDB's count of rows done. */
+export async function writeBlock(
+  c: Conn,
+  plan: BlockPlan,
+  file: string,
+  onRows?: (done: number, total: number) => void,
+): Promise<void> {
   // A table scan runs on every thread (a range() source runs on one), and the COPY still writes rows in
   // the table's order (preserve_insertion_order, DuckDB's default): twice as fast on 2 cores.
   await c.run(`CREATE OR REPLACE TEMP TABLE lab_row_index AS SELECT range AS i FROM range(0, ${plan.rows})`);
   try {
-    await c.run(`COPY (${blockSql(plan, 'lab_row_index')}) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION snappy)`);
+    await runWatched(
+      c,
+      `COPY (${blockSql(plan, 'lab_row_index')}) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION snappy)`,
+      onRows,
+    );
   } finally {
     await c.run('DROP TABLE IF EXISTS lab_row_index');
   }
 }
 
-/** Writes january.parquet and the three feb-<day>.parquet files of the synthetic month into `dir`. */
-export async function writeSynthetic(c: Conn, figures: Figures, files: SyntheticFiles): Promise<void> {
-  await writeBlock(c, januaryPlan(figures), files.january);
-  for (const day of FEBRUARY_DAYS) await writeBlock(c, februaryPlan(figures, day), files.february(day));
+/**
+ * Writes january.parquet and the three feb-<day>.parquet files of the synthetic month into `dir`.
+ * `onProgress` counts rows over all four files.
+ */
+export async function writeSynthetic(
+  c: Conn,
+  figures: Figures,
+  files: SyntheticFiles,
+  onProgress?: (p: StepProgress) => void,
+): Promise<void> {
+  const blocks = [
+    { name: 'january', plan: januaryPlan(figures), file: files.january },
+    ...FEBRUARY_DAYS.map((day) => ({ name: day, plan: februaryPlan(figures, day), file: files.february(day) })),
+  ];
+  const total = blocks.reduce((n, b) => n + b.plan.rows, 0);
+  let before = 0;
+  for (const b of blocks) {
+    const report = (done: number) =>
+      onProgress?.({ done: before + Math.min(done, b.plan.rows), total, detail: `writing ${b.name}` });
+    report(0);
+    await writeBlock(c, b.plan, b.file, onProgress && ((done) => report(done)));
+    before += b.plan.rows;
+  }
+  onProgress?.({ done: total, total, detail: 'written' });
 }
 
 export interface SyntheticFiles {

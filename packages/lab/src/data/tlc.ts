@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { DatasetError } from './errors';
 import { FEBRUARY_DAYS, FEBRUARY_ID_OFFSET, type FebruaryDay } from './figures';
 import { TLC_COLUMNS } from './schema';
-import { type Conn, sqlIdent, sqlString } from './sql';
+import { type Conn, runWatched, type StepProgress, sqlIdent, sqlString } from './sql';
 
 export const TLC_JANUARY = 'yellow_tripdata_2025-01.parquet';
 export const TLC_FEBRUARY = 'yellow_tripdata_2025-02.parquet';
@@ -86,22 +86,36 @@ export interface TlcTargets {
   february(day: FebruaryDay): string;
 }
 
-/** Checks both files' schemas, then writes january.parquet and the three feb-<day>.parquet files. */
-export async function writeTlc(c: Conn, files: TlcFiles, out: TlcTargets): Promise<void> {
+/**
+ * Checks both files' schemas, then writes january.parquet and the three feb-<day>.parquet files.
+ * `onProgress` hears the rows DuckDB has read of the file it is converting (each file's own count).
+ */
+export async function writeTlc(
+  c: Conn,
+  files: TlcFiles,
+  out: TlcTargets,
+  onProgress?: (p: StepProgress) => void,
+): Promise<void> {
+  const watch = (detail: string) =>
+    onProgress && ((done: number, total: number) => onProgress({ done, total, detail }));
   const janNames = await checkTlcSchema(c, files.january);
   const febNames = await checkTlcSchema(c, files.february);
   // Plain scans keep file order in the COPY (preserve_insertion_order); measureDataset checks it.
-  await c.run(
+  await runWatched(
+    c,
     `COPY (SELECT ${selectColumns(janNames, 0)} FROM read_parquet(${sqlString(files.january)}, file_row_number = true))
      TO ${sqlString(out.january)} (FORMAT parquet, COMPRESSION snappy)`,
+    watch('converting January'),
   );
   const pickup = sqlIdent(febNames.get('tpep_pickup_datetime') ?? 'tpep_pickup_datetime');
   for (const day of FEBRUARY_DAYS) {
-    await c.run(
+    await runWatched(
+      c,
       `COPY (SELECT ${selectColumns(febNames, FEBRUARY_ID_OFFSET)}
              FROM read_parquet(${sqlString(files.february)}, file_row_number = true)
              WHERE CAST(CAST(${pickup} AS TIMESTAMP) AS DATE) = DATE ${sqlString(day)})
        TO ${sqlString(out.february(day))} (FORMAT parquet, COMPRESSION snappy)`,
+      watch(`converting ${day}`),
     );
   }
 }

@@ -9,10 +9,11 @@ import type pg from 'pg';
 import type { RunVerdict, TableCheck, WriterResult, WriterTimings } from '../results/types';
 import { labDatabaseUrl, openClient } from './connect';
 import { classify } from './error-class';
-import { resetTips } from './prepare';
+import { assertPrepared } from './prepare';
 import { tableCheck } from './table-check';
 import { tipUpdateSql } from './tip-update';
-import { postgresVerdict } from './verdict';
+import { buildNextCopy, resetToFreshCopy } from './trips-copy';
+import { postgresVerdict, racedFingerprint } from './verdict';
 
 export type PostgresIsolation = 'read committed' | 'repeatable read';
 
@@ -22,6 +23,11 @@ export interface PostgresCaseSpec {
   vendorB: number;
   /** Bound on the watch (B neither waiting on A nor done), ms. Default 120 s: at full scale B's update alone takes seconds. */
   watchTimeoutMs?: number;
+  /**
+   * When the next run's copy of trips_original is built: 'beside-verdict' (default) on a connection of its own
+   * while the verdict runs, 'after-verdict' once it is done. Either way it is built before this run returns.
+   */
+  nextCopy?: 'beside-verdict' | 'after-verdict';
 }
 
 /** WriterResult plus what Postgres told us. */
@@ -39,7 +45,16 @@ export interface PostgresCaseResult {
   commitOrder: string[];
   /** The serial-replay oracle's verdict on the table afterwards (its time is not in durationMs). */
   verdict: RunVerdict;
+  /** The reset (a prepared copy swapped in, or one built and swapped in when none was ready), the race and the table check. */
   durationMs: number;
+  /** The reset's part of durationMs. */
+  resetMs: number;
+  /** The table check's part of durationMs. */
+  checkMs: number;
+  /** Whether the reset found a copy prepared (by the previous run or the lab's preparation). */
+  resetFromPreparedCopy: boolean;
+  /** Building the next run's copy, after durationMs, beside or after the verdict (see PostgresCaseSpec.nextCopy). */
+  nextCopyMs: number;
   /** How many times the watcher asked pg_blocking_pids before B waited or returned. */
   watchPolls: number;
 }
@@ -97,9 +112,10 @@ async function finish(w: WriterState, ms: () => number, committed: string[]): Pr
 }
 
 /**
- * One run of a Postgres case: reset the tips, A updates `vendorA` and holds its transaction, B
- * starts updating `vendorB`, a watcher polls pg_blocking_pids(B) until it names A or B's statement
- * returns, then A commits and B commits (or rolls back what Postgres refused).
+ * One run of a Postgres case: a fresh copy of the trips swapped in, A updates `vendorA` and holds its transaction, B
+ * starts updating `vendorB`, a watcher polls pg_blocking_pids(B) until it names A or B's statement returns, then A
+ * commits and B commits (or rolls back what Postgres refused); the table is checked, and the verdict given while
+ * the next run's copy is built.
  */
 export async function runPostgresCase(serverUrl: string, spec: PostgresCaseSpec): Promise<PostgresCaseResult> {
   const level = { 'read committed': 'READ COMMITTED', 'repeatable read': 'REPEATABLE READ' }[spec.isolation];
@@ -118,10 +134,15 @@ export async function runPostgresCase(serverUrl: string, spec: PostgresCaseSpec)
 
   try {
     const watcher = await connect('watch');
-    await resetTips(watcher);
+    await assertPrepared(watcher);
+    // Local buffers for the verdict's temporary copy (settable only before a session's first temporary table):
+    // the default 8 MB would send most of a full-scale copy through the OS on every replayed update.
+    await watcher.query("SET temp_buffers = '256MB'");
 
     const t0 = performance.now();
     const ms = () => Math.round((performance.now() - t0) * 10) / 10;
+    const reset = await resetToFreshCopy(watcher);
+    const resetMs = ms();
     const writer = async (name: string, vendor: number): Promise<WriterState> => {
       const client = await connect(name);
       const pid = Number((await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid);
@@ -195,15 +216,42 @@ export async function runPostgresCase(serverUrl: string, spec: PostgresCaseSpec)
     await bStatement;
     await finish(b, ms, commitOrder);
 
+    const checkStart = ms();
     const table = await tableCheck(watcher);
     const durationMs = Math.round(performance.now() - t0);
-    const verdict = await postgresVerdict(watcher, [a, b], commitOrder, level);
+    const checkMs = Math.round(durationMs - checkStart);
+
+    const copier = await connect('copy');
+    let verdict: RunVerdict;
+    let nextCopyMs: number;
+    if (spec.nextCopy === 'after-verdict') {
+      verdict = await postgresVerdict(watcher, [a, b], commitOrder, level);
+      nextCopyMs = await buildNextCopy(copier);
+    } else {
+      // The second connection first takes the raced rows' fingerprint for the verdict, then builds the copy, while
+      // the verdict copies and replays on the first. Both settle before either outcome is used: a failed verdict
+      // does not leave a build running on its own.
+      const raced = racedFingerprint(copier);
+      const build = raced.then(() => buildNextCopy(copier));
+      const [v, n] = await Promise.allSettled([
+        postgresVerdict(watcher, [a, b], commitOrder, level, { racedFingerprint: raced }),
+        build,
+      ]);
+      if (v.status === 'rejected') throw v.reason;
+      if (n.status === 'rejected') throw n.reason;
+      verdict = v.value;
+      nextCopyMs = n.value;
+    }
     return {
       writers: [writerResult(a, null), writerResult(b, waitedOnLock)],
       table,
       commitOrder,
       verdict,
       durationMs,
+      resetMs,
+      checkMs,
+      resetFromPreparedCopy: reset.prepared,
+      nextCopyMs: Math.round(nextCopyMs),
       watchPolls: polls,
     };
   } finally {

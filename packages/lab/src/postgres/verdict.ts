@@ -40,6 +40,8 @@ interface Replays {
   byName: Map<string, ReplayedWriter>;
   /** $1 of every statement below: the vendors in some writer's scope. */
   vendors: number[];
+  /** The raced rows' fingerprint when taken elsewhere (racedFingerprint), else taken with each comparison. */
+  raced?: Promise<string>;
 }
 
 const IN_SCOPE = '"VendorID" = ANY($1::integer[])';
@@ -66,17 +68,30 @@ async function replay(r: Replays, names: readonly string[]): Promise<void> {
 }
 
 /**
- * Whether the raced trips and the serial result hold the same rows (those matching `where`, whose parameters start
- * at $2): counts and two sums of 64-bit row hashes, summed as numeric so nothing wraps (see verdict/compare.ts for
- * what a false "equal" would take).
+ * A relation's rows (those matching `where`) as a count and two sums of 64-bit row hashes, summed as numeric so
+ * nothing wraps (see verdict/compare.ts for what a false "equal" would take).
  */
+const fingerprint = (from: string, where = 'true') =>
+  `SELECT count(*)::text || ' ' || coalesce(sum(hash_record_extended((${TRIP_COLUMNS}), 0)), 0)::text || ' ' ||
+          coalesce(sum(hash_record_extended((${TRIP_COLUMNS}), 7216001)), 0)::text
+     FROM ${from} AS t WHERE ${where}`;
+
+/**
+ * The fingerprint of every raced row: the same whichever order is replayed, so it can be taken once, on another
+ * connection, while the verdict copies and replays (the writers are done: nothing changes `trips` meanwhile).
+ */
+export async function racedFingerprint(c: pg.Client): Promise<string> {
+  return String((await c.query<{ f: string }>(`SELECT (${fingerprint('trips')}) AS f`)).rows[0]?.f);
+}
+
+/** Whether the raced trips and the serial result hold the same rows (those matching `where`, parameters from $2). */
 async function equal(r: Replays, where = 'true', params: unknown[] = []): Promise<boolean> {
-  const fingerprint = (from: string) =>
-    `SELECT count(*)::text || ' ' || coalesce(sum(hash_record_extended((${TRIP_COLUMNS}), 0)), 0)::text || ' ' ||
-            coalesce(sum(hash_record_extended((${TRIP_COLUMNS}), 7216001)), 0)::text
-       FROM ${from} AS t WHERE ${where}`;
+  if (where === 'true' && r.raced !== undefined) {
+    const q = await r.c.query<{ serial: string }>(`SELECT (${fingerprint(SERIAL)}) AS serial`, [r.vendors]);
+    return (await r.raced) === q.rows[0]?.serial;
+  }
   const q = await r.c.query<{ raced: string; serial: string }>(
-    `SELECT (${fingerprint('trips')}) AS raced, (${fingerprint(SERIAL)}) AS serial`,
+    `SELECT (${fingerprint('trips', where)}) AS raced, (${fingerprint(SERIAL, where)}) AS serial`,
     [r.vendors, ...params],
   );
   return q.rows[0]?.raced === q.rows[0]?.serial;
@@ -172,18 +187,21 @@ async function explainingOrder(r: Replays, order: string[]): Promise<string[] | 
  * The verdict on the raced `trips`. `commitOrder` names the committed writers in the order the runner saw their
  * commits; a writer that reported committed but is not in it goes last, by name. `allowedBy` names what permits
  * another order (the isolation level). Runs in one transaction on `c`, which it leaves as it found it.
+ * `racedFingerprint`, when given, is racedFingerprint's answer on the same raced table, taken meanwhile elsewhere.
  */
 export async function postgresVerdict(
   c: pg.Client,
   writers: readonly ReplayedWriter[],
   commitOrder: readonly string[],
   allowedBy: string,
+  opts: { racedFingerprint?: Promise<string> } = {},
 ): Promise<RunVerdict> {
   const t0 = performance.now();
   const r: Replays = {
     c,
     byName: new Map(writers.map((w) => [w.name, w])),
     vendors: [...new Set(writers.map((w) => w.vendor))],
+    ...(opts.racedFingerprint && { raced: opts.racedFingerprint }),
   };
   const committed = writers.filter((w) => w.committed).map((w) => w.name);
   const order = [

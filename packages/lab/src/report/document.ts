@@ -3,11 +3,12 @@
  * written with thousands separators (3,475,226) is looked up among the figures the checker derives from its own
  * recount. Only meaningful at scale 1, where the lesson's figures hold.
  */
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../build/repo-root';
 import type { DocumentNumber, Figures, NamedFigure } from './types';
 
-/** The repo's docs/lab-cases.md, found from this module's own place (packages/lab/src/report/). */
-export const DEFAULT_CASES_DOC = fileURLToPath(new URL('../../../../docs/lab-cases.md', import.meta.url));
+/** The repo's docs/lab-cases.md. */
+export const DEFAULT_CASES_DOC = join(REPO_ROOT, 'docs/lab-cases.md');
 
 /** Every figure the lesson quotes, from the checker's own counts and its arithmetic for each case. */
 export function derivedFigures(f: Figures): NamedFigure[] {

@@ -5,19 +5,16 @@
  * OS process (runWriterJob), which releases itself through the same rows. Cancelling deletes
  * the rows: a writer still at the barrier then stops without changing anything.
  */
-import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { prepareDataset } from '../data/index';
 import type { WriterResult } from '../results/types';
 import { namedRoots } from '../safe-message';
 import type { WriterJob } from './messages';
 import { type BarrierRow, PgBarrier } from './pg-barrier';
 import { type Done, RaceCancelledError, type RaceHooks, result } from './race';
-
-const WRITER = fileURLToPath(new URL('./writer-process.ts', import.meta.url));
+import { startWriterProcess, writerEntry } from './writer-pool';
 
 /** A writer job as it travels to another host: a day is named, not a file on this host. */
 export type RemoteWriterJob = Extract<WriterJob, { engine: 'delta' }> & {
@@ -116,12 +113,9 @@ export async function runWriterJob(job: RemoteWriterJob, host: WriterHost): Prom
     });
     rowsFile = dataset.february(op.day);
   }
-  const child = fork(WRITER, [JSON.stringify({ ...job, ...(rowsFile && { rowsFile }) })], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
-  });
-  const stderr: string[] = [];
-  child.stderr?.on('data', (b: Buffer) => stderr.push(b.toString()));
+  const { child, stderr } = startWriterProcess(await writerEntry(), [
+    JSON.stringify({ ...job, ...(rowsFile && { rowsFile }) }),
+  ]);
   const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
   const barrier = await PgBarrier.open(job.barrier);
   try {

@@ -15,6 +15,7 @@ import {
 } from '@racelab/engine';
 import type { IcebergCase } from '../cases/catalog';
 import type { RunResult, TableCheck } from '../results/types';
+import { icebergCopy } from '../verdict/iceberg-replay';
 import { icebergCommitOrder, icebergVerdict, racedIcebergState } from '../verdict/index';
 import { rowsFileOf } from './operations';
 import { race } from './race';
@@ -52,28 +53,47 @@ async function checkIcebergTable(catalogPath: string): Promise<TableCheck> {
   }
 }
 
-export async function runIcebergCase(
-  c: IcebergCase,
-  index: number,
-  ctx: RunContext & { jan15: string },
-): Promise<RunResult> {
+/**
+ * A new table in `dir` (its own SQLite catalog) seeded with the 2025-01-15 trips in one snapshot, with the
+ * case's properties; returns the seed snapshot's metadata location.
+ */
+export async function seedIcebergTable(
+  dir: string,
+  jan15: string,
+  properties: Record<string, string> | undefined,
+): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const catalog = await IcebergSqliteCatalog.open({ path: join(dir, 'catalog.db'), warehouse: join(dir, 'warehouse') });
+  try {
+    await createIcebergTable(catalog, TABLE, { schemaFrom: jan15, ...(properties && { properties }) });
+    return (await appendParquetToIcebergTable(catalog, TABLE, [jan15])).metadataLocation;
+  } finally {
+    await catalog.close();
+  }
+}
+
+export interface IcebergRunContext extends RunContext {
+  jan15: string;
+  /**
+   * A table seeded once for the case's runs (seedIcebergTable with the case's properties): each run registers a
+   * copy of its metadata in the run's own catalog, sharing the seed's data file, instead of writing the seed again.
+   */
+  seed?: string;
+}
+
+export async function runIcebergCase(c: IcebergCase, index: number, ctx: IcebergRunContext): Promise<RunResult> {
   const dir = runDir(ctx, c.id, index);
   const started = Date.now();
   const catalogPath = join(dir, 'catalog.db');
   // The table as the race starts: the seed's snapshot, where the oracle's replays start too.
   let start: string;
   try {
-    await mkdir(dir, { recursive: true });
-    const catalog = await IcebergSqliteCatalog.open({ path: catalogPath, warehouse: join(dir, 'warehouse') });
-    try {
-      await createIcebergTable(catalog, TABLE, {
-        schemaFrom: ctx.jan15,
-        ...(c.properties && { properties: c.properties }),
-      });
-      start = (await appendParquetToIcebergTable(catalog, TABLE, [ctx.jan15])).metadataLocation;
-    } finally {
-      await catalog.close();
-    }
+    if (ctx.seed) {
+      await mkdir(dir, { recursive: true });
+      const copy = await icebergCopy(TABLE, ctx.seed, dir);
+      await copy.catalog.close();
+      start = copy.metadataLocation;
+    } else start = await seedIcebergTable(dir, ctx.jan15, c.properties);
     const jobs = c.writers.map((writer) => {
       const rowsFile = rowsFileOf(writer.operation, (d) => ctx.dataset.february(d));
       return { engine: 'iceberg' as const, catalog: catalogPath, table: TABLE, writer, ...(rowsFile && { rowsFile }) };

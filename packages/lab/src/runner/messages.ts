@@ -48,4 +48,5 @@ export type FromWriter =
   | { type: 'committed'; version: number | null }
   | { type: 'done'; released: number; finished: number; outcome: WriterOutcome };
 
-export type ToWriter = { type: 'go' };
+/** `job` reaches a process started ahead of its race (a warm writer); `go` is the barrier's release. */
+export type ToWriter = { type: 'job'; job: WriterJob } | { type: 'go' };

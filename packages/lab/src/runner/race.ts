@@ -3,14 +3,12 @@
  * messages (every writer holds its table and says "ready"; all are released at once), "start after
  * X has committed" as a message, never a sleep, and each writer's result, or why it has none.
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import type { WriterSpec } from '../cases/catalog';
 import type { WriterResult } from '../results/types';
 import { clientSafeMessage, type NamedRoot, namedRoots } from '../safe-message';
-import type { FromWriter, WriterJob, WriterOutcome } from './messages';
-
-const WRITER = fileURLToPath(new URL('./writer-process.ts', import.meta.url));
+import type { FromWriter, ToWriter, WriterJob, WriterOutcome } from './messages';
+import { type StartedWriter, startWriterProcess, type WriterPool, writerEntry } from './writer-pool';
 
 export type WriterEvent = 'ready' | 'released' | 'committed' | 'done';
 
@@ -26,13 +24,11 @@ interface Live {
 
 export type Done = { released: number; finished: number; outcome: WriterOutcome } | { crashed: string };
 
-function startWriter(job: WriterJob, onEvent?: (writer: string, event: WriterEvent) => void): Live {
-  const child = fork(WRITER, [JSON.stringify(job)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
-  });
-  const stderr: string[] = [];
-  child.stderr?.on('data', (b: Buffer) => stderr.push(b.toString()));
+function startWriter(
+  job: WriterJob,
+  { child, stderr }: StartedWriter,
+  onEvent?: (writer: string, event: WriterEvent) => void,
+): Live {
   const crashed = () =>
     `writer ${job.writer.name} ended without a result (exit ${child.exitCode ?? child.signalCode}): ${stderr.join('').trim()}`;
   // 'close' comes after the IPC channel is drained, so a result the writer sent is never lost to it.
@@ -49,6 +45,8 @@ function startWriter(job: WriterJob, onEvent?: (writer: string, event: WriterEve
   // Unobserved rejections of these are expected when a writer never commits.
   committed.catch(() => {});
   ready.catch(() => {});
+  // A process that died before its job arrived is reported by `closed` above, as any crash is.
+  if (child.connected) child.send({ type: 'job', job } satisfies ToWriter, () => {});
   return { spec: job.writer, child, ready, committed, done, closed };
 }
 
@@ -65,6 +63,8 @@ export interface RaceHooks {
   signal?: AbortSignal;
   /** The lab's work folder: writers' error messages name paths in it relative to it, and no other folder. */
   workDir?: string;
+  /** Writer processes started ahead of the race; refilled for the next race once this one's writers are done. */
+  pool?: WriterPool;
 }
 
 /** Rejects when `signal` aborts; never settles otherwise. */
@@ -79,7 +79,11 @@ function cancelled(signal: AbortSignal | undefined): Promise<never> {
 export async function race(jobs: WriterJob[], started: number, hooks: RaceHooks = {}): Promise<WriterResult[]> {
   const { onEvent, signal } = hooks;
   if (signal?.aborted) throw new RaceCancelledError();
-  const writers = jobs.map((job) => startWriter(job, onEvent));
+  const pool = hooks.pool;
+  const entry = pool ? null : await writerEntry();
+  const writers = jobs.map((job) =>
+    startWriter(job, pool ? pool.take() : startWriterProcess(entry as string), onEvent),
+  );
   const abort = cancelled(signal);
   abort.catch(() => {});
   try {
@@ -99,6 +103,8 @@ export async function race(jobs: WriterJob[], started: number, hooks: RaceHooks 
     // The barrier: every writer holds its table; now release those that wait for no one, together.
     for (const w of writers) if (!w.spec.startAfter) release(w);
     const done = await Promise.race([Promise.all(writers.map((w) => w.done)), abort]);
+    // The next race's processes load while this run's table is checked and its verdict is made.
+    pool?.fill();
     const roots = namedRoots({ workDir: hooks.workDir });
     return writers.map((w, i) => result(w.spec, ready[i], done[i], started, roots));
   } finally {

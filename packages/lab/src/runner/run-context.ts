@@ -3,6 +3,7 @@ import type { Dataset } from '../data/index';
 import { under } from '../tables/table-store';
 import type { AcrossHosts } from './across-hosts';
 import type { WriterEvent } from './race';
+import type { WriterPool } from './writer-pool';
 
 export interface RunContext {
   dataset: Dataset;
@@ -17,6 +18,8 @@ export interface RunContext {
   tableRoot?: string;
   /** Run the writers on other hosts, with the barrier in Postgres (needs a table root they all reach). */
   acrossHosts?: AcrossHosts;
+  /** Writer processes started ahead of their race (see writer-pool.ts); absent: each race starts its own. */
+  pool?: WriterPool;
   /** LAB_ROOTS: where a user's table may keep deletion vectors at absolute paths (see copy-refusals.ts). */
   roots?: readonly string[];
 }

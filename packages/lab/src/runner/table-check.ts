@@ -2,47 +2,183 @@
  * What the table holds after a run: rows, files on disk versus files the log names (the losers' zombies
  * are the difference), and what killed writers left beside the table (staging files, log files under a
  * temporary name), for any table; for the lab's tables also distinct trip ids, trips per lab day and every
- * January tip against its original by trip_id. One connection and one scan relation serve every query, and
- * the January join is made once.
+ * January tip against its original by trip_id. One connection serves every query and the January join is made
+ * once per set of files read; files a previous check of this process read (a base table's, hard-linked into each
+ * run's copy) are not read again, their figures added to those of the files the run's writers made.
  */
-import { DeltaTable, withConnection } from '@racelab/engine';
-import type { Conn } from '../data/sql';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Add, DeltaTable, fromLogPath, isS3Url, withConnection } from '@racelab/engine';
+import { type Conn, sqlString } from '../data/sql';
 import type { TableCheck } from '../results/types';
 import { countObjects } from '../tables/table-store';
 
 export const LAB_DAYS = ['2025-01-15', '2025-02-01', '2025-02-02', '2025-02-14'];
 const FIRST_FEBRUARY_ID = 10_000_000;
 
-const byKey = (rows: unknown[][], value: (r: unknown[]) => number) =>
-  Object.fromEntries(rows.map((r) => [String(r[0]), value(r)]));
+/** What the lab's figures are made of, for a set of data files (their live rows, as the log names them). */
+interface Part {
+  rows: number;
+  distinctIds: number;
+  minId: number | null;
+  maxId: number | null;
+  days: Record<string, number>;
+  /** January trips by vendor: how many, the sum of their tip changes, how many changed. */
+  tips: Record<string, { trips: number; delta: number; changed: number }>;
+  /** The distinct changed tip deltas (rounded to 6 places), the smallest 10. */
+  deltaValues: number[];
+}
 
-/** The lab-only figures: distinct trip ids, trips per lab day, tips against January's (lab tables only). */
-async function labFigures(rel: string, januaryFile: string, c: Conn) {
-  const jan = `read_parquet('${januaryFile.replaceAll("'", "''")}')`;
+/**
+ * Figures of file sets already checked, with the identities of their files. A run's copy hard-links the base
+ * table's Parquet files, which are never written again (a change writes new files), so the same inode, size and
+ * modification time mean the same rows: the base table is scanned and joined with January once per lab process,
+ * and a later run whose files include those scans only the files its writers added. A file's identity also
+ * holds the add's deletion vector and partition values (they decide its live rows), the table's schema and the
+ * January file's identity.
+ */
+const seen: { files: Set<string>; part: Part }[] = [];
+const SEEN_LIMIT = 64;
+
+/** A file's identity (not its link count or ctime, which change as copies come and go), and whether it is shared. */
+async function identity(path: string): Promise<{ id: string; linked: boolean } | null> {
+  const st = await stat(path, { bigint: true }).catch(() => null);
+  return st ? { id: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`, linked: st.nlink > 1n } : null;
+}
+
+/** The figures of `files` (the table's adds), read in one pass over them and one join with January. */
+async function partOf(t: DeltaTable, files: Add[], januaryFile: string, c: Conn): Promise<Part> {
   const rows = async (sql: string) => (await c.runAndReadAll(sql)).getRows() as unknown[][];
-  const [ids] = await rows(`SELECT count(DISTINCT trip_id) FROM (${rel})`);
+  const rel = await t.filesRelation(c, files);
+  const [[n, ids, lo, hi] = []] = await rows(
+    `SELECT count(*), count(DISTINCT trip_id), min(trip_id), max(trip_id) FROM (${rel})`,
+  );
   const days = await rows(
     `SELECT strftime(CAST(tpep_pickup_datetime AS DATE), '%Y-%m-%d'), count(*) FROM (${rel})
      WHERE CAST(tpep_pickup_datetime AS DATE) IN (${LAB_DAYS.map((d) => `DATE '${d}'`).join(', ')}) GROUP BY 1`,
   );
-  // January trips only: February rows have no original tip to compare with.
+  const part: Part = {
+    rows: Number(n ?? 0),
+    distinctIds: Number(ids ?? 0),
+    minId: lo === null || lo === undefined ? null : Number(lo),
+    maxId: hi === null || hi === undefined ? null : Number(hi),
+    days: Object.fromEntries(days.map(([d, k]) => [String(d), Number(k)])),
+    tips: {},
+    deltaValues: [],
+  };
+  // January trips only (February rows have no original tip): files whose ids all lie above them are not joined.
+  if (part.minId === null || part.minId >= FIRST_FEBRUARY_ID) return part;
   await c.run(
     `CREATE TEMP TABLE __tips AS SELECT o."VendorID" AS vendor, t.tip_amount - o.tip_amount AS delta,
        t.tip_amount IS DISTINCT FROM o.tip_amount AS changed
-     FROM (${rel}) t JOIN ${jan} o USING (trip_id) WHERE t.trip_id < ${FIRST_FEBRUARY_ID}`,
+     FROM (${rel}) t JOIN read_parquet(${sqlString(januaryFile)}) o USING (trip_id) WHERE t.trip_id < ${FIRST_FEBRUARY_ID}`,
   );
-  const tips = await rows(
-    'SELECT vendor, count(*), sum(delta), count(*) FILTER (WHERE changed) FROM __tips GROUP BY 1 ORDER BY 1',
-  );
-  const values = await rows('SELECT DISTINCT round(delta, 6) AS d FROM __tips WHERE changed ORDER BY 1 LIMIT 10');
-  await c.run('DROP TABLE __tips');
+  try {
+    for (const [vendor, k, delta, changed] of await rows(
+      'SELECT vendor, count(*), sum(delta), count(*) FILTER (WHERE changed) FROM __tips GROUP BY 1',
+    ))
+      part.tips[String(vendor)] = { trips: Number(k), delta: Number(delta), changed: Number(changed) };
+    const values = await rows('SELECT DISTINCT round(delta, 6) AS d FROM __tips WHERE changed ORDER BY 1 LIMIT 10');
+    part.deltaValues = values.map((r) => Number(r[0]));
+  } finally {
+    await c.run('DROP TABLE __tips');
+  }
+  return part;
+}
+
+/**
+ * The table's files in parts: the largest set checked before (if any); of the rest, the files hard-linked from
+ * elsewhere (a copy's files, shared with its source, so worth remembering) and the files only this table has
+ * (its writers' new files), each read now.
+ */
+async function partsOf(t: DeltaTable, dir: string, januaryFile: string, c: Conn): Promise<Part[]> {
+  const jan = (await identity(januaryFile))?.id ?? null;
+  const local = !isS3Url(dir) && jan !== null;
+  const keyed: { add: Add; key: string | null; linked: boolean }[] = [];
+  for (const add of t.activeFiles()) {
+    const file = local ? await identity(join(dir, fromLogPath(add.path))) : null;
+    const key = file
+      ? JSON.stringify([
+          file.id,
+          jan,
+          januaryFile,
+          t.metadata.schemaString,
+          add.deletionVector ?? null,
+          add.partitionValues,
+        ])
+      : null;
+    keyed.push({ add, key, linked: file?.linked ?? false });
+  }
+  const keys = new Set(keyed.flatMap((k) => (k.key ? [k.key] : [])));
+  const known = seen
+    .filter((s) => [...s.files].every((f) => keys.has(f)))
+    .sort((a, b) => b.files.size - a.files.size)[0];
+  const rest = keyed.filter((k) => !k.key || !known?.files.has(k.key));
+  const linked = rest.filter((k) => k.key && k.linked);
+  const own = rest.filter((k) => !(k.key && k.linked));
+  const parts = known ? [known.part] : [];
+  if (linked.length > 0) {
+    const part = await partOf(
+      t,
+      linked.map((k) => k.add),
+      januaryFile,
+      c,
+    );
+    if (seen.length >= SEEN_LIMIT) seen.shift();
+    seen.push({ files: new Set(linked.map((k) => k.key as string)), part });
+    parts.push(part);
+  }
+  if (own.length > 0 || parts.length === 0)
+    parts.push(
+      await partOf(
+        t,
+        own.map((k) => k.add),
+        januaryFile,
+        c,
+      ),
+    );
+  return parts;
+}
+
+/** The lab-only figures: distinct trip ids, trips per lab day, tips against January's (lab tables only). */
+async function labFigures(t: DeltaTable, dir: string, januaryFile: string, c: Conn) {
+  const parts = await partsOf(t, dir, januaryFile, c);
+  const days: Record<string, number> = {};
+  const tips = new Map<string, { trips: number; delta: number; changed: number }>();
+  const values = new Set<number>();
+  for (const p of parts) {
+    for (const [d, n] of Object.entries(p.days)) days[d] = (days[d] ?? 0) + n;
+    for (const [v, x] of Object.entries(p.tips)) {
+      const sum = tips.get(v) ?? { trips: 0, delta: 0, changed: 0 };
+      tips.set(v, { trips: sum.trips + x.trips, delta: sum.delta + x.delta, changed: sum.changed + x.changed });
+    }
+    for (const d of p.deltaValues) values.add(d);
+  }
+  // Parts whose id ranges overlap may share ids: then they are counted together, over the whole table.
+  const ranged = parts.filter((p) => p.minId !== null && p.maxId !== null) as (Part & {
+    minId: number;
+    maxId: number;
+  })[];
+  const apart = ranged.every((p, i) => ranged.every((q, j) => j <= i || p.maxId < q.minId || q.maxId < p.minId));
+  const distinctTripIds = apart
+    ? parts.reduce((n, p) => n + p.distinctIds, 0)
+    : Number(
+        (await c.runAndReadAll(`SELECT count(DISTINCT trip_id) FROM (${await t.relation(c)})`)).getRows()[0]?.[0] ?? 0,
+      );
+  // Vendors in SQL's order (ORDER BY vendor: numbers ascending, a missing vendor last).
+  const vendors = [...tips.keys()].sort((x, y) => (x === 'null' ? 1 : y === 'null' ? -1 : Number(x) - Number(y)));
+  const byVendor = (value: (x: { trips: number; delta: number; changed: number }) => number) =>
+    Object.fromEntries(
+      vendors.map((v) => [v, value(tips.get(v) as { trips: number; delta: number; changed: number })]),
+    );
   return {
-    distinctTripIds: Number(ids?.[0] ?? 0),
-    tripsOnDay: byKey(days, (r) => Number(r[1])),
-    tipDeltaByVendor: byKey(tips, (r) => Math.round(Number(r[2]) * 1e6) / 1e6),
-    tipChangedByVendor: byKey(tips, (r) => Number(r[3])),
-    tipDeltaValues: values.map((r) => Number(r[0])),
-    tripsByVendor: byKey(tips, (r) => Number(r[1])),
+    rows: parts.reduce((n, p) => n + p.rows, 0),
+    distinctTripIds,
+    tripsOnDay: days,
+    tipDeltaByVendor: byVendor((x) => Math.round(x.delta * 1e6) / 1e6),
+    tipChangedByVendor: byVendor((x) => x.changed),
+    tipDeltaValues: [...values].sort((x, y) => x - y).slice(0, 10),
+    tripsByVendor: byVendor((x) => x.trips),
   };
 }
 
@@ -54,9 +190,13 @@ async function labFigures(rel: string, januaryFile: string, c: Conn) {
 export async function checkTable(dir: string, lab?: { januaryFile: string }): Promise<TableCheck> {
   const t = await DeltaTable.open(dir);
   const checks = await withConnection(async (c) => {
+    if (lab) {
+      const { rows, ...figures } = await labFigures(t, dir, lab.januaryFile, c);
+      return { rows, lab: figures };
+    }
     const rel = await t.relation(c);
     const [total] = (await c.runAndReadAll(`SELECT count(*) FROM (${rel})`)).getRows() as unknown[][];
-    return { rows: Number(total?.[0] ?? 0), lab: lab ? await labFigures(rel, lab.januaryFile, c) : null };
+    return { rows: Number(total?.[0] ?? 0), lab: null };
   });
   const objects = await countObjects(dir);
   return {

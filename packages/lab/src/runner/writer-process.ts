@@ -73,10 +73,25 @@ async function mainWithBarrier(job: WriterJob & { barrier: BarrierRef }): Promis
   }
 }
 
-const job = JSON.parse(process.argv[2] as string) as WriterJob;
+/** The job: on the command line, or (a process started ahead of its race) the first message from the parent. */
+function jobOf(): Promise<WriterJob> {
+  const given = process.argv[2];
+  if (given) return Promise.resolve(JSON.parse(given) as WriterJob);
+  return new Promise((resolve) => {
+    const take = (m: ToWriter) => {
+      if (m.type !== 'job') return;
+      process.off('message', take);
+      resolve(m.job);
+    };
+    process.on('message', take);
+  });
+}
+
 // No writer outlives its race: when the process that started it dies or cancels (the IPC channel
-// closes), it stops where it stands instead of committing to a run nobody watches any more.
+// closes), it stops where it stands instead of committing to a run nobody watches any more. A warm
+// process still waiting for its job stops the same way.
 process.once('disconnect', () => process.exit(0));
+const job = await jobOf();
 const run = job.engine === 'delta' && job.barrier ? mainWithBarrier({ ...job, barrier: job.barrier }) : main(job);
 run.catch(async (e: unknown) => {
   const err = e instanceof Error ? e : new Error(String(e));

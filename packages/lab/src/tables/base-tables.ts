@@ -7,7 +7,8 @@
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DeltaTable, withConnection, writeDeltaTable } from '@racelab/engine';
-import { type Dataset, DONE_MARKER } from '../data/index';
+import { type Dataset, DONE_MARKER, prepareDataset } from '../data/index';
+import type { StepProgress } from '../data/sql';
 
 export type TableKind = 'flat' | 'partitioned';
 
@@ -29,7 +30,15 @@ async function builtFrom(dir: string, datasetMarker: string): Promise<boolean> {
   }
 }
 
-export async function ensureBaseTables(workDir: string, dataset: Dataset): Promise<BaseTables> {
+/**
+ * The flat and partitioned base tables of `dataset`, built unless they were built from exactly it.
+ * `onProgress` counts the tables written (it is not called when they were already there).
+ */
+export async function ensureBaseTables(
+  workDir: string,
+  dataset: Dataset,
+  onProgress?: (p: StepProgress) => void,
+): Promise<BaseTables> {
   const dir = baseTablesDir(workDir, dataset);
   const tables = { flat: join(dir, 'flat'), partitioned: join(dir, 'partitioned') };
   const datasetMarker = await readFile(join(dataset.dir, DONE_MARKER), 'utf8');
@@ -38,10 +47,12 @@ export async function ensureBaseTables(workDir: string, dataset: Dataset): Promi
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
   const source = { kind: 'parquet' as const, paths: [dataset.january] };
+  onProgress?.({ done: 0, total: 2, detail: 'writing flat' });
   await writeDeltaTable(join(tmp, 'flat'), source, {
     rowsPerFile: dataset.rowsPerFile,
     customMetadata: { writer: 'lab-base' },
   });
+  onProgress?.({ done: 1, total: 2, detail: 'writing partitioned' });
   await writeDeltaTable(join(tmp, 'partitioned'), source, {
     rowsPerFile: dataset.rowsPerFile,
     partitionBy: ['VendorID'],
@@ -55,6 +66,7 @@ export async function ensureBaseTables(workDir: string, dataset: Dataset): Promi
   await rm(dir, { recursive: true, force: true });
   await mkdir(join(dir, '..'), { recursive: true });
   await rename(tmp, dir);
+  onProgress?.({ done: 2, total: 2, detail: 'written' });
   return tables;
 }
 
@@ -82,4 +94,29 @@ export async function ensureJan15(workDir: string, dataset: Dataset): Promise<st
   );
   await rename(tmp, file);
   return file;
+}
+
+export interface LabDataOptions {
+  workDir: string;
+  scale: number;
+  /** Where the real TLC files may be (see prepareDataset). */
+  dataDir?: string;
+  /** How far each step has got, for a progress display: the data set, then the base tables. */
+  onProgress?: (step: 'data set' | 'base tables', p: StepProgress) => void;
+}
+
+/**
+ * Everything the lab's own cases read at `scale`, ready before a race asks: the data set, the flat and
+ * partitioned base tables and the Iceberg contrast's January 15 file. What is already built is kept.
+ */
+export async function prepareLabData(o: LabDataOptions): Promise<{ dataset: Dataset; tables: BaseTables }> {
+  const dataset = await prepareDataset({
+    scale: o.scale,
+    cacheDir: join(o.workDir, 'data'),
+    ...(o.dataDir && { dataDir: o.dataDir }),
+    ...(o.onProgress && { onProgress: (p: StepProgress) => o.onProgress?.('data set', p) }),
+  });
+  const tables = await ensureBaseTables(o.workDir, dataset, o.onProgress && ((p) => o.onProgress?.('base tables', p)));
+  await ensureJan15(o.workDir, dataset);
+  return { dataset, tables };
 }

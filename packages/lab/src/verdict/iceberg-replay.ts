@@ -55,24 +55,37 @@ export interface IcebergReplayed extends IcebergState {
   failures: string[];
 }
 
-/** Registers a copy of the starting metadata, located in `dir`, in a new catalog there. */
-async function freshIcebergCopy(input: IcebergReplayInput, dir: string): Promise<IcebergSqliteCatalog> {
-  const start = readIcebergTableMetadata(input.start, defaultIcebergPathResolver);
+/**
+ * Registers a copy of the table metadata at `start`, located in `dir`, as `table` in a new catalog there
+ * (`dir/catalog.db`); returns the catalog and the copy's metadata location. The files of `start`'s snapshots
+ * are shared, never copied: Iceberg never rewrites a file.
+ */
+export async function icebergCopy(
+  table: string,
+  start: string,
+  dir: string,
+): Promise<{ catalog: IcebergSqliteCatalog; metadataLocation: string }> {
+  const metadata = readIcebergTableMetadata(start, defaultIcebergPathResolver);
   const location = join(dir, 'table');
   const metadataFile = join(location, 'metadata', `00000-${randomUUID()}.metadata.json`);
   mkdirSync(join(location, 'metadata'), { recursive: true });
-  writeFileSync(metadataFile, serializeIcebergTableMetadata({ ...start, location: pathToFileURL(location).href }));
+  writeFileSync(metadataFile, serializeIcebergTableMetadata({ ...metadata, location: pathToFileURL(location).href }));
   const catalog = await IcebergSqliteCatalog.open({ path: join(dir, 'catalog.db') });
-  const dot = input.table.lastIndexOf('.');
-  const id = { namespace: input.table.slice(0, dot), name: input.table.slice(dot + 1) };
-  await catalog.createNamespace(id.namespace);
-  await catalog.insertTable(id, pathToFileURL(metadataFile).href);
-  return catalog;
+  try {
+    const dot = table.lastIndexOf('.');
+    const id = { namespace: table.slice(0, dot), name: table.slice(dot + 1) };
+    await catalog.createNamespace(id.namespace);
+    await catalog.insertTable(id, pathToFileURL(metadataFile).href);
+    return { catalog, metadataLocation: pathToFileURL(metadataFile).href };
+  } catch (e) {
+    await catalog.close();
+    throw e;
+  }
 }
 
 /** Replays `order` (writer names) into `dir`, a new folder. */
 export async function replayIceberg(input: IcebergReplayInput, order: string[], dir: string): Promise<IcebergReplayed> {
-  const catalog = await freshIcebergCopy(input, dir);
+  const { catalog } = await icebergCopy(input.table, input.start, dir);
   try {
     const failures: string[] = [];
     for (const name of order) {

@@ -6,10 +6,11 @@
  */
 import type { ObjectStore } from '../../storage/object-store';
 import { writeCheckpoint } from '../log/checkpoint';
-import { commitKey, LOG_DIR, versionName } from '../log/listing';
-import { loadState, readCommit } from '../log/snapshot';
+import { latestVersion } from '../log/latest';
+import { commitKey } from '../log/listing';
+import { type LoadedState, loadState, readCommit, rememberCommitted } from '../log/snapshot';
 import { type Action, serializeCommit } from '../protocol/actions';
-import { validateCommitActions } from '../protocol/validate';
+import { parseCommitText, validateCommitActions } from '../protocol/validate';
 import type { WinningCommit } from './conflict-checker';
 import { appendOnlyViolation, maxCommitAttempts, tableAlreadyCreated } from './errors';
 import { DEFAULT_MAX_RETRIES } from './retries';
@@ -31,6 +32,11 @@ export interface CommitRequest {
   createCheckpoint?: boolean;
   /** `delta.appendOnly`: a data-changing remove is refused before anything is written. */
   appendOnly?: boolean;
+  /**
+   * The state `readVersion` was read as (DeltaTable.state). Given, the state the commit makes is remembered for
+   * the table's next load in this process (delta/log/snapshot.ts), from the winners the loop read anyway.
+   */
+  readState?: LoadedState;
   /** Called after each failed claim, for the lab's per-attempt record. */
   onAttemptFailed?: (attempt: number, version: number) => void;
   /**
@@ -47,48 +53,79 @@ export interface CommitResult {
   recognisedOwnCommit?: true;
 }
 
-/** The newest version, found by listing the log after `after` (cheap on S3 with start-after). */
-export async function latestVersion(store: ObjectStore, after: number): Promise<number> {
-  const startAfter = after >= 0 ? `${LOG_DIR}${versionName(after)}.json` : undefined;
-  let latest = after;
-  for (const { key } of await store.list(LOG_DIR, startAfter === undefined ? {} : { startAfter })) {
-    const m = /^(\d{20})\.json$/.exec(key.slice(LOG_DIR.length));
-    if (m) latest = Math.max(latest, Number(m[1]));
-  }
-  return latest;
-}
+export { latestVersion };
 
 export async function commit(req: CommitRequest): Promise<CommitResult> {
   validateCommitActions(req.actions);
   if (req.appendOnly && req.actions.some((a) => 'remove' in a && a.remove.dataChange)) throw appendOnlyViolation();
   const body = new TextEncoder().encode(serializeCommit(req.actions));
+  // Staged before the loop: each attempt is then only find the latest, judge the winners and claim, which keeps the
+  // time in which another writer can take the version short. The bytes are the same in every attempt.
+  const staged = req.store.stagePutIfAbsent
+    ? await req.store.stagePutIfAbsent(commitKey(req.readVersion + 1), body)
+    : null;
+  try {
+    return await commitLoop(req, body, (key) => (staged ? staged.putIfAbsent(key) : req.store.putIfAbsent(key, body)));
+  } finally {
+    await staged?.dispose();
+  }
+}
+
+async function commitLoop(
+  req: CommitRequest,
+  body: Uint8Array,
+  claim: (key: string) => Promise<boolean>,
+): Promise<CommitResult> {
   const maxRetries = req.maxRetries ?? DEFAULT_MAX_RETRIES;
   let readVersion = req.readVersion;
+  /** The winners' actions, in version order, each read once. */
+  const winners: Action[][] = [];
   for (let attempt = 1; attempt <= maxRetries + 1; attempt++) {
     const latest = await latestVersion(req.store, readVersion);
     if (readVersion < 0 && latest >= 0) throw tableAlreadyCreated();
     if (latest > readVersion) {
       // delta-rs fails here even when the winners would not conflict: no retries, no checking.
       if (maxRetries === 0) throw maxCommitAttempts(0);
-      for (let v = readVersion + 1; v <= latest; v++) {
-        req.checkWinner?.({ version: v, actions: await readCommit(req.store, v) });
-      }
+      if (req.checkWinner) winners.push(...(await checkWinners(req.store, readVersion + 1, latest, req.checkWinner)));
       readVersion = latest;
     }
     const version = readVersion + 1;
-    if (await req.store.putIfAbsent(commitKey(version), body)) {
-      await afterCommit(req, version);
+    if (await claim(commitKey(version))) {
+      await afterCommit(req, version, winners, body);
       return { version, attempts: attempt };
     }
     // delta-rs goes round again here (kernel/transaction/mod.rs L946-955), and on its next turn judges the entry
     // that took the version as a winner, even when that entry is its own: an append then lands a second time.
     if (req.recogniseOwnCommit && sameBytes(await req.store.get(commitKey(version)), body)) {
-      await afterCommit(req, version);
+      await afterCommit(req, version, winners, body);
       return { version, attempts: attempt, recognisedOwnCommit: true };
     }
     req.onAttemptFailed?.(attempt, version);
   }
   throw maxCommitAttempts(maxRetries);
+}
+
+/**
+ * Judges the winning commits `from`..`to` in order, as delta-rs does (the first conflict ends it). They are read
+ * at once, one round trip on S3 instead of one per winner; a read that fails counts only when every winner before
+ * it passed, so what is reported is what reading them one by one reports.
+ */
+async function checkWinners(
+  store: ObjectStore,
+  from: number,
+  to: number,
+  check: (winner: WinningCommit) => void,
+): Promise<Action[][]> {
+  const reads = Array.from({ length: to - from + 1 }, (_, i) => readCommit(store, from + i));
+  // Those after a conflict are never awaited: their failures are not this commit's.
+  for (const r of reads) r.catch(() => {});
+  const judged: Action[][] = [];
+  for (const [i, read] of reads.entries()) {
+    const actions = await read;
+    check({ version: from + i, actions });
+    judged.push(actions);
+  }
+  return judged;
 }
 
 /**
@@ -99,7 +136,12 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
 }
 
-async function afterCommit(req: CommitRequest, version: number): Promise<void> {
+async function afterCommit(req: CommitRequest, version: number, winners: Action[][], body: Uint8Array): Promise<void> {
+  // Every version between the read and this one was judged (a loop without a checker reads none).
+  if (req.readState && req.readState.version + winners.length + 1 === version) {
+    const own = parseCommitText(new TextDecoder().decode(body), `${req.store.location}/${commitKey(version)}`);
+    await rememberCommitted(req.store, req.readState, [...winners, own]);
+  }
   const every = req.checkpointEvery ?? 100;
   if (req.createCheckpoint === false || (version + 1) % every !== 0) return;
   await writeCheckpoint(req.store, await loadState(req.store, version));

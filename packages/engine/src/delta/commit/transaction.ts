@@ -88,6 +88,7 @@ export class Transaction {
     return commit({
       store: table.store,
       readVersion: table.version,
+      readState: table.state,
       actions: [{ commitInfo: info }, ...this.reads.actions],
       ...(options?.maxCommitRetries !== undefined && { maxRetries: options.maxCommitRetries }),
       ...(options?.recogniseOwnCommit && { recogniseOwnCommit: true }),

@@ -47,7 +47,8 @@ export interface LastCheckpoint {
   numOfAddFiles?: number;
 }
 
-async function readLastCheckpoint(store: ObjectStore): Promise<LastCheckpoint | null> {
+/** `_last_checkpoint`, or null when it is missing or unreadable. */
+export async function readLastCheckpoint(store: ObjectStore): Promise<LastCheckpoint | null> {
   try {
     const v = JSON.parse(new TextDecoder().decode(await store.get(LAST_CHECKPOINT_KEY))) as LastCheckpoint;
     return Number.isInteger(v.version) ? v : null;

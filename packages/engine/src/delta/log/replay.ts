@@ -32,6 +32,18 @@ export class StateBuilder {
   readonly appTransactions = new Map<string, Txn>();
   readonly domainMetadata = new Map<string, DomainMetadata>();
 
+  /** A builder that goes on from `state`, which it copies and leaves as it is. */
+  static from(state: TableState): StateBuilder {
+    const b = new StateBuilder();
+    b.protocol = state.protocol;
+    b.metadata = state.metadata;
+    for (const [k, v] of state.files) b.files.set(k, v);
+    for (const [k, v] of state.tombstones) b.tombstones.set(k, v);
+    for (const [k, v] of state.appTransactions) b.appTransactions.set(k, v);
+    for (const [k, v] of state.domainMetadata) b.domainMetadata.set(k, v);
+    return b;
+  }
+
   apply(actions: readonly Action[]): void {
     for (const a of actions) {
       if ('add' in a) {

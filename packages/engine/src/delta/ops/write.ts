@@ -139,6 +139,7 @@ export async function prepareWrite(
         if (table) await assertRowsValid(conn, table, replaced?.source ?? source);
         const written = await writeDataFiles(conn, {
           store,
+          staging,
           schema,
           partitionColumns: metadata.partitionColumns,
           statsColumns: statsColumns(schema, metadata.partitionColumns, metadata.configuration),
