@@ -79,6 +79,9 @@ function progressStep(db: Db, raceId: string, runs: number, p: LabProgress): () 
 export async function runRaceJob(deps: WorkerDeps, raceId: string): Promise<void> {
   const { db } = deps;
   const lock = new pg.Client({ connectionString: deps.url });
+  // Postgres going away (Ctrl-C reaches the embedded server too) must end this race with an error, not crash the
+  // worker with an unhandled 'error' event: the lock's next query fails, and the race is recovered as any other.
+  lock.on('error', (e) => console.error(`worker: race ${raceId}: lock connection lost: ${e.message}`));
   await lock.connect();
   try {
     if (!(await tryRaceLock(lock, raceId))) return; // another worker has it (a duplicate delivery)

@@ -50,6 +50,8 @@ export class PgBarrier {
 
   static async open(ref: BarrierRef): Promise<PgBarrier> {
     const client = new pg.Client({ connectionString: ref.url });
+    // A dropped connection surfaces as the next query's error; without a listener it would crash the writer.
+    client.on('error', () => undefined);
     await client.connect();
     const barrier = new PgBarrier(client, ref.raceKey);
     client.on('notification', (n) => {
