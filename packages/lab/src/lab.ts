@@ -8,7 +8,7 @@ import { MAX_RUNS } from '@racelab/contracts';
 import { ENGINE_INFO, withConnection } from '@racelab/engine';
 import { type PostgresServer, startPostgresServer } from '@racelab/pg-server';
 import { CASES, type LabCase, type PostgresCase, selectCases } from './cases/catalog';
-import { type Dataset, prepareDataset } from './data/index';
+import { type Dataset, datasetCacheDir, prepareDataset } from './data/index';
 import { LAB_DATABASE, preparePostgresLab, runPostgresCase } from './postgres/index';
 import type { CaseResult, LabResults, RunResult } from './results/types';
 import type { AcrossHosts } from './runner/across-hosts';
@@ -89,7 +89,7 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
   progress({ kind: 'setup', message: `data set at scale ${scale}` });
   const dataset: Dataset = await prepareDataset({
     scale,
-    cacheDir: join(o.workDir, 'data'),
+    cacheDir: datasetCacheDir(o.workDir),
     ...(o.dataDir && { dataDir: o.dataDir }),
   });
   // A case on a table of the user's own copies that table: only the lab's own cases need base tables.

@@ -8,7 +8,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
-import { type Dataset, DatasetError, prepareDataset, SERVED_SCALES } from './data/index';
+import { type Dataset, DatasetError, datasetCacheDir, prepareDataset, SERVED_SCALES } from './data/index';
 import { clientSafeMessage } from './safe-message';
 import { type BaseTables, ensureBaseTables, type TableKind } from './tables/base-tables';
 
@@ -180,7 +180,7 @@ async function baseTables(cfg: LocationConfig, scale: number): Promise<BaseTable
     job = (async () => {
       const dataset: Dataset = await prepareDataset({
         scale,
-        cacheDir: join(workDir, 'data'),
+        cacheDir: datasetCacheDir(workDir),
         ...(cfg.dataDir !== undefined && { dataDir: cfg.dataDir }),
       });
       return { ...(await ensureBaseTables(workDir, dataset)), dataset };

@@ -120,14 +120,9 @@ export class ProgressBoard {
       t.outcome = outcome;
       t.summary = summary;
       t.endedAt = this.clock();
-      if (this.live) {
-        // An ended step leaves the live block and stays above it as an ordinary line.
-        this.tasks.splice(this.tasks.indexOf(t), 1);
-        this.log(progressLine(t, this.clock()));
-      } else {
-        this.tasks.splice(this.tasks.indexOf(t), 1);
-        this.print(progressLine(t, this.clock()));
-      }
+      // An ended step leaves the live block and stays above it as an ordinary line.
+      this.tasks.splice(this.tasks.indexOf(t), 1);
+      this.log(progressLine(t, this.clock()));
     };
     return {
       update: (done, detail, newTotal) => {

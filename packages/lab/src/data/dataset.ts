@@ -43,6 +43,9 @@ export interface DatasetOptions {
   onProgress?: (p: StepProgress) => void;
 }
 
+/** Where the lab keeps its data sets under a work folder: one place for every caller, so they share one cache. */
+export const datasetCacheDir = (workDir: string): string => join(workDir, 'data');
+
 /** Bump when the TLC conversion changes: cached TLC data sets of another version are rebuilt. */
 const TLC_VERSION = 1;
 const MARKER_FORMAT = 1;

@@ -1,5 +1,12 @@
 /** The lab's data sets: the NYC TLC yellow-taxi files when present, else the deterministic synthetic month. */
-export { type Dataset, type DatasetOptions, DONE_MARKER, type DoneMarker, prepareDataset } from './dataset';
+export {
+  type Dataset,
+  type DatasetOptions,
+  DONE_MARKER,
+  type DoneMarker,
+  datasetCacheDir,
+  prepareDataset,
+} from './dataset';
 export { DatasetError } from './errors';
 export {
   FEBRUARY_DAYS,

@@ -7,14 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
-import { prepareDataset } from '../data/index';
+import { datasetCacheDir, prepareDataset } from '../data/index';
 import type { WriterResult } from '../results/types';
 import { namedRoots } from '../safe-message';
 import type { WriterJob } from './messages';
 import { type BarrierRow, PgBarrier } from './pg-barrier';
 import { type Done, RaceCancelledError, type RaceHooks, result } from './race';
-import { startWriterProcess, writerEntry } from './writer-pool';
+import { giveJob, startWriterProcess, writerEntry } from './writer-pool';
 
 /** A writer job as it travels to another host: a day is named, not a file on this host. */
 export type RemoteWriterJob = Extract<WriterJob, { engine: 'delta' }> & {
@@ -108,14 +107,14 @@ export async function runWriterJob(job: RemoteWriterJob, host: WriterHost): Prom
   if ('day' in op) {
     const dataset = await prepareDataset({
       scale: job.dataset.scale,
-      cacheDir: join(host.workDir, 'data'),
+      cacheDir: datasetCacheDir(host.workDir),
       ...(host.dataDir && { dataDir: host.dataDir }),
     });
     rowsFile = dataset.february(op.day);
   }
-  const { child, stderr } = startWriterProcess(await writerEntry(), [
-    JSON.stringify({ ...job, ...(rowsFile && { rowsFile }) }),
-  ]);
+  const writer = startWriterProcess(await writerEntry());
+  giveJob(writer, { ...job, ...(rowsFile && { rowsFile }) });
+  const { child, stderr } = writer;
   const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
   const barrier = await PgBarrier.open(job.barrier);
   try {

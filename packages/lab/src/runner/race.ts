@@ -7,8 +7,8 @@ import type { ChildProcess } from 'node:child_process';
 import type { WriterSpec } from '../cases/catalog';
 import type { WriterResult } from '../results/types';
 import { clientSafeMessage, type NamedRoot, namedRoots } from '../safe-message';
-import type { FromWriter, ToWriter, WriterJob, WriterOutcome } from './messages';
-import { type StartedWriter, startWriterProcess, type WriterPool, writerEntry } from './writer-pool';
+import type { FromWriter, WriterJob, WriterOutcome } from './messages';
+import { giveJob, type StartedWriter, startWriterProcess, type WriterPool, writerEntry } from './writer-pool';
 
 export type WriterEvent = 'ready' | 'released' | 'committed' | 'done';
 
@@ -26,9 +26,10 @@ export type Done = { released: number; finished: number; outcome: WriterOutcome 
 
 function startWriter(
   job: WriterJob,
-  { child, stderr }: StartedWriter,
+  writer: StartedWriter,
   onEvent?: (writer: string, event: WriterEvent) => void,
 ): Live {
+  const { child, stderr } = writer;
   const crashed = () =>
     `writer ${job.writer.name} ended without a result (exit ${child.exitCode ?? child.signalCode}): ${stderr.join('').trim()}`;
   // 'close' comes after the IPC channel is drained, so a result the writer sent is never lost to it.
@@ -45,8 +46,7 @@ function startWriter(
   // Unobserved rejections of these are expected when a writer never commits.
   committed.catch(() => {});
   ready.catch(() => {});
-  // A process that died before its job arrived is reported by `closed` above, as any crash is.
-  if (child.connected) child.send({ type: 'job', job } satisfies ToWriter, () => {});
+  giveJob(writer, job);
   return { spec: job.writer, child, ready, committed, done, closed };
 }
 

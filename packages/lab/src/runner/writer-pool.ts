@@ -12,6 +12,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { compiledEntry } from '../build/compiled-entry';
 import { REPO_ROOT } from '../build/repo-root';
+import type { ToWriter, WriterJob } from './messages';
 
 /** The writer's source; bundles are named from it (see compiledEntry), never from this module's own URL. */
 export const WRITER_SOURCE = join(REPO_ROOT, 'packages/lab/src/runner/writer-process.ts');
@@ -29,11 +30,19 @@ export interface StartedWriter {
  * A writer process with no job yet. Plain `node`: no `--import tsx`, and none of this process's own flags
  * (a test runner's or tsx's loaders) either, so the writer runs the bundle and nothing else.
  */
-export function startWriterProcess(entry: string, args: string[] = []): StartedWriter {
-  const child = fork(entry, args, { execArgv: [], stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+export function startWriterProcess(entry: string): StartedWriter {
+  const child = fork(entry, [], { execArgv: [], stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
   const stderr: string[] = [];
   child.stderr?.on('data', (b: Buffer) => stderr.push(b.toString()));
   return { child, stderr };
+}
+
+/**
+ * Gives a started writer its job: always as its first message, whether the process was started for it or waited in
+ * a pool. A process that died before its job arrived is reported by its exit, as any crash is.
+ */
+export function giveJob({ child }: StartedWriter, job: WriterJob): void {
+  if (child.connected) child.send({ type: 'job', job } satisfies ToWriter, () => {});
 }
 
 /** The environment a process inherits: a warm process made before it changed must not serve a job. */

@@ -73,10 +73,8 @@ async function mainWithBarrier(job: WriterJob & { barrier: BarrierRef }): Promis
   }
 }
 
-/** The job: on the command line, or (a process started ahead of its race) the first message from the parent. */
+/** The job: the first message from the parent (which may have started this process ahead of its race). */
 function jobOf(): Promise<WriterJob> {
-  const given = process.argv[2];
-  if (given) return Promise.resolve(JSON.parse(given) as WriterJob);
   return new Promise((resolve) => {
     const take = (m: ToWriter) => {
       if (m.type !== 'job') return;

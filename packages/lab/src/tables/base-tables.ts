@@ -7,7 +7,7 @@
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DeltaTable, withConnection, writeDeltaTable } from '@racelab/engine';
-import { type Dataset, DONE_MARKER, prepareDataset } from '../data/index';
+import { type Dataset, DONE_MARKER, datasetCacheDir, prepareDataset } from '../data/index';
 import type { StepProgress } from '../data/sql';
 
 export type TableKind = 'flat' | 'partitioned';
@@ -112,7 +112,7 @@ export interface LabDataOptions {
 export async function prepareLabData(o: LabDataOptions): Promise<{ dataset: Dataset; tables: BaseTables }> {
   const dataset = await prepareDataset({
     scale: o.scale,
-    cacheDir: join(o.workDir, 'data'),
+    cacheDir: datasetCacheDir(o.workDir),
     ...(o.dataDir && { dataDir: o.dataDir }),
     ...(o.onProgress && { onProgress: (p: StepProgress) => o.onProgress?.('data set', p) }),
   });
