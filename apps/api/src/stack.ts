@@ -220,7 +220,11 @@ async function prepareFirstRacesData(): Promise<void> {
 // Everything that waits on nothing else starts now, at once.
 const entries = compileEntries();
 const dashboard = withWeb
-  ? step('building the dashboard', (task) => buildDashboard(REPO_ROOT, task, shutdown.signal))
+  ? step(
+      'building the dashboard',
+      (task) => buildDashboard(REPO_ROOT, task, shutdown.signal),
+      (done) => done,
+    )
   : null;
 const labData = firstRaces ? prepareFirstRacesData() : Promise.resolve();
 // Awaited later; marked handled now so an early failure waits for that await instead of ending the process.
@@ -265,7 +269,7 @@ const workersReady = labData.then(() => {
 workersReady.catch(() => {});
 const apiUrl = `http://${cfg.apiHost}:${cfg.apiPort}`;
 /** The dashboard's server, started as soon as it is built: it needs the API's address, not the API itself. */
-async function startDashboard(build: Promise<void>): Promise<void> {
+async function startDashboard(build: Promise<unknown>): Promise<void> {
   await build;
   const next = join(REPO_ROOT, 'node_modules/next/dist/bin/next');
   const web = start('web', [next, 'start', '-H', '127.0.0.1', '-p', String(cfg.webPort)], WEB_DIR, {

@@ -170,7 +170,7 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
                   ...(o.roots && { roots: o.roots }),
                 })
               : c.engine === 'iceberg'
-                ? await runIcebergCase(c, i, { ...ctx, jan15: jan15 as string, ...(seed && { seed }) })
+                ? await runIcebergCase(c, i, { ...ctx, seed: seed as string })
                 : await postgresRun(i, (pg as NonNullable<typeof pg>).url, c);
           caseResult.runs.push(run);
           done++;

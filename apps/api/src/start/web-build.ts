@@ -35,8 +35,11 @@ export function buildPhaseOf(line: string): BuildPhase | null {
 /** turbo's summary of a run whose one task came from its cache. */
 const CACHE_HIT = /Cached:\s+1 cached, 1 total/;
 
-/** Builds the dashboard if its sources changed; resolves when it is ready, rejects with Next's output if not. */
-export async function buildDashboard(repoRoot: string, task: ProgressTask, signal?: AbortSignal): Promise<void> {
+/**
+ * Builds the dashboard if its sources changed; resolves, when it is ready, with what was done (built, or found
+ * unchanged) and rejects with Next's output if not. `task` hears the phases; ending it is the caller's.
+ */
+export async function buildDashboard(repoRoot: string, task: ProgressTask, signal?: AbortSignal): Promise<string> {
   const turbo = join(repoRoot, 'node_modules/.bin/turbo');
   const child = spawn(
     turbo,
@@ -71,9 +74,6 @@ export async function buildDashboard(repoRoot: string, task: ProgressTask, signa
     child.once('error', reject);
     child.once('close', (c) => resolve(c));
   });
-  if (code !== 0) {
-    task.fail(`exit ${code}`);
-    throw new Error(`building the dashboard failed:\n${output.join('\n')}${pending}`);
-  }
-  task.finish(output.some((l) => CACHE_HIT.test(l)) ? 'unchanged since the last build (turbo cache)' : 'built');
+  if (code !== 0) throw new Error(`building the dashboard failed (exit ${code}):\n${output.join('\n')}${pending}`);
+  return output.some((l) => CACHE_HIT.test(l)) ? 'unchanged since the last build (turbo cache)' : 'built';
 }

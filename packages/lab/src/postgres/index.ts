@@ -14,5 +14,5 @@ export {
 } from './run-case';
 export { postgresTableCheck } from './table-check';
 export { tipUpdateSql } from './tip-update';
-export { buildNextCopy, resetToFreshCopy, swapInNextCopy, type TripsReset } from './trips-copy';
+export { buildNextCopy, resetToFreshCopy, swapInNextCopy } from './trips-copy';
 export { postgresVerdict, type ReplayedWriter } from './verdict';

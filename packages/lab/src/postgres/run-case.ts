@@ -141,7 +141,7 @@ export async function runPostgresCase(serverUrl: string, spec: PostgresCaseSpec)
 
     const t0 = performance.now();
     const ms = () => Math.round((performance.now() - t0) * 10) / 10;
-    const reset = await resetToFreshCopy(watcher);
+    const resetFromPreparedCopy = await resetToFreshCopy(watcher);
     const resetMs = ms();
     const writer = async (name: string, vendor: number): Promise<WriterState> => {
       const client = await connect(name);
@@ -250,7 +250,7 @@ export async function runPostgresCase(serverUrl: string, spec: PostgresCaseSpec)
       durationMs,
       resetMs,
       checkMs,
-      resetFromPreparedCopy: reset.prepared,
+      resetFromPreparedCopy,
       nextCopyMs: Math.round(nextCopyMs),
       watchPolls: polls,
     };

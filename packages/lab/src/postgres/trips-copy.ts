@@ -64,19 +64,18 @@ export async function buildNextCopy(c: pg.Client): Promise<number> {
 export async function swapInNextCopy(c: pg.Client): Promise<boolean> {
   await c.query('BEGIN');
   try {
-    const ready = await c.query<{ next: boolean; trips: boolean }>(
+    const found = await c.query<{ next: boolean; trips: boolean }>(
       `SELECT to_regclass('${NEXT}') IS NOT NULL AS next, to_regclass('trips') IS NOT NULL AS trips`,
     );
+    const { next, trips } = found.rows[0] ?? { next: false, trips: false };
     // A crash empties an unlogged table but leaves it in place: an empty copy is no copy.
-    if (ready.rows[0]?.next === true) {
-      const filled = await c.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${NEXT}) AS any`);
-      if (filled.rows[0]?.any !== true) ready.rows[0].next = false;
-    }
-    if (ready.rows[0]?.next !== true) {
+    const filled =
+      next && (await c.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${NEXT}) AS any`)).rows[0]?.any === true;
+    if (!filled) {
       await c.query('ROLLBACK');
       return false;
     }
-    if (ready.rows[0]?.trips === true) {
+    if (trips) {
       await c.query(`DROP TABLE IF EXISTS ${SPENT}`);
       await c.query(`ALTER TABLE trips RENAME TO ${SPENT}`);
       // The index named after the table it serves: the raced table's key is trips_pkey, whichever copy it is.
@@ -92,18 +91,15 @@ export async function swapInNextCopy(c: pg.Client): Promise<boolean> {
   }
 }
 
-/** How a reset went: whether a prepared copy was there, and the time spent building one here when none was, ms. */
-export interface TripsReset {
-  prepared: boolean;
-  buildMs: number;
-}
-
-/** Puts a fresh copy of `trips_original` in place of `trips`: the prepared one, else one built now. */
-export async function resetToFreshCopy(c: pg.Client): Promise<TripsReset> {
-  if (await swapInNextCopy(c)) return { prepared: true, buildMs: 0 };
-  const buildMs = await buildNextCopy(c);
+/**
+ * Puts a fresh copy of `trips_original` in place of `trips`: the prepared one, else one built now. Resolves to
+ * whether a prepared copy was there.
+ */
+export async function resetToFreshCopy(c: pg.Client): Promise<boolean> {
+  if (await swapInNextCopy(c)) return true;
+  await buildNextCopy(c);
   if (!(await swapInNextCopy(c))) throw new Error(`${NEXT} vanished between its build and the swap`);
-  return { prepared: false, buildMs };
+  return false;
 }
 
 /** The tables the copies leave besides `trips` and `trips_original`, for a reload to drop. */

@@ -1,7 +1,7 @@
 /**
- * One run of an Iceberg case: a new SQLite catalog in the run's folder, a table seeded with the
- * 2025-01-15 trips (one snapshot, so a loser sees "branch main has changed"), the writers' race,
- * then the table checks and the serial-replay verdict.
+ * One run of an Iceberg case: a new SQLite catalog in the run's folder holding a copy of the case's seed (the
+ * 2025-01-15 trips in one snapshot, so a loser sees "branch main has changed"), the writers' race, then the
+ * table checks and the serial-replay verdict.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -73,12 +73,11 @@ export async function seedIcebergTable(
 }
 
 export interface IcebergRunContext extends RunContext {
-  jan15: string;
   /**
-   * A table seeded once for the case's runs (seedIcebergTable with the case's properties): each run registers a
+   * The case's table as seeded once for its runs (seedIcebergTable with the case's properties): each run registers a
    * copy of its metadata in the run's own catalog, sharing the seed's data file, instead of writing the seed again.
    */
-  seed?: string;
+  seed: string;
 }
 
 export async function runIcebergCase(c: IcebergCase, index: number, ctx: IcebergRunContext): Promise<RunResult> {
@@ -88,12 +87,10 @@ export async function runIcebergCase(c: IcebergCase, index: number, ctx: Iceberg
   // The table as the race starts: the seed's snapshot, where the oracle's replays start too.
   let start: string;
   try {
-    if (ctx.seed) {
-      await mkdir(dir, { recursive: true });
-      const copy = await icebergCopy(TABLE, ctx.seed, dir);
-      await copy.catalog.close();
-      start = copy.metadataLocation;
-    } else start = await seedIcebergTable(dir, ctx.jan15, c.properties);
+    await mkdir(dir, { recursive: true });
+    const copy = await icebergCopy(TABLE, ctx.seed, dir);
+    await copy.catalog.close();
+    start = copy.metadataLocation;
     const jobs = c.writers.map((writer) => {
       const rowsFile = rowsFileOf(writer.operation, (d) => ctx.dataset.february(d));
       return { engine: 'iceberg' as const, catalog: catalogPath, table: TABLE, writer, ...(rowsFile && { rowsFile }) };
