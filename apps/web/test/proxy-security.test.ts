@@ -202,16 +202,25 @@ function postHuge(headers: Record<string, string>): Promise<number> {
 }
 
 describe('a huge body is refused before it is read', () => {
+  // The server loads a route's code on its first request (about 45 MiB of resident growth, seen
+  // here), so load it first: the growth measured below is then the body's alone. A body held in
+  // memory would grow the server by at least its 128 MiB; half of that is the bound, clear of the
+  // few MiB the garbage collector's timing moves it by (34 MiB was once seen against a bound of 32).
+  beforeAll(async () => {
+    const answer = await send('/api/graphql', { headers: json, body: ' '.repeat(64 * 1024 + 1) });
+    expect(answer.status).toBe(413);
+  });
+
   it.each([
     ['chunked, with no Content-Length', {}],
     ['with a Content-Length of 128 MiB', { 'content-length': String(128 * MiB) }],
-  ])('refuses 128 MiB %s (413), and the server grows by less than 32 MiB', async (_, headers) => {
+  ])('refuses 128 MiB %s (413), and the server grows by less than 64 MiB', async (_, headers) => {
     // Writing 5 resets the process's peak resident size (VmHWM) to its current size.
     writeFileSync(`/proc/${stack.webPid}/clear_refs`, '5');
     const before = memory(stack.webPid);
     expect(await postHuge(headers)).toBe(413);
     const after = memory(stack.webPid);
-    expect(after.peak - before.rss).toBeLessThan(32 * MiB);
+    expect(after.peak - before.rss).toBeLessThan(64 * MiB);
     expect(await raceCount()).toBe(0);
   });
 
