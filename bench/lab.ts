@@ -8,10 +8,10 @@
  * Each case's runs are also split into phases from the writers' own timings (before the barrier, the race,
  * after it), so a fixed cost shows where it sits.
  *
- *   npm run bench:lab [-- --scale S --runs N --cases A1,B1 --cold-writers]
+ *   npm run bench:lab [-- --scale S --runs N --cases A1,B1 --cold-writers --work-dir DIR]
  */
 import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeltaTable, withConnection } from '@racelab/engine';
 import {
@@ -27,7 +27,8 @@ import { startPostgresServer } from '@racelab/pg-server';
 import pg from 'pg';
 import { maxRssKb, median, timed } from './lib';
 
-const OUT = fileURLToPath(new URL('./out/lab', import.meta.url));
+// Per process: a bench ending removes its folder, which must not be another bench's still running.
+const OUT = fileURLToPath(new URL(`./out/lab-${process.pid}`, import.meta.url));
 const REPO_LAB = fileURLToPath(new URL('../var/lab', import.meta.url));
 
 /** The data work one writer does, as one DuckDB statement over the base table's files. */
@@ -85,13 +86,17 @@ async function rawPostgresWork(c: PostgresCase, url: string): Promise<number> {
 
 if (process.argv.includes('--help')) {
   console.log(
-    'npm run bench:lab [-- --scale S (default 1) --runs N (default 5) --cases A1,B1 (default: the whole lab) --cold-writers (no writer processes started ahead of a race)]',
+    'npm run bench:lab [-- --scale S (default 1) --runs N (default 5) --cases A1,B1 (default: the whole lab) --cold-writers (no writer processes started ahead of a race) --no-verdict-memo (every run replays its serial orders) --work-dir DIR (default var/lab)]',
   );
   process.exit(0);
 }
 const arg = (name: string, d: number) =>
   process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : d;
 const scale = arg('--scale', 1);
+// Another lab folder (its own data, base tables and Postgres cluster), so two benches never share a cluster.
+const LAB_DIR = process.argv.includes('--work-dir')
+  ? resolve(process.argv[process.argv.indexOf('--work-dir') + 1] ?? REPO_LAB)
+  : REPO_LAB;
 const runs = arg('--runs', 5);
 const only = process.argv.includes('--cases')
   ? process.argv[process.argv.indexOf('--cases') + 1]?.split(',')
@@ -114,9 +119,11 @@ const total = await timed(() =>
     ...(only && { cases: only }),
     runs,
     scale,
-    workDir: REPO_LAB,
+    workDir: LAB_DIR,
     // Writers started for their race instead of ahead of it: the fixed cost warm writers remove.
     ...(process.argv.includes('--cold-writers') && { warmWriters: false }),
+    // Every run replays its serial orders: the oracle's cost without the case's kept serial results.
+    ...(process.argv.includes('--no-verdict-memo') && { verdictMemo: false }),
     onProgress: (p) => {
       if (p.kind !== 'run' || !p.result) return;
       runTimes.set(p.caseId, [...(runTimes.get(p.caseId) ?? []), p.result.durationMs ?? 0]);
@@ -136,14 +143,16 @@ const total = await timed(() =>
     },
   }),
 );
-const dataset = await prepareDataset({ scale, cacheDir: join(REPO_LAB, 'data') });
-const base = join(REPO_LAB, 'base', `${dataset.source}-${dataset.scale}`);
+// The lab's own peak, before this process runs the raw work (its COPYs are DuckDB rewrites too).
+const labRssMb = Math.round(maxRssKb() / 1024);
+const dataset = await prepareDataset({ scale, cacheDir: join(LAB_DIR, 'data') });
+const base = join(LAB_DIR, 'base', `${dataset.source}-${dataset.scale}`);
 console.log(`bench/lab: ${cases.length} cases x ${runs} runs at scale ${scale} (${dataset.source} data), 2 cores`);
 console.log('case  runs total   median run   raw work          ratio   median oracle');
 let rawTotal = 0;
 // The lab stopped its Postgres: started again on the same cluster for the P cases' raw work.
 const labPg = cases.some((c) => c.engine === 'postgres')
-  ? await startPostgresServer({ dataDir: join(REPO_LAB, 'postgres') })
+  ? await startPostgresServer({ dataDir: join(LAB_DIR, 'postgres') })
   : null;
 for (const c of cases) {
   const times = runTimes.get(c.id) ?? [];
@@ -182,6 +191,6 @@ console.log(
 );
 await labPg?.stop();
 console.log(
-  `peak RSS: lab process ${Math.round(maxRssKb() / 1024)} MB, largest writer process ${Math.max(0, ...writerRss)} MB`,
+  `peak RSS: lab process ${labRssMb} MB during the lab, ${Math.round(maxRssKb() / 1024)} MB after the raw work; largest writer process ${Math.max(0, ...writerRss)} MB`,
 );
 rmSync(OUT, { recursive: true, force: true });

@@ -20,6 +20,7 @@ import { WriterPool } from './runner/writer-pool';
 import { baseTablesDir, ensureBaseTables, ensureJan15 } from './tables/base-tables';
 import { withSampleFiles } from './tables/rows-sample';
 import { baseTablesAt } from './tables/table-store';
+import { VerdictMemo } from './verdict/memo';
 
 export interface LabOptions {
   /** Case ids from the catalog, or whole cases (a custom race); all catalog cases when omitted. */
@@ -41,6 +42,8 @@ export interface LabOptions {
   acrossHosts?: AcrossHosts;
   /** Start writer processes ahead of their race (default true); false: each race starts its own, as the bench compares. */
   warmWriters?: boolean;
+  /** Keep a case's serial results for its later runs (default true); false: each run replays, as the bench compares. */
+  verdictMemo?: boolean;
   /** LAB_ROOTS, resolved: where a user's table may keep deletion vectors at absolute paths (its own folder always). */
   roots?: readonly string[];
 }
@@ -145,6 +148,18 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
       // An Iceberg case's starting table is written once for its runs; each run registers a copy of it.
       const seedDir = c.engine === 'iceberg' ? runDir({ dataset, workDir: o.workDir }, `${c.id}-seed`, 0) : null;
       const caseResult: CaseResult = { id: c.id, title: c.title, runs: [] };
+      // The case's serial results, kept for its later runs (its writers and starting table are the same in each);
+      // Delta copies live where its runs do, Iceberg ones in the work folder. Removed when the case ends.
+      const memo =
+        o.verdictMemo === false
+          ? undefined
+          : new VerdictMemo((n) =>
+              runDir(
+                { dataset, workDir: o.workDir, ...(c.engine === 'delta' && o.tableRoot && { tableRoot: o.tableRoot }) },
+                `${c.id}-replay-${n}`,
+                0,
+              ),
+            );
       try {
         const seed =
           c.engine === 'iceberg' && seedDir ? await seedIcebergTable(seedDir, jan15 as string, c.properties) : null;
@@ -168,17 +183,22 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
                   ...(o.tableRoot && { tableRoot: o.tableRoot }),
                   ...(o.acrossHosts && { acrossHosts: o.acrossHosts }),
                   ...(o.roots && { roots: o.roots }),
+                  ...(memo && { memo }),
                 })
               : c.engine === 'iceberg'
-                ? await runIcebergCase(c, i, { ...ctx, seed: seed as string })
-                : await postgresRun(i, (pg as NonNullable<typeof pg>).url, c);
+                ? await runIcebergCase(c, i, { ...ctx, seed: seed as string, ...(memo && { memo }) })
+                : await postgresRun(i, (pg as NonNullable<typeof pg>).url, c, memo);
           caseResult.runs.push(run);
           done++;
           progress({ kind: 'run', caseId: c.id, run: i, runs, done, total, result: run });
         }
       } finally {
-        await sampled?.remove();
-        if (seedDir) await rm(seedDir, { recursive: true, force: true });
+        try {
+          await memo?.dispose();
+        } finally {
+          await sampled?.remove();
+          if (seedDir) await rm(seedDir, { recursive: true, force: true });
+        }
       }
       results.push(caseResult);
     }
@@ -213,8 +233,17 @@ async function startPostgres(workDir: string, dataset: Dataset, progress: (p: La
   }
 }
 
-async function postgresRun(index: number, serverUrl: string, c: PostgresCase): Promise<RunResult> {
-  const r = await runPostgresCase(serverUrl, { isolation: c.isolation, vendorA: c.vendorA, vendorB: c.vendorB });
+async function postgresRun(
+  index: number,
+  serverUrl: string,
+  c: PostgresCase,
+  memo: VerdictMemo | undefined,
+): Promise<RunResult> {
+  const r = await runPostgresCase(
+    serverUrl,
+    { isolation: c.isolation, vendorA: c.vendorA, vendorB: c.vendorB },
+    { ...(memo && { memo }) },
+  );
   return {
     index,
     writers: r.writers,

@@ -60,7 +60,7 @@ describe('compiled writer entries', () => {
     expect(existsSync(await compiledEntry(join(dir, 'entry.ts'), build))).toBe(true);
   });
 
-  it('a race runs its writers from a pool of processes started before it, then refills the pool', async () => {
+  it('a race runs its writers from a pool of processes started before it, and leaves the refill to its caller', async () => {
     const table = join(work, 'pooled');
     const schema: StructType = {
       type: 'struct',
@@ -90,7 +90,9 @@ describe('compiled writer entries', () => {
       );
       expect(writers.map((w) => w.committed)).toEqual([true, true]);
       expect((await DeltaTable.open(table)).version).toBe(2);
-      // Both jobs went to the waiting processes; two new ones wait for the next race.
+      // Both jobs went to the waiting processes; refilled by the caller (after its table check), two new ones wait.
+      expect(pool.waiting).toBe(0);
+      pool.fill();
       const after = pool.pids();
       expect(after).toHaveLength(2);
       for (const pid of after) expect(before.has(pid)).toBe(false);

@@ -11,13 +11,15 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Add } from '../delta/protocol/actions';
-import type { ColumnMappingMode } from '../delta/protocol/column-mapping';
+import { type ColumnMappingMode, columnId, physicalName } from '../delta/protocol/column-mapping';
 import { deltaToDuckType, type StructField, type StructType } from '../delta/protocol/schema';
 import { buildStats, type RawColumnStats } from '../delta/protocol/stats';
 import type { ObjectStore } from '../storage/object-store';
 import { sqlIdent, sqlString } from './duck';
+import { encodeParquet, type FlatColumn, type FlatColumnStats } from './parquet-encode';
 import { dataFileName, partitionSegment, toLogPath } from './paths';
 import { physicalColumns } from './physical-columns';
+import { flatRawStats } from './small-rows';
 
 export interface WriteFilesOptions {
   store: ObjectStore;
@@ -100,6 +102,56 @@ interface StagedFile {
   order: number;
 }
 
+/**
+ * Where a commit's files go: under their partition's `col=value/` folders, or on a column-mapped table under a
+ * random two-hex-digit folder per partition (one for all of an unpartitioned table's files).
+ */
+class FolderNamer {
+  private readonly prefixes = new Map<string, string>();
+
+  constructor(
+    private readonly mapped: boolean,
+    private readonly partitionColumns: readonly string[],
+  ) {}
+
+  folderFor(values: Record<string, string | null>): string {
+    if (!this.mapped) return this.partitionColumns.map((c) => partitionSegment(c, values[c] ?? null)).join('/');
+    const key = JSON.stringify(this.partitionColumns.map((c) => values[c] ?? null));
+    const prefix = this.prefixes.get(key) ?? randomBytes(1).toString('hex');
+    this.prefixes.set(key, prefix);
+    return prefix;
+  }
+}
+
+const filePath = (folder: string, name: string) => (folder ? `${folder}/${name}` : name);
+
+/** The add action of one written file. */
+function addFor(
+  relPath: string,
+  f: {
+    rows: number;
+    size: number;
+    stats: ReadonlyMap<string, RawColumnStats>;
+    partitionValues: Record<string, string | null>;
+  },
+  statsColumns: readonly StructField[],
+): Add {
+  return {
+    path: toLogPath(relPath),
+    partitionValues: f.partitionValues,
+    size: f.size,
+    modificationTime: Date.now(),
+    dataChange: true,
+    stats: JSON.stringify(buildStats(statsColumns, f.rows, f.stats)),
+  };
+}
+
+const written = (adds: Add[], rows: number): WrittenFiles => ({
+  adds,
+  rows,
+  bytes: adds.reduce((n, a) => n + a.size, 0),
+});
+
 /** Writes the rows of `source` as data files in the table's folder; nothing is committed. */
 export async function writeDataFiles(conn: DuckDBConnection, options: WriteFilesOptions): Promise<WrittenFiles> {
   const opts = fileLayout(options);
@@ -114,32 +166,15 @@ export async function writeDataFiles(conn: DuckDBConnection, options: WriteFiles
         : await copyByRowCap(conn, opts, staging, opts.rowsPerFile);
     const key = (f: StagedFile) => JSON.stringify(opts.partitionColumns.map((c) => f.partitionValues[c] ?? null));
     staged.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.order - b.order));
+    const folders = new FolderNamer(opts.mapped, opts.partitionColumns);
     const adds: Add[] = [];
-    let rows = 0;
-    const prefixes = new Map<string, string>();
-    const folder = (f: StagedFile) => {
-      if (!opts.mapped)
-        return opts.partitionColumns.map((c) => partitionSegment(c, f.partitionValues[c] ?? null)).join('/');
-      const prefix = prefixes.get(key(f)) ?? randomBytes(1).toString('hex');
-      prefixes.set(key(f), prefix);
-      return prefix;
-    };
     for (const [i, f] of staged.entries()) {
-      const dir = folder(f);
-      const name = dataFileName(i, writerId);
-      const relPath = dir ? `${dir}/${name}` : name;
+      const relPath = filePath(folders.folderFor(f.partitionValues), dataFileName(i, writerId));
       await opts.store.putFile(relPath, f.localPath);
-      rows += f.rows;
-      adds.push({
-        path: toLogPath(relPath),
-        partitionValues: f.partitionValues,
-        size: f.size,
-        modificationTime: Date.now(),
-        dataChange: true,
-        stats: JSON.stringify(buildStats(opts.statsColumns, f.rows, f.stats)),
-      });
+      adds.push(addFor(relPath, f, opts.statsColumns));
     }
-    return { adds, rows, bytes: adds.reduce((n, a) => n + a.size, 0) };
+    const rows = staged.reduce((n, f) => n + f.rows, 0);
+    return written(adds, rows);
   } finally {
     if (opts.staging === undefined) await rm(staging, { recursive: true, force: true });
   }
@@ -232,4 +267,42 @@ async function partitionGroups(conn: DuckDBConnection, opts: WriteFilesOptions):
     });
     return { values, where: conds.join(' AND ') };
   });
+}
+
+export interface RowsFileOptions {
+  store: ObjectStore;
+  /** The table's schema, columns and stats columns under logical names, as for writeDataFiles. */
+  schema: StructType;
+  statsColumns: readonly StructField[];
+  columnMapping?: ColumnMappingMode;
+  /** The table's columns in order, filled (small-rows.ts); the table is unpartitioned. */
+  columns: readonly FlatColumn[];
+  rows: number;
+}
+
+/**
+ * A few rows of an unpartitioned table as one data file encoded here (parquet-encode.ts) instead of by a DuckDB
+ * COPY: the same name, folder, columns (physical names and field ids on a column-mapped table) and stats as
+ * writeDataFiles gives for them. No rows, no file.
+ */
+export async function writeRowsFile(opts: RowsFileOptions): Promise<WrittenFiles> {
+  if (opts.rows === 0) return written([], 0);
+  const mode = opts.columnMapping ?? 'none';
+  const mapped = mode !== 'none';
+  const fields = new Map(opts.schema.fields.map((f) => [f.name, f]));
+  const physical = (name: string) => physicalName(fields.get(name) as StructField, mode);
+  const columns = opts.columns.map((c) => ({
+    ...c,
+    name: physical(c.name),
+    ...(mapped && { fieldId: columnId(fields.get(c.name) as StructField) }),
+  }));
+  const file = encodeParquet(columns, opts.rows);
+  const stats = new Map(columns.map((c, i) => [c.name, flatRawStats(c.type, file.stats[i] as FlatColumnStats)]));
+  const statsColumns = opts.statsColumns.map((f) => ({ ...f, name: physical(f.name) }));
+  const relPath = filePath(new FolderNamer(mapped, []).folderFor({}), dataFileName(0, randomUUID()));
+  // Nothing is staged, but the write still sweeps what dead writers staged, as every write does.
+  await opts.store.sweepStaging();
+  await opts.store.putBytes(relPath, file.bytes);
+  const add = addFor(relPath, { rows: opts.rows, size: file.bytes.length, stats, partitionValues: {} }, statsColumns);
+  return written([add], opts.rows);
 }

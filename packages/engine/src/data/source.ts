@@ -86,33 +86,44 @@ export async function prepareSource(
 }
 
 /**
- * The relation with the table's columns in order, cast to the table's types (plus `__pos` when asked
- * and the source has positions). Columns the data lacks
- * are written as NULL when nullable; unknown columns and narrowing types are refused by name.
+ * For each column of the table, in order, the column of the data that fills it, or null when the data lacks it
+ * (written as NULL). Unknown columns, missing required ones and narrowing types are refused by name.
  */
-export function conformToSchema(prepared: PreparedSource, table: StructType, keepPosition = false): string {
-  const byName = new Map(prepared.schema.fields.map((f) => [f.name.toLowerCase(), f]));
-  const extra = prepared.schema.fields.filter(
-    (f) => !table.fields.some((t) => t.name.toLowerCase() === f.name.toLowerCase()),
-  );
+export function conformFields(data: StructType, table: StructType): (StructField | null)[] {
+  const byName = new Map(data.fields.map((f) => [f.name.toLowerCase(), f]));
+  const extra = data.fields.filter((f) => !table.fields.some((t) => t.name.toLowerCase() === f.name.toLowerCase()));
   if (extra.length > 0) {
     throw new SchemaMismatchError(
       `the data has column(s) the table does not: ${extra.map((f) => f.name).join(', ')}; the table's columns are ${table.fields.map((f) => f.name).join(', ')}`,
     );
   }
-  const cols = table.fields.map((t) => {
+  return table.fields.map((t) => {
     const f = byName.get(t.name.toLowerCase());
-    const type = deltaToDuckType(t.type);
     if (!f) {
       if (!t.nullable) throw new SchemaMismatchError(`the data lacks column ${t.name}, which the table requires`);
-      return `CAST(NULL AS ${type}) AS ${sqlIdent(t.name)}`;
+      return null;
     }
     if (!widens(f.type, t.type)) {
       throw new SchemaMismatchError(
         `column ${t.name} is ${JSON.stringify(f.type)} in the data but ${JSON.stringify(t.type)} in the table`,
       );
     }
-    return `CAST(${sqlIdent(f.name)} AS ${type}) AS ${sqlIdent(t.name)}`;
+    return f;
+  });
+}
+
+/**
+ * The relation with the table's columns in order, cast to the table's types (plus `__pos` when asked
+ * and the source has positions), as conformFields matches them.
+ */
+export function conformToSchema(prepared: PreparedSource, table: StructType, keepPosition = false): string {
+  const sources = conformFields(prepared.schema, table);
+  const cols = table.fields.map((t, i) => {
+    const f = sources[i];
+    const type = deltaToDuckType(t.type);
+    return f
+      ? `CAST(${sqlIdent(f.name)} AS ${type}) AS ${sqlIdent(t.name)}`
+      : `CAST(NULL AS ${type}) AS ${sqlIdent(t.name)}`;
   });
   if (keepPosition && prepared.positioned) cols.push('__pos');
   return `SELECT ${cols.join(', ')} FROM (${prepared.sql})`;

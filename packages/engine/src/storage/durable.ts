@@ -4,17 +4,24 @@
  * of its parent). A commit is acknowledged only after every file it names and its log entry got both.
  * The sync variants serve the Iceberg writer, which writes with sync calls.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { closeSync, fsync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * fsync of an open file descriptor, off the event loop: an fsync waits for the disk (milliseconds), so it is the
+ * one call here that runs in the thread pool. The open and close around it are synchronous: each takes
+ * microseconds, while a round trip through the pool costs ~50 µs of CPU (bench/RESULTS.md, issue 22).
+ */
+export const fsyncFd = promisify(fsync);
 
 /** fsync of a file or a folder (a folder opened read-only can be fsynced on Linux and macOS). */
 export async function syncPath(path: string): Promise<void> {
-  const fh = await open(path, 'r');
+  const fd = openSync(path, 'r');
   try {
-    await fh.sync();
+    await fsyncFd(fd);
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }
 
@@ -37,7 +44,7 @@ function created(first: string | undefined, dir: string): string[] {
 
 /** Makes `dir` and its missing parents, each new one's name synced into its parent. */
 export async function mkdirDurable(dir: string): Promise<void> {
-  for (const d of created(await mkdir(dir, { recursive: true }), dir)) await syncPath(dirname(d));
+  for (const d of created(mkdirSync(dir, { recursive: true }), dir)) await syncPath(dirname(d));
 }
 
 function mkdirDurableSync(dir: string): void {

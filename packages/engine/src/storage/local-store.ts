@@ -1,7 +1,19 @@
-import { constants as fsc } from 'node:fs';
-import { copyFile, link, mkdir, open, readdir, readFile, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
+import {
+  closeSync,
+  type Dirent,
+  constants as fsc,
+  linkSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { copyFile, link, mkdir, readdir, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { mkdirDurable, syncFileAndName, syncPath } from './durable';
+import { fsyncFd, mkdirDurable, syncFileAndName, syncPath } from './durable';
 import {
   checkKey,
   type ListedObject,
@@ -33,6 +45,11 @@ const symlinkRefused = (key: string) =>
  * every key is checked before use; symlinks in the root's own path are the location resolver's
  * business. And every file a commit names, and the log entry itself, is fsynced with its folder
  * before the commit is acknowledged (docs/durability.md).
+ *
+ * The calls a commit makes many of (realpath, stat, reading a log entry, link, rename) are synchronous: each
+ * takes microseconds on a local disk, while a round trip through libuv's thread pool costs ~50 µs of CPU, about
+ * half of a one-row append's CPU before (bench/RESULTS.md, issue 22). Only fsyncs, which
+ * wait for the disk, and bulk copies go through the pool.
  */
 export class LocalObjectStore implements ObjectStore {
   private readonly base: string;
@@ -61,18 +78,18 @@ export class LocalObjectStore implements ObjectStore {
    * path, so no check made beforehand can close that window; it takes someone with write access to the table's
    * folder racing the reader.)
    */
-  private async confined(key: string): Promise<string> {
+  private confined(key: string): string {
     const path = this.path(key);
     for (let probe = path; probe !== this.base; probe = dirname(probe)) {
       let real: string;
       try {
-        real = await realpath(probe);
+        real = realpathSync.native(probe);
       } catch (e) {
         if (isCode(e, 'ELOOP')) throw symlinkRefused(key);
         if (isCode(e, 'ENOENT') || isCode(e, 'ENOTDIR')) continue;
         throw e;
       }
-      this.realRoot ??= await realpath(this.base);
+      this.realRoot ??= realpathSync.native(this.base);
       if (real !== join(this.realRoot, relative(this.base, probe))) throw symlinkRefused(key);
       return path;
     }
@@ -81,7 +98,7 @@ export class LocalObjectStore implements ObjectStore {
 
   async get(key: string): Promise<Uint8Array> {
     try {
-      return await readFile(await this.confined(key));
+      return readFileSync(this.confined(key));
     } catch (e) {
       if (isCode(e, 'ENOENT')) throw new NotFoundError(this.root, key);
       throw e;
@@ -90,7 +107,7 @@ export class LocalObjectStore implements ObjectStore {
 
   async head(key: string): Promise<ObjectMeta | null> {
     try {
-      const s = await stat(await this.confined(key), { bigint: true });
+      const s = statSync(this.confined(key), { bigint: true });
       if (!s.isFile()) return null;
       const etag = `${s.ino}-${s.size}-${s.mtimeNs}-${s.ctimeNs}`;
       return { key, size: Number(s.size), lastModified: Number(s.mtimeMs), etag };
@@ -105,15 +122,15 @@ export class LocalObjectStore implements ObjectStore {
    * knows as a leftover, should the writer die before the name is given.
    */
   private async writeAside(key: string, body: Uint8Array): Promise<{ target: string; temp: string }> {
-    const target = await this.confined(key);
+    const target = this.confined(key);
     await mkdirDurable(dirname(target));
     const temp = `${target}#${ownerTag()}`;
-    const fh = await open(temp, fsc.O_CREAT | fsc.O_EXCL | fsc.O_WRONLY);
+    const fd = openSync(temp, fsc.O_CREAT | fsc.O_EXCL | fsc.O_WRONLY);
     try {
-      await fh.writeFile(body);
-      await fh.sync();
+      for (let done = 0; done < body.length; ) done += writeSync(fd, body, done);
+      await fsyncFd(fd);
     } finally {
-      await fh.close();
+      closeSync(fd);
     }
     return { target, temp };
   }
@@ -138,22 +155,22 @@ export class LocalObjectStore implements ObjectStore {
     let left = true;
     return {
       putIfAbsent: async (key: string) => {
-        const path = await this.confined(key);
+        const path = this.confined(key);
         if (!left || dirname(path) !== folder)
           throw new StorageError(`'${key}' cannot be claimed with this staged body`);
         try {
-          await link(temp, path);
+          linkSync(temp, path);
         } catch (e) {
           if (isCode(e, 'EEXIST')) return false;
           throw e;
         }
         left = false;
-        await unlink(temp).catch(() => {});
+        removeQuietly(temp);
         await syncPath(folder);
         return true;
       },
       dispose: async () => {
-        if (left) await unlink(temp).catch(() => {});
+        if (left) removeQuietly(temp);
         left = false;
       },
     };
@@ -162,24 +179,31 @@ export class LocalObjectStore implements ObjectStore {
   async put(key: string, body: Uint8Array): Promise<void> {
     // Written aside and renamed, so a reader never sees half a file (e.g. _last_checkpoint).
     const { target, temp } = await this.writeAside(key, body);
-    await rename(temp, target);
+    renameSync(temp, target);
     await syncPath(dirname(target));
   }
 
+  async putBytes(key: string, body: Uint8Array): Promise<void> {
+    // The name is new and no reader looks for it before a commit names it: put()'s durable write is all it needs.
+    await this.put(key, body);
+  }
+
   async putFile(key: string, localPath: string): Promise<void> {
-    const target = await this.confined(key);
+    const target = this.confined(key);
     await mkdirDurable(dirname(target));
     // DuckDB wrote it without an fsync; the commit that names it must not outlive its bytes. The name is new, so
     // it can be given first: the file's fsync then takes the rename along, and the folder's costs next to nothing.
-    await rename(localPath, target);
+    renameSync(localPath, target);
     await syncFileAndName(target);
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<ListedObject[]> {
     const out: ListedObject[] = [];
     const walk = async (dir: string, keyPrefix: string): Promise<void> => {
-      let entries: import('node:fs').Dirent[];
+      let entries: Dirent[];
       try {
+        // Through the pool, unlike the calls above: a loop that only lists (waiting for a version to appear) must
+        // still let the event loop run, and a listing is rare on a commit's path (a full load; latest.ts probes).
         entries = await readdir(dir, { withFileTypes: true });
       } catch (e) {
         if (isCode(e, 'ENOENT') || isCode(e, 'ENOTDIR')) return;
@@ -197,12 +221,12 @@ export class LocalObjectStore implements ObjectStore {
       }
     };
     const folder = prefix.replace(/\/$/, '');
-    await walk(folder === '' ? this.base : await this.confined(folder), folder === '' ? '' : `${folder}/`);
+    await walk(folder === '' ? this.base : this.confined(folder), folder === '' ? '' : `${folder}/`);
     return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
   async delete(key: string): Promise<void> {
-    const path = await this.confined(key);
+    const path = this.confined(key);
     await rm(path, { force: true });
     // A staging folder is one writer's, so once emptied it can go; a partition folder may be written into at
     // any moment, so it stays.
@@ -215,9 +239,9 @@ export class LocalObjectStore implements ObjectStore {
   }
 
   async copyIn(source: ObjectStore, key: string): Promise<void> {
-    const target = await this.confined(key);
+    const target = this.confined(key);
     await mkdirDurable(dirname(target));
-    if (source instanceof LocalObjectStore) await link(await source.confined(key), target);
+    if (source instanceof LocalObjectStore) await link(source.confined(key), target);
     else {
       await copyFile(await source.localPath(key), target);
       await syncPath(target);
@@ -225,14 +249,25 @@ export class LocalObjectStore implements ObjectStore {
     await syncPath(dirname(target));
   }
 
+  async sweepStaging(): Promise<void> {
+    await sweepDeadStaging(this.confined(STAGING_DIR));
+  }
+
   async stagingDir(): Promise<string> {
     // Inside the table root so putFile() is a same-file-system rename; vacuum reclaims what dead writers leave.
-    const parent = await this.confined(STAGING_DIR);
+    const parent = this.confined(STAGING_DIR);
     await sweepDeadStaging(parent);
     const dir = join(parent, ownerTag());
     await mkdir(dir, { recursive: true });
     return dir;
   }
+}
+
+/** A staging file's removal, whose failure leaves only a leftover the next write or vacuum removes. */
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {}
 }
 
 /** Removes a dead writer's staging folder once vacuum took its last file (empty folders DuckDB made hold nothing). */

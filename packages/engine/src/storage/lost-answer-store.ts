@@ -98,6 +98,12 @@ export class LostAnswerStore implements ObjectStore {
   localPath(key: string): Promise<string> {
     return this.inner.localPath(key);
   }
+  putBytes(key: string, body: Uint8Array): Promise<void> {
+    return this.inner.putBytes(key, body);
+  }
+  sweepStaging(): Promise<void> {
+    return this.inner.sweepStaging();
+  }
   stagingDir(): Promise<string> {
     return this.inner.stagingDir();
   }

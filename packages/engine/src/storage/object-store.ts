@@ -52,13 +52,20 @@ export interface ObjectStore {
   put(key: string, body: Uint8Array): Promise<void>;
   /** Moves a local file that DuckDB wrote into the store under `key`. */
   putFile(key: string, localPath: string): Promise<void>;
+  /** `putFile` from bytes in memory (a data file the engine encoded itself): a new key, never changed after. */
+  putBytes(key: string, body: Uint8Array): Promise<void>;
   /** Keys under `prefix` (a folder ending in '/'), sorted. */
   list(prefix: string, options?: ListOptions): Promise<ListedObject[]>;
   delete(key: string): Promise<void>;
   /** A local path DuckDB can read `key` from (the file itself, or a cached download). */
   localPath(key: string): Promise<string>;
-  /** A local folder where DuckDB may stage files before `putFile`. */
+  /** A local folder where DuckDB may stage files before `putFile`; dead writers' staging goes first. */
   stagingDir(): Promise<string>;
+  /**
+   * Removes this host's dead writers' staging folders (staging.ts), as `stagingDir()` does first: for a write that
+   * stages nothing, so that every write still sweeps them.
+   */
+  sweepStaging(): Promise<void>;
   /**
    * Copies `key` of `source` to the same key here: cheaply where both live on one storage (a hard
    * link on a local disk, a server-side copy on S3), else through its bytes. For data files,

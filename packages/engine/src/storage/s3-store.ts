@@ -298,6 +298,21 @@ export class S3ObjectStore implements ObjectStore {
     await rename(localPath, cached).catch(() => rm(localPath, { force: true }));
   }
 
+  async putBytes(key: string, body: Uint8Array): Promise<void> {
+    await this.put(key, body);
+    // As putFile keeps them: written aside and renamed, so a reader never takes half a file for the object.
+    const cached = await this.cachePath(key);
+    const part = `${cached}.${randomUUID()}.part`;
+    try {
+      await mkdir(dirname(cached), { recursive: true });
+      await writeFile(part, body);
+      await rename(part, cached);
+    } catch {
+      // Only a cache: the next read downloads the object instead.
+      await rm(part, { force: true });
+    }
+  }
+
   async list(prefix: string, options: ListOptions = {}): Promise<ListedObject[]> {
     const out: ListedObject[] = [];
     const base = this.prefix === '' ? '' : `${this.prefix}/`;
@@ -401,8 +416,12 @@ export class S3ObjectStore implements ObjectStore {
    * A new local folder each time: an operation removes its own when done, and what a killed one left is
    * removed by the next process on this host that stages (its name says whose it was).
    */
-  async stagingDir(): Promise<string> {
+  async sweepStaging(): Promise<void> {
     await sweepDeadStaging(tmpdir(), S3_STAGING_PREFIX);
+  }
+
+  async stagingDir(): Promise<string> {
+    await this.sweepStaging();
     const dir = join(tmpdir(), `${S3_STAGING_PREFIX}${ownerTag()}`);
     // Not recursive, and private: in a shared temp folder, a name someone else made first is refused.
     await mkdir(dir, { mode: 0o700 });

@@ -13,7 +13,8 @@
  * another host's (a shared file system) only age can tell, which is why vacuum also waits for the retention.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { readdir, rm } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -72,7 +73,11 @@ const ownerDead = (owner: string): boolean => OWNER_RE.exec(owner)?.[1] === HOST
  * there, so what a killed writer left goes with the next write on the same host; the rest waits for vacuum.
  */
 export async function sweepDeadStaging(dir: string, prefix = ''): Promise<void> {
-  const entries = await readdir(dir).catch(() => [] as string[]);
+  // Synchronous: a one-row append calls this every time, mostly on a folder that does not exist (local-store.ts).
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(dir);
+  } catch {}
   const dead = entries.filter((name) => name.startsWith(prefix) && ownerDead(name.slice(prefix.length)));
   // Best effort: in a shared temp folder another user's leftovers are not ours to remove, and vacuum or the
   // next writer tries again.

@@ -7,6 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import type { RunVerdict, TableCheck, WriterResult, WriterTimings } from '../results/types';
+import type { VerdictMemo } from '../verdict/memo';
 import { labDatabaseUrl, openClient } from './connect';
 import { classify } from './error-class';
 import { assertPrepared } from './prepare';
@@ -115,9 +116,14 @@ async function finish(w: WriterState, ms: () => number, committed: string[]): Pr
  * One run of a Postgres case: a fresh copy of the trips swapped in, A updates `vendorA` and holds its transaction, B
  * starts updating `vendorB`, a watcher polls pg_blocking_pids(B) until it names A or B's statement returns, then A
  * commits and B commits (or rolls back what Postgres refused); the table is checked, and the verdict given while
- * the next run's copy is built.
+ * the next run's copy is built. `memo` keeps serial results for the case's later runs (see verdict/memo.ts).
  */
-export async function runPostgresCase(serverUrl: string, spec: PostgresCaseSpec): Promise<PostgresCaseResult> {
+export async function runPostgresCase(
+  serverUrl: string,
+  spec: PostgresCaseSpec,
+  opts: { memo?: VerdictMemo } = {},
+): Promise<PostgresCaseResult> {
+  const memo = opts.memo && { memo: opts.memo };
   const level = { 'read committed': 'READ COMMITTED', 'repeatable read': 'REPEATABLE READ' }[spec.isolation];
   if (level === undefined) throw new Error(`unknown isolation level: ${String(spec.isolation)}`);
   for (const v of [spec.vendorA, spec.vendorB]) {
@@ -225,7 +231,7 @@ export async function runPostgresCase(serverUrl: string, spec: PostgresCaseSpec)
     let verdict: RunVerdict;
     let nextCopyMs: number;
     if (spec.nextCopy === 'after-verdict') {
-      verdict = await postgresVerdict(watcher, [a, b], commitOrder, level);
+      verdict = await postgresVerdict(watcher, [a, b], commitOrder, level, { ...memo });
       nextCopyMs = await buildNextCopy(copier);
     } else {
       // The second connection first takes the raced rows' fingerprint for the verdict, then builds the copy, while
@@ -234,7 +240,7 @@ export async function runPostgresCase(serverUrl: string, spec: PostgresCaseSpec)
       const raced = racedFingerprint(copier);
       const build = raced.then(() => buildNextCopy(copier));
       const [v, n] = await Promise.allSettled([
-        postgresVerdict(watcher, [a, b], commitOrder, level, { racedFingerprint: raced }),
+        postgresVerdict(watcher, [a, b], commitOrder, level, { racedFingerprint: raced, ...memo }),
         build,
       ]);
       if (v.status === 'rejected') throw v.reason;

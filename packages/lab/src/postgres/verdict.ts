@@ -8,11 +8,17 @@
  * starts from a savepoint taken after the copy, so trying another order costs its statements, not another copy.
  * Equality is decided by row counts and two sums of row hashes (one scan per side); EXCEPT ALL, which sorts both
  * sides, runs only to say what differs in a run no order explains.
+ *
+ * With a memo (verdict/memo.ts), a serial result's fingerprints are kept for the case's later runs, keyed by the
+ * statements replayed, the scope, the fingerprint's SQL and `trips_original`'s identity; the copy is made only
+ * when a fingerprint is missing or the run needs the rows themselves (what differs).
  */
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import type { FailedWriterCheck, RunVerdict, VerdictExample, VerdictWriter } from '../results/types';
+import type { VerdictMemo } from '../verdict/memo';
 import { otherOrders } from '../verdict/orders';
+import { memoKey } from '../verdict/replay-key';
 import { notSerializableSummary, reorderedSummary, rows, SERIALIZABLE_SUMMARY } from '../verdict/words';
 import { TRIP_COLUMNS, tipUpdateSql, tipUpdateWhere } from './tip-update';
 
@@ -40,8 +46,15 @@ interface Replays {
   byName: Map<string, ReplayedWriter>;
   /** $1 of every statement below: the vendors in some writer's scope. */
   vendors: number[];
-  /** The raced rows' fingerprint when taken elsewhere (racedFingerprint), else taken with each comparison. */
+  /** The raced rows' fingerprint: taken elsewhere (racedFingerprint) when given, else here on first need. */
   raced?: Promise<string>;
+  /** Serial fingerprints kept across the case's runs. */
+  memo?: VerdictMemo;
+  /** Whether the copy is made, and the names last replayed on it (null: none, or a replay under way). */
+  copied: boolean;
+  onCopy: readonly string[] | null;
+  /** What the memo's keys say of the rows replays start from (asked once, with a memo only). */
+  origin?: Promise<string>;
 }
 
 const IN_SCOPE = '"VendorID" = ANY($1::integer[])';
@@ -50,22 +63,47 @@ const IN_SCOPE = '"VendorID" = ANY($1::integer[])';
 const SERIAL = `(SELECT ${TRIP_COLUMNS} FROM ${COPY}
    UNION ALL SELECT ${TRIP_COLUMNS} FROM trips_original WHERE (${IN_SCOPE}) IS NOT TRUE)`;
 
-/** Copies the rows in scope once, and marks where every replay starts. */
+// No index and half-full pages: the replayed updates stay on their pages, as the raced ones do on `trips`.
+const CREATE_COPY = `CREATE TEMP TABLE racelab_serial (trip_id bigint, "VendorID" integer, tip_amount double precision)
+       WITH (fillfactor = 50) ON COMMIT DROP`;
+const FILL_COPY = `INSERT INTO ${COPY} SELECT ${TRIP_COLUMNS} FROM trips_original WHERE ${IN_SCOPE}`;
+
+/** Copies the rows in scope, once per verdict and only when needed, and marks where every replay starts. */
 async function prepareCopy(r: Replays): Promise<void> {
-  // No index and half-full pages: the replayed updates stay on their pages, as the raced ones do on `trips`.
-  await r.c.query(
-    `CREATE TEMP TABLE racelab_serial (trip_id bigint, "VendorID" integer, tip_amount double precision)
-       WITH (fillfactor = 50) ON COMMIT DROP`,
-  );
-  await r.c.query(`INSERT INTO ${COPY} SELECT ${TRIP_COLUMNS} FROM trips_original WHERE ${IN_SCOPE}`, [r.vendors]);
+  if (r.copied) return;
+  await r.c.query(CREATE_COPY);
+  await r.c.query(FILL_COPY, [r.vendors]);
   await r.c.query(`SAVEPOINT ${REPLAY_START}`);
+  r.copied = true;
+  r.onCopy = [];
 }
+
+const vendorOf = (r: Replays, name: string) => (r.byName.get(name) as ReplayedWriter).vendor;
 
 /** The serial result of `names` (a name may be left out or repeated), replayed on the copy as it was made. */
 async function replay(r: Replays, names: readonly string[]): Promise<void> {
+  await prepareCopy(r);
+  // The same statements from the same savepoint: the copy already holds their result.
+  if (r.onCopy !== null && JSON.stringify(r.onCopy) === JSON.stringify(names)) return;
+  r.onCopy = null;
   await r.c.query(`ROLLBACK TO SAVEPOINT ${REPLAY_START}`);
-  for (const name of names) await r.c.query(tipUpdateSql(COPY), [(r.byName.get(name) as ReplayedWriter).vendor]);
+  for (const name of names) await r.c.query(tipUpdateSql(COPY), [vendorOf(r, name)]);
+  r.onCopy = [...names];
 }
+
+/**
+ * The rows every replay starts from: `trips_original` (its database, server, relation and file; nothing in a lab
+ * process changes it after preparePostgresLab, and a reload makes another relation or file).
+ */
+const originOf = async (c: pg.Client) =>
+  String(
+    (
+      await c.query<{ o: string }>(
+        `SELECT concat_ws(' ', current_database(), inet_server_addr(), inet_server_port(),
+                'trips_original'::regclass::oid, pg_relation_filenode('trips_original')) AS o`,
+      )
+    ).rows[0]?.o,
+  );
 
 /**
  * A relation's rows (those matching `where`) as a count and two sums of 64-bit row hashes, summed as numeric so
@@ -84,17 +122,39 @@ export async function racedFingerprint(c: pg.Client): Promise<string> {
   return String((await c.query<{ f: string }>(`SELECT (${fingerprint('trips')}) AS f`)).rows[0]?.f);
 }
 
-/** Whether the raced trips and the serial result hold the same rows (those matching `where`, parameters from $2). */
-async function equal(r: Replays, where = 'true', params: unknown[] = []): Promise<boolean> {
-  if (where === 'true' && r.raced !== undefined) {
-    const q = await r.c.query<{ serial: string }>(`SELECT (${fingerprint(SERIAL)}) AS serial`, [r.vendors]);
-    return (await r.raced) === q.rows[0]?.serial;
+/** The raced trips' fingerprint: all of them, or one vendor's. */
+async function racedPrint(r: Replays, vendor?: number): Promise<string> {
+  if (vendor === undefined) {
+    r.raced ??= racedFingerprint(r.c);
+    return r.raced;
   }
-  const q = await r.c.query<{ raced: string; serial: string }>(
-    `SELECT (${fingerprint('trips', where)}) AS raced, (${fingerprint(SERIAL, where)}) AS serial`,
-    [r.vendors, ...params],
-  );
-  return q.rows[0]?.raced === q.rows[0]?.serial;
+  const q = await r.c.query<{ f: string }>(`SELECT (${fingerprint('trips', tipUpdateWhere('$1'))}) AS f`, [vendor]);
+  return String(q.rows[0]?.f);
+}
+
+/** The fingerprint of the serial result of `names` (all rows, or one vendor's): kept in the memo, else replayed. */
+async function serialPrint(r: Replays, names: readonly string[], vendor?: number): Promise<string> {
+  const sql = `SELECT (${fingerprint(SERIAL, vendor === undefined ? 'true' : tipUpdateWhere('$2'))}) AS f`;
+  const params = vendor === undefined ? [r.vendors] : [r.vendors, vendor];
+  const compute = async () => {
+    await replay(r, names);
+    return String((await r.c.query<{ f: string }>(sql, params)).rows[0]?.f);
+  };
+  if (!r.memo) return compute();
+  r.origin ??= originOf(r.c);
+  const key = memoKey({
+    engine: 'postgres',
+    origin: await r.origin,
+    copy: [CREATE_COPY, FILL_COPY],
+    statements: names.map((name) => [tipUpdateSql(COPY), vendorOf(r, name)]),
+    fingerprint: [sql, params],
+  });
+  return r.memo.fingerprint(key, compute);
+}
+
+/** Whether the raced trips and the serial result of `names` hold the same rows (all, or one vendor's). */
+async function equal(r: Replays, names: readonly string[], vendor?: number): Promise<boolean> {
+  return (await racedPrint(r, vendor)) === (await serialPrint(r, names, vendor));
 }
 
 /**
@@ -130,8 +190,12 @@ async function differences(r: Replays): Promise<Differences> {
   };
 }
 
-/** With the serial result of the committed writers in place: what each failed writer's update would touch. */
-async function failedWriterChecks(r: Replays, failed: readonly ReplayedWriter[]): Promise<FailedWriterCheck[]> {
+/** Against the serial result of the committed writers (`names`): what each failed writer's update would touch. */
+async function failedWriterChecks(
+  r: Replays,
+  names: readonly string[],
+  failed: readonly ReplayedWriter[],
+): Promise<FailedWriterCheck[]> {
   const out: FailedWriterCheck[] = [];
   for (const w of failed) {
     const touched = await r.c.query<{ n: string }>(`SELECT count(*)::text AS n FROM trips WHERE ${tipUpdateWhere()}`, [
@@ -139,7 +203,7 @@ async function failedWriterChecks(r: Replays, failed: readonly ReplayedWriter[])
     ]);
     const rowsTouched = Number(touched.rows[0]?.n ?? 0);
     // Untouched: its rows are exactly as the committed writers alone leave them, so nothing of its change leaked in.
-    const untouched = await equal(r, tipUpdateWhere('$2'), [w.vendor]);
+    const untouched = await equal(r, names, w.vendor);
     const them = `its ${rows(rowsTouched)} of VendorID ${w.vendor}`;
     out.push({
       name: w.name,
@@ -157,16 +221,14 @@ async function failedWriterChecks(r: Replays, failed: readonly ReplayedWriter[])
 async function writerEffects(r: Replays, order: readonly string[]): Promise<VerdictWriter[]> {
   const out: VerdictWriter[] = [];
   for (const name of order) {
-    await replay(
+    const notApplied = await equal(
       r,
       order.filter((n) => n !== name),
     );
-    const notApplied = await equal(r);
-    await replay(
+    const appliedTwice = await equal(
       r,
       order.flatMap((n) => (n === name ? [n, n] : [n])),
     );
-    const appliedTwice = await equal(r);
     out.push({ name, notApplied, appliedTwice });
   }
   return out;
@@ -174,11 +236,9 @@ async function writerEffects(r: Replays, order: readonly string[]): Promise<Verd
 
 /** The first order that explains the raced table: commit order, else (few writers) any other; null when none does. */
 async function explainingOrder(r: Replays, order: string[]): Promise<string[] | null> {
-  await replay(r, order);
-  if (await equal(r)) return order;
+  if (await equal(r, order)) return order;
   for (const candidate of otherOrders(order)) {
-    await replay(r, candidate);
-    if (await equal(r)) return candidate;
+    if (await equal(r, candidate)) return candidate;
   }
   return null;
 }
@@ -187,14 +247,15 @@ async function explainingOrder(r: Replays, order: string[]): Promise<string[] | 
  * The verdict on the raced `trips`. `commitOrder` names the committed writers in the order the runner saw their
  * commits; a writer that reported committed but is not in it goes last, by name. `allowedBy` names what permits
  * another order (the isolation level). Runs in one transaction on `c`, which it leaves as it found it.
- * `racedFingerprint`, when given, is racedFingerprint's answer on the same raced table, taken meanwhile elsewhere.
+ * `racedFingerprint`, when given, is racedFingerprint's answer on the same raced table, taken meanwhile elsewhere;
+ * `memo` keeps serial fingerprints for the case's later runs.
  */
 export async function postgresVerdict(
   c: pg.Client,
   writers: readonly ReplayedWriter[],
   commitOrder: readonly string[],
   allowedBy: string,
-  opts: { racedFingerprint?: Promise<string> } = {},
+  opts: { racedFingerprint?: Promise<string>; memo?: VerdictMemo } = {},
 ): Promise<RunVerdict> {
   const t0 = performance.now();
   const r: Replays = {
@@ -202,6 +263,9 @@ export async function postgresVerdict(
     byName: new Map(writers.map((w) => [w.name, w])),
     vendors: [...new Set(writers.map((w) => w.vendor))],
     ...(opts.racedFingerprint && { raced: opts.racedFingerprint }),
+    ...(opts.memo && { memo: opts.memo }),
+    copied: false,
+    onCopy: null,
   };
   const committed = writers.filter((w) => w.committed).map((w) => w.name);
   const order = [
@@ -211,12 +275,11 @@ export async function postgresVerdict(
   const failed = writers.filter((w) => !w.committed);
   await c.query('BEGIN');
   try {
-    await prepareCopy(r);
     const match = await explainingOrder(r, order);
     let verdict: Omit<RunVerdict, 'oracleMs'>;
     if (match) {
-      // The copy holds the matching order's result: the failed writers are checked against it.
-      const base = { order: match, failedWriters: await failedWriterChecks(r, failed) };
+      // The failed writers are checked against the matching order's result.
+      const base = { order: match, failedWriters: await failedWriterChecks(r, match, failed) };
       verdict =
         match === order
           ? { status: 'serializable', summary: SERIALIZABLE_SUMMARY, ...base }
@@ -224,7 +287,7 @@ export async function postgresVerdict(
     } else {
       await replay(r, order);
       const { examples, ...counts } = await differences(r);
-      const failedWriters = await failedWriterChecks(r, failed);
+      const failedWriters = await failedWriterChecks(r, order, failed);
       verdict = {
         status: 'not-serializable',
         order,

@@ -10,6 +10,7 @@ import { CopyRefusedError, raceRefusals } from '../tables/copy-refusals';
 import { freshCopy } from '../tables/fresh-copy';
 import { removeTable } from '../tables/table-store';
 import { deltaVerdict } from '../verdict/index';
+import type { VerdictMemo } from '../verdict/memo';
 import { raceAcrossHosts } from './across-hosts';
 import { rowsFileOf } from './operations';
 import { race } from './race';
@@ -19,6 +20,8 @@ import { checkTable } from './table-check';
 export interface DeltaRunContext extends RunContext {
   /** The lab's base tables; absent when no case of the race needs them. */
   bases?: BaseTables | null;
+  /** The case's serial results, kept across its runs (see verdict/memo.ts). */
+  memo?: VerdictMemo;
 }
 
 /** Writer names in the order their commits landed, read from the table's own log. */
@@ -75,6 +78,8 @@ export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunCon
     const order = await commitOrder(dir);
     // The run's own time ends here: the oracle's is its verdict's oracleMs.
     const durationMs = Date.now() - started;
+    // The next race's writer processes load now, beside the verdict: loading beside the check slowed it.
+    ctx.pool?.fill();
     const verdict = await deltaVerdict({
       raced: dir,
       results: writers,
@@ -85,6 +90,7 @@ export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunCon
       writers: c.writers,
       rowsFile,
       copyDir: (i) => `${dir}-oracle-${i}`,
+      ...(ctx.memo && { memo: ctx.memo }),
     });
     return { index, writers, table, verdict, commitOrder: order, durationMs };
   } finally {

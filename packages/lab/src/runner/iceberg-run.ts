@@ -17,6 +17,7 @@ import type { IcebergCase } from '../cases/catalog';
 import type { RunResult, TableCheck } from '../results/types';
 import { icebergCopy } from '../verdict/iceberg-replay';
 import { icebergCommitOrder, icebergVerdict, racedIcebergState } from '../verdict/index';
+import type { VerdictMemo } from '../verdict/memo';
 import { rowsFileOf } from './operations';
 import { race } from './race';
 import { type RunContext, runDir } from './run-context';
@@ -78,6 +79,8 @@ export interface IcebergRunContext extends RunContext {
    * copy of its metadata in the run's own catalog, sharing the seed's data file, instead of writing the seed again.
    */
   seed: string;
+  /** The case's serial results, kept across its runs (see verdict/memo.ts). */
+  memo?: VerdictMemo;
 }
 
 export async function runIcebergCase(c: IcebergCase, index: number, ctx: IcebergRunContext): Promise<RunResult> {
@@ -100,6 +103,8 @@ export async function runIcebergCase(c: IcebergCase, index: number, ctx: Iceberg
     const raced = await racedIcebergState(catalogPath, TABLE);
     // The run's own time ends here: the oracle's is its verdict's oracleMs.
     const durationMs = Date.now() - started;
+    // The next race's writer processes load now, beside the verdict: loading beside the check slowed it.
+    ctx.pool?.fill();
     const verdict = await icebergVerdict({
       raced,
       table: TABLE,
@@ -108,6 +113,7 @@ export async function runIcebergCase(c: IcebergCase, index: number, ctx: Iceberg
       writers: c.writers,
       rowsFile: (op) => rowsFileOf(op, (d) => ctx.dataset.february(d)),
       copyDir: (i) => join(dir, `oracle-${i}`),
+      ...(ctx.memo && { memo: ctx.memo }),
     });
     return { index, writers, table, verdict, commitOrder: icebergCommitOrder(raced), durationMs };
   } finally {

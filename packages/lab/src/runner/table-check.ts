@@ -46,43 +46,61 @@ async function identity(path: string): Promise<{ id: string; linked: boolean } |
   return st ? { id: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`, linked: st.nlink > 1n } : null;
 }
 
-/** The figures of `files` (the table's adds), read in one pass over them and one join with January. */
+/**
+ * Ids within a range this wide are counted distinct with a bitmap (one bit per possible id, 16 MB at most per
+ * thread) instead of a hash set: over a rewritten table's 3.5 million ids it takes a third of the time.
+ */
+const BITMAP_RANGE = 2 ** 27;
+
+/** Distinct non-null trip ids of `rel`, whose ids lie in [min, max] (both null when it has none). */
+export async function distinctIds(c: Conn, rel: string, min: number | null, max: number | null): Promise<number> {
+  if (min === null || max === null) return 0;
+  const count =
+    max - min < BITMAP_RANGE ? `bit_count(bitstring_agg(trip_id, ${min}, ${max}))` : 'count(DISTINCT trip_id)';
+  const [[n] = []] = (await c.runAndReadAll(`SELECT ${count} FROM (${rel})`)).getRows() as unknown[][];
+  return Number(n ?? 0);
+}
+
+/** The figures of `files` (the table's adds): one scan for counts and days, one for distinct ids, one join with January. */
 async function partOf(t: DeltaTable, files: Add[], januaryFile: string, c: Conn): Promise<Part> {
   const rows = async (sql: string) => (await c.runAndReadAll(sql)).getRows() as unknown[][];
   const rel = await t.filesRelation(c, files);
-  const [[n, ids, lo, hi] = []] = await rows(
-    `SELECT count(*), count(DISTINCT trip_id), min(trip_id), max(trip_id) FROM (${rel})`,
+  const day = 'CAST(tpep_pickup_datetime AS DATE)';
+  const [[n, lo, hi, ...perDay] = []] = await rows(
+    `SELECT count(*), min(trip_id), max(trip_id), ${LAB_DAYS.map((d) => `count(*) FILTER (WHERE ${day} = DATE '${d}')`).join(', ')}
+     FROM (${rel})`,
   );
-  const days = await rows(
-    `SELECT strftime(CAST(tpep_pickup_datetime AS DATE), '%Y-%m-%d'), count(*) FROM (${rel})
-     WHERE CAST(tpep_pickup_datetime AS DATE) IN (${LAB_DAYS.map((d) => `DATE '${d}'`).join(', ')}) GROUP BY 1`,
-  );
+  const minId = lo === null || lo === undefined ? null : Number(lo);
+  const maxId = hi === null || hi === undefined ? null : Number(hi);
   const part: Part = {
     rows: Number(n ?? 0),
-    distinctIds: Number(ids ?? 0),
-    minId: lo === null || lo === undefined ? null : Number(lo),
-    maxId: hi === null || hi === undefined ? null : Number(hi),
-    days: Object.fromEntries(days.map(([d, k]) => [String(d), Number(k)])),
+    distinctIds: await distinctIds(c, rel, minId, maxId),
+    minId,
+    maxId,
+    // Only the days the files have trips on, as a GROUP BY would list them.
+    days: Object.fromEntries(LAB_DAYS.flatMap((d, i) => (Number(perDay[i] ?? 0) > 0 ? [[d, Number(perDay[i])]] : []))),
     tips: {},
     deltaValues: [],
   };
   // January trips only (February rows have no original tip): files whose ids all lie above them are not joined.
-  if (part.minId === null || part.minId >= FIRST_FEBRUARY_ID) return part;
-  await c.run(
-    `CREATE TEMP TABLE __tips AS SELECT o."VendorID" AS vendor, t.tip_amount - o.tip_amount AS delta,
-       t.tip_amount IS DISTINCT FROM o.tip_amount AS changed
-     FROM (${rel}) t JOIN read_parquet(${sqlString(januaryFile)}) o USING (trip_id) WHERE t.trip_id < ${FIRST_FEBRUARY_ID}`,
+  if (minId === null || minId >= FIRST_FEBRUARY_ID) return part;
+  // One join, aggregated as it streams: per vendor the 10 smallest distinct changed deltas, whose union holds the
+  // table's 10 smallest.
+  const tips = await rows(
+    `SELECT vendor, count(*), sum(delta), count(*) FILTER (WHERE changed),
+       min(DISTINCT round(delta, 6), 10) FILTER (WHERE changed)
+     FROM (SELECT o."VendorID" AS vendor, t.tip_amount - o.tip_amount AS delta,
+             t.tip_amount IS DISTINCT FROM o.tip_amount AS changed
+           FROM (${rel}) t JOIN read_parquet(${sqlString(januaryFile)}) o USING (trip_id)
+           WHERE t.trip_id < ${FIRST_FEBRUARY_ID})
+     GROUP BY 1`,
   );
-  try {
-    for (const [vendor, k, delta, changed] of await rows(
-      'SELECT vendor, count(*), sum(delta), count(*) FILTER (WHERE changed) FROM __tips GROUP BY 1',
-    ))
-      part.tips[String(vendor)] = { trips: Number(k), delta: Number(delta), changed: Number(changed) };
-    const values = await rows('SELECT DISTINCT round(delta, 6) AS d FROM __tips WHERE changed ORDER BY 1 LIMIT 10');
-    part.deltaValues = values.map((r) => Number(r[0]));
-  } finally {
-    await c.run('DROP TABLE __tips');
+  const values = new Set<number>();
+  for (const [vendor, k, delta, changed, smallest] of tips) {
+    part.tips[String(vendor)] = { trips: Number(k), delta: Number(delta), changed: Number(changed) };
+    for (const v of (smallest as { items: unknown[] } | null)?.items ?? []) values.add(Number(v));
   }
+  part.deltaValues = [...values].sort((x, y) => x - y).slice(0, 10);
   return part;
 }
 
@@ -162,8 +180,11 @@ async function labFigures(t: DeltaTable, dir: string, januaryFile: string, c: Co
   const apart = ranged.every((p, i) => ranged.every((q, j) => j <= i || p.maxId < q.minId || q.maxId < p.minId));
   const distinctTripIds = apart
     ? parts.reduce((n, p) => n + p.distinctIds, 0)
-    : Number(
-        (await c.runAndReadAll(`SELECT count(DISTINCT trip_id) FROM (${await t.relation(c)})`)).getRows()[0]?.[0] ?? 0,
+    : await distinctIds(
+        c,
+        await t.relation(c),
+        Math.min(...ranged.map((p) => p.minId)),
+        Math.max(...ranged.map((p) => p.maxId)),
       );
   // Vendors in SQL's order (ORDER BY vendor: numbers ascending, a missing vendor last).
   const vendors = [...tips.keys()].sort((x, y) => (x === 'null' ? 1 : y === 'null' ? -1 : Number(x) - Number(y)));

@@ -36,12 +36,52 @@ const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 export interface RowSource {
   files: number;
   relation: (conn: DuckDBConnection) => Promise<string>;
+  /**
+   * Names these rows for a FiguresCache: sources with equal keys hold the same rows. Files are never rewritten,
+   * so the files (with their deletion vectors) of one table and the filter on them make a key.
+   */
+  key?: string;
 }
 
-/** Some of a Delta table's files, optionally only the rows matching a predicate (parsed by the engine). */
-export function deltaRows(table: DeltaTable, files: readonly Add[], predicate?: string): RowSource {
+/**
+ * A side's figures (row count, hash sums) by its sources' keys: kept with a serial result, a later comparison with
+ * it (another run's raced table, another predicate) reads only the other side; kept for a verdict's raced table,
+ * each order tried reads only its serial side.
+ */
+export type FiguresCache = Map<string, string>;
+
+/** The caches a comparison may take each side's figures from (none: both sides read). */
+export interface SideCaches {
+  raced?: FiguresCache;
+  serial?: FiguresCache;
+}
+
+/** A side's figure from `cache` when every source of the side has a key, else computed. */
+async function figure(
+  cache: FiguresCache | undefined,
+  side: RowSource[],
+  what: string,
+  compute: () => Promise<string>,
+): Promise<string> {
+  if (!cache || side.some((s) => s.key === undefined)) return compute();
+  const key = JSON.stringify([what, side.map((s) => s.key)]);
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const value = await compute();
+  cache.set(key, value);
+  return value;
+}
+
+/**
+ * Some of a Delta table's files, optionally only the rows matching a predicate (parsed by the engine); `keyed`
+ * gives the source a key (see RowSource.key).
+ */
+export function deltaRows(table: DeltaTable, files: readonly Add[], predicate?: string, keyed = false): RowSource {
   return {
     files: files.length,
+    ...(keyed && {
+      key: JSON.stringify([table.location, table.version, predicate ?? null, files.map(deltaFileKey)]),
+    }),
     relation: async (conn) => {
       const rel = await table.filesRelation(conn, files);
       return predicate === undefined
@@ -55,9 +95,10 @@ export function deltaRows(table: DeltaTable, files: readonly Add[], predicate?: 
  * Parquet files by path (an Iceberg snapshot's data files, columns by name), optionally only the rows
  * matching `where`, the lab's own SQL; `schemaFile` lends its columns to a side with no files.
  */
-export function parquetRows(paths: readonly string[], schemaFile: string, where?: string): RowSource {
+export function parquetRows(paths: readonly string[], schemaFile: string, where?: string, keyed = false): RowSource {
   return {
     files: paths.length,
+    ...(keyed && { key: JSON.stringify([paths, schemaFile, where ?? null]) }),
     relation: async () => {
       const rel =
         paths.length > 0
@@ -100,18 +141,21 @@ const countOf = async (conn: DuckDBConnection, relation: string) =>
  * (integers, floats, timestamps), so two differing rows also collide in both only through two strings with
  * the same 64-bit hash: at most n²/2^65 among n rows.
  */
-async function sameHashSums(conn: DuckDBConnection, raced: string, serial: string): Promise<boolean> {
+async function sameHashSums(conn: DuckDBConnection, sides: OpenSides, caches: SideCaches): Promise<boolean> {
   // By name, in one order for both sides: hash() depends on the order of its arguments.
-  const cols = (await columnsOf(conn, `SELECT * FROM (${raced})`)).map(([name]) => quoted(name)).join(', ');
+  const cols = (await columnsOf(conn, `SELECT * FROM (${sides.r})`)).map(([name]) => quoted(name)).join(', ');
   const sums = async (rel: string) =>
-    (
-      await conn.runAndReadAll(
-        `SELECT sum(hash(${cols})::HUGEINT)::VARCHAR, sum(hash('racelab-oracle', ${cols})::HUGEINT)::VARCHAR FROM (${rel})`,
+    String(
+      (
+        await conn.runAndReadAll(
+          `SELECT sum(hash(${cols})::HUGEINT)::VARCHAR, sum(hash('racelab-oracle', ${cols})::HUGEINT)::VARCHAR FROM (${rel})`,
+        )
       )
-    )
-      .getRows()[0]
-      ?.join(' ');
-  return (await sums(raced)) === (await sums(serial));
+        .getRows()[0]
+        ?.join(' '),
+    );
+  const racedSums = await figure(caches.raced, sides.raced, `sums ${cols}`, () => sums(sides.r));
+  return racedSums === (await figure(caches.serial, sides.serial, `sums ${cols}`, () => sums(sides.s)));
 }
 
 /** A few rows of each kind, `from` a table or a parenthesised query; timestamps and dates as ISO text. */
@@ -129,18 +173,44 @@ async function examplesOf(
       return col;
     })
     .join(', ');
-  // LIMIT per kind, so DuckDB stops at the first few rows rather than numbering them all.
+  // LIMIT per kind, so DuckDB keeps the first few rows (a top-N, one pass) rather than numbering them all. The first
+  // by every column: the same examples whichever thread reads which file first, so a verdict is reproducible.
   const parts = kinds.map(
-    ({ kind, where }) => `(SELECT '${kind}' AS __kind, ${cols} FROM ${from} WHERE ${where} LIMIT ${EXAMPLES_PER_KIND})`,
+    ({ kind, where }) =>
+      `(SELECT '${kind}' AS __kind, ${cols} FROM ${from} WHERE ${where} ORDER BY ALL LIMIT ${EXAMPLES_PER_KIND})`,
   );
-  const picked = await conn.runAndReadAll(`SELECT * FROM (${parts.join(' UNION ALL ')}) ORDER BY __kind`);
+  const picked = await conn.runAndReadAll(`SELECT * FROM (${parts.join(' UNION ALL ')}) ORDER BY ALL`);
   return picked.getRowObjectsJson().map(({ __kind, ...row }) => ({ kind: __kind as VerdictExample['kind'], row }));
 }
 
+interface OpenSides {
+  r: string;
+  s: string;
+  racedRows: number;
+  serialRows: number;
+  /** Each side's sources, for its cached figures. */
+  raced: RowSource[];
+  serial: RowSource[];
+}
+
 /** Both sides as relations on one connection, with their row counts (Parquet metadata mostly). */
-async function openSides(conn: DuckDBConnection, raced: RowSource[], serial: RowSource[]) {
+async function openSides(
+  conn: DuckDBConnection,
+  raced: RowSource[],
+  serial: RowSource[],
+  caches: SideCaches,
+): Promise<OpenSides> {
   const [r, s] = [await sideRelation(conn, raced), await sideRelation(conn, serial)];
-  return { r, s, racedRows: await countOf(conn, r), serialRows: await countOf(conn, s) };
+  const rowsOf = async (cache: FiguresCache | undefined, side: RowSource[], rel: string) =>
+    Number(await figure(cache, side, 'count', async () => String(await countOf(conn, rel))));
+  return {
+    r,
+    s,
+    racedRows: await rowsOf(caches.raced, raced, r),
+    serialRows: await rowsOf(caches.serial, serial, s),
+    raced,
+    serial,
+  };
 }
 
 const noFiles = (sides: RowSource[]) => sides.every((s) => s.files === 0);
@@ -150,11 +220,11 @@ const noFiles = (sides: RowSource[]) => sides.every((s) => s.files === 0);
  * The oracle asks this of every order it tries; only a run no order explains needs the counts that
  * `diffRows` gives.
  */
-export async function sameRowsIn(raced: RowSource[], serial: RowSource[]): Promise<boolean> {
+export async function sameRowsIn(raced: RowSource[], serial: RowSource[], caches: SideCaches = {}): Promise<boolean> {
   if (noFiles([...raced, ...serial])) return true;
   return withConnection(async (conn) => {
-    const { r, s, racedRows, serialRows } = await openSides(conn, raced, serial);
-    return racedRows === serialRows && (racedRows === 0 || (await sameHashSums(conn, r, s)));
+    const sides = await openSides(conn, raced, serial, caches);
+    return sides.racedRows === sides.serialRows && (sides.racedRows === 0 || (await sameHashSums(conn, sides, caches)));
   });
 }
 
@@ -164,17 +234,18 @@ export async function sameRowsIn(raced: RowSource[], serial: RowSource[]): Promi
  * each side (GROUP BY over every column, NULLs grouping together), kept only where the counts differ; then
  * the excess, the deficit and the rows one side lacks, with a few examples.
  */
-export async function diffRows(raced: RowSource[], serial: RowSource[]): Promise<RowDiff> {
+export async function diffRows(raced: RowSource[], serial: RowSource[], caches: SideCaches = {}): Promise<RowDiff> {
   if (noFiles([...raced, ...serial])) return NO_DIFF;
   return withConnection(async (conn) => {
-    const { r, s, racedRows, serialRows } = await openSides(conn, raced, serial);
+    const sides = await openSides(conn, raced, serial, caches);
+    const { r, s, racedRows, serialRows } = sides;
     if (racedRows === 0 || serialRows === 0) {
       if (racedRows === serialRows) return NO_DIFF;
       const kind = serialRows === 0 ? 'extra' : 'missing';
       const examples = await examplesOf(conn, `(${serialRows === 0 ? r : s})`, [{ kind, where: 'true' }]);
       return { ...NO_DIFF, [kind]: racedRows + serialRows, examples };
     }
-    if (racedRows === serialRows && (await sameHashSums(conn, r, s))) return NO_DIFF;
+    if (racedRows === serialRows && (await sameHashSums(conn, sides, caches))) return NO_DIFF;
     await conn.run(
       `CREATE TEMP TABLE __diff AS
        SELECT * EXCLUDE (__side), count(*) FILTER (WHERE __side = 'r') AS __raced, count(*) FILTER (WHERE __side = 's') AS __serial
@@ -203,13 +274,21 @@ export async function diffRows(raced: RowSource[], serial: RowSource[]): Promise
 /** Each Delta table's files the other lacks, as row sources (only the rows matching `predicate` when given). */
 function deltaSides(raced: DeltaTable, serial: DeltaTable, predicate?: string): [RowSource[], RowSource[]] {
   const [onlyRaced, onlySerial] = unshared(raced.activeFiles(), serial.activeFiles(), deltaFileKey);
-  return [[deltaRows(raced, onlyRaced, predicate)], [deltaRows(serial, onlySerial, predicate)]];
+  return [[deltaRows(raced, onlyRaced, predicate, true)], [deltaRows(serial, onlySerial, predicate, true)]];
 }
 
-/** Two Delta tables' rows compared, reading only the files they do not share. */
-export const diffTables = (raced: DeltaTable, serial: DeltaTable, predicate?: string): Promise<RowDiff> =>
-  diffRows(...deltaSides(raced, serial, predicate));
+/** Two Delta tables' rows compared, reading only the files they do not share; `caches` keep their figures. */
+export const diffTables = (
+  raced: DeltaTable,
+  serial: DeltaTable,
+  predicate?: string,
+  caches: SideCaches = {},
+): Promise<RowDiff> => diffRows(...deltaSides(raced, serial, predicate), caches);
 
-/** Whether two Delta tables hold the same rows, reading only the files they do not share. */
-export const sameTables = (raced: DeltaTable, serial: DeltaTable, predicate?: string): Promise<boolean> =>
-  sameRowsIn(...deltaSides(raced, serial, predicate));
+/** Whether two Delta tables hold the same rows, reading only the files they do not share (`caches`: as diffTables). */
+export const sameTables = (
+  raced: DeltaTable,
+  serial: DeltaTable,
+  predicate?: string,
+  caches: SideCaches = {},
+): Promise<boolean> => sameRowsIn(...deltaSides(raced, serial, predicate), caches);

@@ -6,9 +6,10 @@
 import { DeltaTable } from '@racelab/engine';
 import type { RunVerdict, WriterResult } from '../results/types';
 import { removeTable } from '../tables/table-store';
-import { diffTables, sameTables } from './compare';
+import { diffTables, type FiguresCache, sameTables } from './compare';
+import type { VerdictMemo } from './memo';
 import { type EngineOracle, serialReplayVerdict } from './oracle';
-import { commitOrderOf, type Replayed, type ReplayInput, replaySerial } from './replay';
+import { commitOrderOf, type Replayed, type ReplayInput, replayInputs, replaySerial } from './replay';
 import { lostCommitWords } from './words';
 import { writerChanges } from './writer-changes';
 
@@ -18,8 +19,10 @@ export interface DeltaVerdictInput extends ReplayInput {
   results: WriterResult[];
   /** Writer names in log order (version 1 first). */
   logOrder: string[];
-  /** A new folder for the oracle's i-th copy. */
+  /** A new folder for the oracle's i-th copy (without a memo). */
   copyDir: (i: number) => string;
+  /** Serial results kept across the case's runs (see memo.ts). */
+  memo?: VerdictMemo;
 }
 
 export async function deltaVerdict(input: DeltaVerdictInput): Promise<RunVerdict> {
@@ -27,12 +30,15 @@ export async function deltaVerdict(input: DeltaVerdictInput): Promise<RunVerdict
   const raced = await DeltaTable.open(input.raced);
   const order = commitOrderOf(input.results, input.logOrder);
   const logged = new Map(input.results.map((w) => [w.name, w.version] as const));
+  // The raced table's figures, read once for every order tried (it does not change while it is judged).
+  const racedFigures: FiguresCache = new Map();
   const oracle: EngineOracle<Replayed> = {
     reorderingAllowedBy: 'WriteSerializable',
     replay: (o, dir) => replaySerial(input, o, dir),
     removeCopy: removeTable,
-    equal: (r, predicate) => sameTables(raced, r.table, predicate),
-    diff: (r) => diffTables(raced, r.table),
+    replayInputs: () => replayInputs(input),
+    equal: (r, predicate) => sameTables(raced, r.table, predicate, { raced: racedFigures, serial: r.figures }),
+    diff: (r) => diffTables(raced, r.table, undefined, { raced: racedFigures, serial: r.figures }),
     racedCount: (predicate) => raced.count(predicate),
     writerChanges: (serial, overall) =>
       writerChanges(

@@ -20,6 +20,8 @@ import {
   serializeIcebergTableMetadata,
 } from '@racelab/engine';
 import type { WriterOperation, WriterSpec } from '../cases/catalog';
+import type { FiguresCache } from './compare';
+import { memoKey, rowsFileFacts } from './replay-key';
 
 export interface IcebergReplayInput {
   /** The run's table identifier (`namespace.table`) and its metadata location before the race. */
@@ -53,6 +55,24 @@ export function icebergState(table: IcebergTable): IcebergState {
 
 export interface IcebergReplayed extends IcebergState {
   failures: string[];
+  /** The figures of its data files the comparisons took (see FiguresCache): Iceberg never rewrites a file. */
+  figures: FiguresCache;
+}
+
+/**
+ * What a replay depends on besides its order: the starting metadata as icebergCopy rewrites it (all of it but its
+ * location, which the copy replaces; its snapshots name their manifest lists, files never rewritten), the table's
+ * identifier, the writers' specs and their rows files.
+ */
+export async function icebergReplayInputs(input: IcebergReplayInput): Promise<string> {
+  const metadata = readIcebergTableMetadata(input.start, defaultIcebergPathResolver);
+  return memoKey({
+    engine: 'iceberg',
+    table: input.table,
+    start: serializeIcebergTableMetadata({ ...metadata, location: '' }),
+    writers: input.writers,
+    rows: await rowsFileFacts(input),
+  });
 }
 
 /**
@@ -105,7 +125,7 @@ export async function replayIceberg(input: IcebergReplayInput, order: string[], 
         failures.push(`${name}'s replayed append failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
       }
     }
-    return { ...icebergState(await openIcebergTable(catalog, input.table)), failures };
+    return { ...icebergState(await openIcebergTable(catalog, input.table)), failures, figures: new Map() };
   } finally {
     await catalog.close();
   }

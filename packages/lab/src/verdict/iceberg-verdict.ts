@@ -6,14 +6,16 @@
 import { rm } from 'node:fs/promises';
 import { type IcebergDataFile, IcebergSqliteCatalog, openIcebergTable } from '@racelab/engine';
 import type { RunVerdict, WriterResult } from '../results/types';
-import { countRows, diffRows, parquetRows, type RowSource, sameRowsIn, unshared } from './compare';
+import { countRows, diffRows, type FiguresCache, parquetRows, type RowSource, sameRowsIn, unshared } from './compare';
 import {
   type IcebergReplayed,
   type IcebergReplayInput,
   type IcebergState,
+  icebergReplayInputs,
   icebergState,
   replayIceberg,
 } from './iceberg-replay';
+import type { VerdictMemo } from './memo';
 import { type EngineOracle, serialReplayVerdict } from './oracle';
 import { committedInOrder } from './orders';
 import { writerChange } from './writer-changes';
@@ -22,8 +24,10 @@ export interface IcebergVerdictInput extends IcebergReplayInput {
   /** The raced table, after its writers finished. */
   raced: IcebergState;
   results: WriterResult[];
-  /** A new folder for the oracle's i-th copy. */
+  /** A new folder for the oracle's i-th copy (without a memo). */
   copyDir: (i: number) => string;
+  /** Serial results kept across the case's runs (see memo.ts). */
+  memo?: VerdictMemo;
 }
 
 /** The raced table's state and commit order: writer names by their snapshots' sequence numbers. */
@@ -45,25 +49,29 @@ export async function icebergVerdict(input: IcebergVerdictInput): Promise<RunVer
   // The starting snapshot's files are in every table compared, and lend their columns to an empty side.
   const schemaFile = raced.dataFiles[0]?.localPath;
   if (schemaFile === undefined) throw new Error(`${input.table} has no data files to compare`);
-  const rowsOf = (files: IcebergDataFile[], where?: string) =>
+  const rowsOf = (files: IcebergDataFile[], where?: string, keyed = false) =>
     parquetRows(
       files.map((f) => f.localPath),
       schemaFile,
       where,
+      keyed,
     );
   // Only the data files the two final snapshots do not share are read.
   const sides = (serial: IcebergReplayed, where?: string): [RowSource[], RowSource[]] => {
     const [r, s] = unshared(raced.dataFiles, serial.dataFiles, (f) => f.filePath);
-    return [[rowsOf(r, where)], [rowsOf(s, where)]];
+    return [[rowsOf(r, where, true)], [rowsOf(s, where, true)]];
   };
   const order = committedInOrder(input.results, (w) => raced.commits.get(w.name)?.sequenceNumber);
+  // The raced table's figures, read once for every order tried (it does not change while it is judged).
+  const racedFigures: FiguresCache = new Map();
   const oracle: EngineOracle<IcebergReplayed> = {
     // Appends rebased on whatever landed first: what an Iceberg commit's retry does.
     reorderingAllowedBy: 'snapshot isolation',
     replay: (o, dir) => replayIceberg(input, o, dir),
     removeCopy: (dir) => rm(dir, { recursive: true, force: true }),
-    equal: (serial, where) => sameRowsIn(...sides(serial, where)),
-    diff: (serial) => diffRows(...sides(serial)),
+    replayInputs: () => icebergReplayInputs(input),
+    equal: (serial, where) => sameRowsIn(...sides(serial, where), { raced: racedFigures, serial: serial.figures }),
+    diff: (serial) => diffRows(...sides(serial), { raced: racedFigures, serial: serial.figures }),
     racedCount: (where) => countRows(rowsOf(raced.dataFiles, where)),
     writerChanges: async (serial, overall) => {
       const added = (state: IcebergState, name: string) => ({

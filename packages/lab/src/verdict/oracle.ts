@@ -7,6 +7,7 @@ import type { WriterOperation, WriterSpec } from '../cases/catalog';
 import type { RunVerdict, VerdictWriter, WriterResult } from '../results/types';
 import type { RowDiff } from './compare';
 import { checkFailedWriters } from './failed-writers';
+import type { VerdictMemo } from './memo';
 import { otherOrders } from './orders';
 import { notSerializableSummary, orderLabels, reorderedSummary, SERIALIZABLE_SUMMARY } from './words';
 
@@ -20,6 +21,11 @@ export interface EngineOracle<S extends SerialResult> {
   replay(order: string[], dir: string): Promise<S>;
   /** Removes a copy the oracle made. */
   removeCopy(dir: string): Promise<void>;
+  /**
+   * Everything a replay depends on but its order, as a key for the memo (asked only when there is one): equal
+   * keys and orders must give the same serial result.
+   */
+  replayInputs(): Promise<string>;
   /** Whether the raced table holds the rows of a serial result (only those matching `predicate`, when given). */
   equal(serial: S, predicate?: string): Promise<boolean>;
   /** What differs between the raced table and a serial result: asked only when no order explains the run. */
@@ -39,18 +45,39 @@ export interface OracleRun {
   results: WriterResult[];
   /** The Parquet file of the rows a writer adds (see rowsFileOf); undefined for writers that add none. */
   rowsFile: (op: WriterOperation) => string | undefined;
-  /** A new folder for the oracle's i-th copy; every copy is removed before the verdict is returned. */
+  /** A new folder for the oracle's i-th copy without a memo; every such copy is removed before the verdict returns. */
   copyDir: (i: number) => string;
   /** When the oracle started (Date.now()), for oracleMs. */
   started: number;
   /** Commits writers report that the table does not hold, in words (see lostCommitWords); said after the summary. */
   lostCommits?: string[];
+  /** Serial results kept across the case's runs (see memo.ts); without it every replay is made and removed here. */
+  memo?: VerdictMemo;
 }
 
 export async function serialReplayVerdict<S extends SerialResult>(
   oracle: EngineOracle<S>,
   run: OracleRun,
 ): Promise<RunVerdict> {
+  if (run.memo) {
+    const session = run.memo.session();
+    let inputs: Promise<string> | undefined;
+    const replay = async (order: string[]) => {
+      inputs ??= oracle.replayInputs();
+      const key = `${await inputs}\u0000${JSON.stringify(order)}`;
+      return session.replay(
+        key,
+        (dir) => oracle.replay(order, dir),
+        (dir) => oracle.removeCopy(dir),
+      );
+    };
+    try {
+      // A kept copy stays for the case's later runs, whether or not its order matched here.
+      return await verdictFrom(oracle, run, replay, async () => {});
+    } finally {
+      await session.end();
+    }
+  }
   const dirs: string[] = [];
   const replay = (order: string[]) => {
     const dir = run.copyDir(dirs.length);

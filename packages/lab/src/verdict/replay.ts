@@ -9,7 +9,9 @@ import type { WriterOperation, WriterSpec } from '../cases/catalog';
 import type { WriterResult } from '../results/types';
 import { checkOf, prepareChange } from '../runner/operations';
 import { freshCopy } from '../tables/fresh-copy';
+import type { FiguresCache } from './compare';
 import { committedInOrder } from './orders';
+import { memoKey, rowsFileFacts } from './replay-key';
 
 export interface ReplayInput {
   /** The table the run's copy was made from, and the properties the copy got. */
@@ -28,6 +30,8 @@ export interface Replayed {
   versions: Map<string, number>;
   /** Replayed commits that failed, in words: with nobody racing, a finding in itself. */
   failures: string[];
+  /** The figures of its files the comparisons took (see FiguresCache): its files never change. */
+  figures: FiguresCache;
 }
 
 /** Commit order from the Delta log: a writer whose version's commit is not its own (or that has none) goes last. */
@@ -65,5 +69,27 @@ export async function replaySerial(input: ReplayInput, order: string[], dir: str
       );
     }
   }
-  return { table: await DeltaTable.open(dir), versions, failures };
+  return { table: await DeltaTable.open(dir), versions, failures, figures: new Map() };
+}
+
+/**
+ * What a replay depends on besides its order: the snapshot freshCopy copies (protocol, metadata, every live
+ * add, txns, domain metadata), the copy's properties and roots, the writers' specs, their rows files.
+ */
+export async function replayInputs(input: ReplayInput): Promise<string> {
+  const base = await DeltaTable.open(input.base);
+  return memoKey({
+    engine: 'delta',
+    base: input.base,
+    version: base.version,
+    protocol: base.protocol,
+    metadata: base.metadata,
+    files: base.activeFiles(),
+    txns: [...base.appTransactions()],
+    domainMetadata: [...base.domainMetadata()],
+    properties: input.properties ?? null,
+    roots: input.roots ?? null,
+    writers: input.writers,
+    rows: await rowsFileFacts(input),
+  });
 }

@@ -93,6 +93,15 @@ function validationChecks(table: DeltaTable): { sql: string; name: string }[] {
   });
 }
 
+/** Whether rows written to the table must pass checks (which are SQL, run by DuckDB); true also when unreadable. */
+export function hasRowChecks(table: DeltaTable): boolean {
+  try {
+    return validationChecks(table).length > 0;
+  } catch {
+    return true;
+  }
+}
+
 function unreadableCheck(table: DeltaTable, what: string): UnsupportedFeatureError {
   return new UnsupportedFeatureError(
     `${table.location}: this engine cannot evaluate ${what}, so it refuses to write rows it cannot check`,

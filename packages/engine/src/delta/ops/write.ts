@@ -7,14 +7,16 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { withConnection } from '../../data/duck';
-import { writeDataFiles } from '../../data/parquet-write';
+import { type WrittenFiles, writeDataFiles, writeRowsFile } from '../../data/parquet-write';
+import { SMALL_WRITE_ROWS, smallRowsColumns } from '../../data/small-rows';
 import { conformToSchema, type DataSource, prepareSource, SchemaMismatchError } from '../../data/source';
 import { type Expr, parsePredicate, renderExpression, renderSql } from '../../sql/index';
+import type { ObjectStore } from '../../storage/object-store';
 import { commit } from '../commit/commit';
 import { buildCommitInfo } from '../commit/commit-info';
 import { type CommitOptions, removeFor, Transaction } from '../commit/transaction';
 import { NotATableError } from '../log/listing';
-import type { Action, Metadata, Remove } from '../protocol/actions';
+import type { Action, Add, Metadata, Remove } from '../protocol/actions';
 import { checkpointInterval, isAppendOnly, targetFileSize } from '../protocol/config';
 import { assertCanWrite, protocolForSchema } from '../protocol/features';
 import { type StructType, schemaToString } from '../protocol/schema';
@@ -22,7 +24,13 @@ import { statsColumns } from '../protocol/stats';
 import { DeltaTable, storeFor, type TableLocation } from '../table';
 import { type CommitHooks, commitPrepared, type OperationResult, PreparedOperation } from './prepared';
 import { matchingFiles, summarize } from './rewrite';
-import { assertNotAppendOnly, assertRowsValid, refuseChangeDataFeed, refuseGeneratedColumns } from './table-features';
+import {
+  assertNotAppendOnly,
+  assertRowsValid,
+  hasRowChecks,
+  refuseChangeDataFeed,
+  refuseGeneratedColumns,
+} from './table-features';
 
 export type WriteMode = 'error' | 'append' | 'overwrite' | 'ignore';
 
@@ -124,6 +132,31 @@ export async function prepareWrite(
   if (table && mode === 'ignore') return null;
   checkOptions(table, mode, options);
   const started = Date.now();
+  const small = smallWrite(data, table, options);
+  if (small) {
+    // A few plain rows: one file encoded here, no DuckDB (data/small-rows.ts says which rows qualify).
+    const { schema, metadata } = small;
+    const written = await writeRowsFile({
+      store,
+      schema,
+      statsColumns: statsColumns(schema, metadata.partitionColumns, metadata.configuration),
+      ...(table && { columnMapping: table.columnMapping }),
+      columns: small.columns,
+      rows: small.rows,
+    });
+    return writeOperation({
+      store,
+      table,
+      metadata,
+      schema,
+      mode,
+      options,
+      started,
+      written,
+      expr: null,
+      replaced: null,
+    });
+  }
   const staging = await store.stagingDir();
   try {
     return await withConnection(async (conn) => {
@@ -149,62 +182,7 @@ export async function prepareWrite(
           ...(table && { columnMapping: table.columnMapping }),
           ...(options.rowsPerFile !== undefined && { rowsPerFile: options.rowsPerFile }),
         });
-        const now = Date.now();
-        const removed: Remove[] =
-          table && mode === 'overwrite' ? (replaced?.files ?? table.activeFiles()).map((f) => removeFor(f, now)) : [];
-        const params: Record<string, unknown> = { mode: MODE_NAMES[mode] };
-        if (!table && metadata.partitionColumns.length > 0) params.partitionBy = metadata.partitionColumns;
-        if (expr) params.predicate = renderExpression(expr);
-        const metrics = {
-          execution_time_ms: now - started,
-          num_added_files: written.adds.length,
-          num_added_rows: written.rows,
-          num_partitions: 0,
-          num_removed_files: removed.length,
-        };
-        const fileActions: Action[] = [
-          ...removed.map((remove) => ({ remove })),
-          ...written.adds.map((add) => ({ add })),
-        ];
-        const summary = summarize(written, removed.length);
-        if (table) {
-          const tx = new Transaction({
-            table,
-            operation: 'WRITE',
-            operationParameters: params,
-            recordReadVersion: false,
-            readPredicate: expr,
-            actions: fileActions,
-            operationMetrics: metrics,
-            options,
-          });
-          return PreparedOperation.of(tx, summary);
-        }
-        const actions: Action[] = [
-          {
-            commitInfo: buildCommitInfo({
-              operation: 'WRITE',
-              operationParameters: params,
-              ...(options.customMetadata && { customMetadata: options.customMetadata }),
-              operationMetrics: metrics,
-            }),
-          },
-          { protocol: protocolForSchema(schema) },
-          { metaData: metadata },
-          ...fileActions,
-          ...(options.appTransactions ?? []).map((txn) => ({ txn })),
-        ];
-        return new PreparedOperation(summary, null, () =>
-          commit({
-            store,
-            readVersion: -1,
-            actions,
-            checkpointEvery: checkpointInterval(metadata.configuration),
-            appendOnly: isAppendOnly(metadata.configuration),
-            ...(options.maxCommitRetries !== undefined && { maxRetries: options.maxCommitRetries }),
-            ...(options.recogniseOwnCommit && { recogniseOwnCommit: true }),
-          }),
-        );
+        return writeOperation({ store, table, metadata, schema, mode, options, started, written, expr, replaced });
       } finally {
         await prepared.dispose();
       }
@@ -212,6 +190,93 @@ export async function prepareWrite(
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/**
+ * The table's columns filled from the write's rows when the write can skip DuckDB: JS rows, at most
+ * SMALL_WRITE_ROWS of them, every value in a plain form, no predicate, no partitions, no row cap below the rows,
+ * no invariants or CHECK constraints (which are SQL). Otherwise null, and DuckDB writes the files as before.
+ */
+function smallWrite(data: DataSource, table: DeltaTable | null, options: WriteOptions) {
+  if (data.kind !== 'rows' || data.rows.length > SMALL_WRITE_ROWS || options.predicate !== undefined) return null;
+  if (options.rowsPerFile !== undefined && options.rowsPerFile < data.rows.length) return null;
+  if (table ? table.partitionColumns.length > 0 || hasRowChecks(table) : (options.partitionBy ?? []).length > 0)
+    return null;
+  const schema = table?.schema ?? data.schema;
+  const columns = smallRowsColumns(data, schema);
+  if (!columns) return null;
+  return { schema, metadata: table?.metadata ?? newTableMetadata(schema, options), columns, rows: data.rows.length };
+}
+
+interface WrittenWrite {
+  store: ObjectStore;
+  table: DeltaTable | null;
+  metadata: Metadata;
+  schema: StructType;
+  mode: WriteMode;
+  options: WriteOptions;
+  started: number;
+  written: WrittenFiles;
+  expr: Expr | null;
+  replaced: { files: Add[] } | null;
+}
+
+/** The commit of a write whose files are written: removes for an overwrite, commitInfo, metrics. */
+function writeOperation(w: WrittenWrite): PreparedOperation {
+  const { store, table, metadata, schema, mode, options, written, expr, replaced } = w;
+  const now = Date.now();
+  const removed: Remove[] =
+    table && mode === 'overwrite' ? (replaced?.files ?? table.activeFiles()).map((f) => removeFor(f, now)) : [];
+  const params: Record<string, unknown> = { mode: MODE_NAMES[mode] };
+  if (!table && metadata.partitionColumns.length > 0) params.partitionBy = metadata.partitionColumns;
+  if (expr) params.predicate = renderExpression(expr);
+  const metrics = {
+    execution_time_ms: now - w.started,
+    num_added_files: written.adds.length,
+    num_added_rows: written.rows,
+    num_partitions: 0,
+    num_removed_files: removed.length,
+  };
+  const fileActions: Action[] = [...removed.map((remove) => ({ remove })), ...written.adds.map((add) => ({ add }))];
+  const summary = summarize(written, removed.length);
+  if (table) {
+    const tx = new Transaction({
+      table,
+      operation: 'WRITE',
+      operationParameters: params,
+      recordReadVersion: false,
+      readPredicate: expr,
+      actions: fileActions,
+      operationMetrics: metrics,
+      options,
+    });
+    return PreparedOperation.of(tx, summary);
+  }
+  const actions: Action[] = [
+    {
+      commitInfo: buildCommitInfo({
+        operation: 'WRITE',
+        operationParameters: params,
+        ...(options.customMetadata && { customMetadata: options.customMetadata }),
+        operationMetrics: metrics,
+      }),
+    },
+    { protocol: protocolForSchema(schema) },
+    { metaData: metadata },
+    ...fileActions,
+    ...(options.appTransactions ?? []).map((txn) => ({ txn })),
+  ];
+  return new PreparedOperation(summary, null, () =>
+    commit({
+      store,
+      readVersion: -1,
+      actions,
+      checkpointEvery: checkpointInterval(metadata.configuration),
+      appendOnly: isAppendOnly(metadata.configuration),
+      ...(options.maxCommitRetries !== undefined && { maxRetries: options.maxCommitRetries }),
+      ...(options.recogniseOwnCommit && { recogniseOwnCommit: true }),
+    }),
+  );
 }
 
 /**
