@@ -22,6 +22,7 @@ import { deltaVerdict, icebergVerdict, racedIcebergState } from '../src/verdict/
 import { VerdictMemo } from '../src/verdict/memo';
 import { replaySerial } from '../src/verdict/replay';
 import { noTlcDir, SMALL_SCALE, smallBase, tempDir } from './helpers/small-base';
+import { writerResult } from './helpers/writer-result';
 
 const work = tempDir('verdict-memo');
 let bases: BaseTables;
@@ -45,19 +46,7 @@ const B1: WriterSpec[] = [
   update('vendor2', 'VendorID = 2', 'tip_amount + 1'),
 ];
 
-const result = (name: string, version: number | null, committed = true): WriterResult => ({
-  name,
-  operation: 'update',
-  committed,
-  version,
-  attempts: 1,
-  commitRetries: 0,
-  attemptErrors: [],
-  waitedOnLock: null,
-  warnings: [],
-  errorClass: null,
-  errorMessage: null,
-});
+const result = (name: string, version: number | null): WriterResult => writerResult(name, { version });
 
 let made = 0;
 const dir = (what: string) => join(work, `${what}-${made++}`);

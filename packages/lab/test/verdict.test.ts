@@ -31,6 +31,7 @@ import { ensureJan15 } from '../src/tables/base-tables';
 import { diffRows, parquetRows } from '../src/verdict/compare';
 import { icebergVerdict, racedIcebergState } from '../src/verdict/index';
 import { otherOrders } from '../src/verdict/orders';
+import { writerResult } from './helpers/writer-result';
 
 const SCALE = 0.02;
 const F = scaledFigures(SCALE);
@@ -42,19 +43,8 @@ const verdictOf = (c: CaseResult | undefined): RunVerdict => {
   if (!v) throw new Error(`no verdict for ${c?.id}`);
   return v;
 };
-const emptyResult = (name: string): WriterResult => ({
-  name,
-  operation: 'iceberg-append',
-  committed: false,
-  version: null,
-  attempts: 1,
-  commitRetries: 0,
-  attemptErrors: [],
-  waitedOnLock: null,
-  warnings: [],
-  errorClass: null,
-  errorMessage: null,
-});
+const emptyResult = (name: string): WriterResult =>
+  writerResult(name, { operation: 'iceberg-append', committed: false });
 const caseVerdict = (id: string) => verdictOf(results.cases.find((c) => c.id === id));
 
 beforeAll(async () => {
