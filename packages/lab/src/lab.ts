@@ -172,6 +172,7 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
             ...(o.keepRuns && { keep: true }),
             ...(o.signal && { signal: o.signal }),
             ...(pool && { pool }),
+            ...(memo && { memo }),
             onEvent: (writer: string, event: WriterEvent) =>
               progress({ kind: 'writer', caseId: c.id, run: i, writer, event }),
           };
@@ -183,10 +184,9 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
                   ...(o.tableRoot && { tableRoot: o.tableRoot }),
                   ...(o.acrossHosts && { acrossHosts: o.acrossHosts }),
                   ...(o.roots && { roots: o.roots }),
-                  ...(memo && { memo }),
                 })
               : c.engine === 'iceberg'
-                ? await runIcebergCase(c, i, { ...ctx, seed: seed as string, ...(memo && { memo }) })
+                ? await runIcebergCase(c, i, { ...ctx, seed: seed as string })
                 : await postgresRun(i, (pg as NonNullable<typeof pg>).url, c, memo);
           caseResult.runs.push(run);
           done++;

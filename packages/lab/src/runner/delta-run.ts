@@ -10,7 +10,6 @@ import { CopyRefusedError, raceRefusals } from '../tables/copy-refusals';
 import { freshCopy } from '../tables/fresh-copy';
 import { removeTable } from '../tables/table-store';
 import { deltaVerdict } from '../verdict/index';
-import type { VerdictMemo } from '../verdict/memo';
 import { raceAcrossHosts } from './across-hosts';
 import { rowsFileOf } from './operations';
 import { race } from './race';
@@ -20,8 +19,6 @@ import { checkTable } from './table-check';
 export interface DeltaRunContext extends RunContext {
   /** The lab's base tables; absent when no case of the race needs them. */
   bases?: BaseTables | null;
-  /** The case's serial results, kept across its runs (see verdict/memo.ts). */
-  memo?: VerdictMemo;
 }
 
 /** Writer names in the order their commits landed, read from the table's own log. */

@@ -17,7 +17,6 @@ import type { IcebergCase } from '../cases/catalog';
 import type { RunResult, TableCheck } from '../results/types';
 import { icebergCopy } from '../verdict/iceberg-replay';
 import { icebergCommitOrder, icebergVerdict, racedIcebergState } from '../verdict/index';
-import type { VerdictMemo } from '../verdict/memo';
 import { rowsFileOf } from './operations';
 import { race } from './race';
 import { type RunContext, runDir } from './run-context';
@@ -79,8 +78,6 @@ export interface IcebergRunContext extends RunContext {
    * copy of its metadata in the run's own catalog, sharing the seed's data file, instead of writing the seed again.
    */
   seed: string;
-  /** The case's serial results, kept across its runs (see verdict/memo.ts). */
-  memo?: VerdictMemo;
 }
 
 export async function runIcebergCase(c: IcebergCase, index: number, ctx: IcebergRunContext): Promise<RunResult> {

@@ -1,6 +1,7 @@
 /** What every run of a case needs, whatever the table format, and the folder a run works in. */
 import type { Dataset } from '../data/index';
 import { under } from '../tables/table-store';
+import type { VerdictMemo } from '../verdict/memo';
 import type { AcrossHosts } from './across-hosts';
 import type { WriterEvent } from './race';
 import type { WriterPool } from './writer-pool';
@@ -22,6 +23,8 @@ export interface RunContext {
   pool?: WriterPool;
   /** LAB_ROOTS: where a user's table may keep deletion vectors at absolute paths (see copy-refusals.ts). */
   roots?: readonly string[];
+  /** The case's serial results, kept across its runs (see verdict/memo.ts). */
+  memo?: VerdictMemo;
 }
 
 /** A new folder for one run of a case. */

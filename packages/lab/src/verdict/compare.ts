@@ -40,7 +40,7 @@ export interface RowSource {
    * Names these rows for a FiguresCache: sources with equal keys hold the same rows. Files are never rewritten,
    * so the files (with their deletion vectors) of one table and the filter on them make a key.
    */
-  key?: string;
+  key: string;
 }
 
 /**
@@ -56,14 +56,14 @@ export interface SideCaches {
   serial?: FiguresCache;
 }
 
-/** A side's figure from `cache` when every source of the side has a key, else computed. */
+/** A side's figure from `cache`, else computed (and kept there). */
 async function figure(
   cache: FiguresCache | undefined,
   side: RowSource[],
   what: string,
   compute: () => Promise<string>,
 ): Promise<string> {
-  if (!cache || side.some((s) => s.key === undefined)) return compute();
+  if (!cache) return compute();
   const key = JSON.stringify([what, side.map((s) => s.key)]);
   const known = cache.get(key);
   if (known !== undefined) return known;
@@ -72,16 +72,11 @@ async function figure(
   return value;
 }
 
-/**
- * Some of a Delta table's files, optionally only the rows matching a predicate (parsed by the engine); `keyed`
- * gives the source a key (see RowSource.key).
- */
-export function deltaRows(table: DeltaTable, files: readonly Add[], predicate?: string, keyed = false): RowSource {
+/** Some of a Delta table's files, optionally only the rows matching a predicate (parsed by the engine). */
+export function deltaRows(table: DeltaTable, files: readonly Add[], predicate?: string): RowSource {
   return {
     files: files.length,
-    ...(keyed && {
-      key: JSON.stringify([table.location, table.version, predicate ?? null, files.map(deltaFileKey)]),
-    }),
+    key: JSON.stringify([table.location, table.version, predicate ?? null, files.map(deltaFileKey)]),
     relation: async (conn) => {
       const rel = await table.filesRelation(conn, files);
       return predicate === undefined
@@ -95,10 +90,10 @@ export function deltaRows(table: DeltaTable, files: readonly Add[], predicate?: 
  * Parquet files by path (an Iceberg snapshot's data files, columns by name), optionally only the rows
  * matching `where`, the lab's own SQL; `schemaFile` lends its columns to a side with no files.
  */
-export function parquetRows(paths: readonly string[], schemaFile: string, where?: string, keyed = false): RowSource {
+export function parquetRows(paths: readonly string[], schemaFile: string, where?: string): RowSource {
   return {
     files: paths.length,
-    ...(keyed && { key: JSON.stringify([paths, schemaFile, where ?? null]) }),
+    key: JSON.stringify([paths, schemaFile, where ?? null]),
     relation: async () => {
       const rel =
         paths.length > 0
@@ -274,7 +269,7 @@ export async function diffRows(raced: RowSource[], serial: RowSource[], caches: 
 /** Each Delta table's files the other lacks, as row sources (only the rows matching `predicate` when given). */
 function deltaSides(raced: DeltaTable, serial: DeltaTable, predicate?: string): [RowSource[], RowSource[]] {
   const [onlyRaced, onlySerial] = unshared(raced.activeFiles(), serial.activeFiles(), deltaFileKey);
-  return [[deltaRows(raced, onlyRaced, predicate, true)], [deltaRows(serial, onlySerial, predicate, true)]];
+  return [[deltaRows(raced, onlyRaced, predicate)], [deltaRows(serial, onlySerial, predicate)]];
 }
 
 /** Two Delta tables' rows compared, reading only the files they do not share; `caches` keep their figures. */

@@ -49,17 +49,16 @@ export async function icebergVerdict(input: IcebergVerdictInput): Promise<RunVer
   // The starting snapshot's files are in every table compared, and lend their columns to an empty side.
   const schemaFile = raced.dataFiles[0]?.localPath;
   if (schemaFile === undefined) throw new Error(`${input.table} has no data files to compare`);
-  const rowsOf = (files: IcebergDataFile[], where?: string, keyed = false) =>
+  const rowsOf = (files: IcebergDataFile[], where?: string) =>
     parquetRows(
       files.map((f) => f.localPath),
       schemaFile,
       where,
-      keyed,
     );
   // Only the data files the two final snapshots do not share are read.
   const sides = (serial: IcebergReplayed, where?: string): [RowSource[], RowSource[]] => {
     const [r, s] = unshared(raced.dataFiles, serial.dataFiles, (f) => f.filePath);
-    return [[rowsOf(r, where, true)], [rowsOf(s, where, true)]];
+    return [[rowsOf(r, where)], [rowsOf(s, where)]];
   };
   const order = committedInOrder(input.results, (w) => raced.commits.get(w.name)?.sequenceNumber);
   // The raced table's figures, read once for every order tried (it does not change while it is judged).
