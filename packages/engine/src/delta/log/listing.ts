@@ -73,6 +73,30 @@ export async function listLog(store: ObjectStore, targetVersion?: number): Promi
   if (listing.commits.size === 0 && listing.checkpoints.length === 0) {
     throw new NotATableError(`${store.location} is not a Delta table: no commits in ${LOG_DIR}`);
   }
+  return withMissedCommits(store, listing, targetVersion ?? listing.latestVersion);
+}
+
+/** Commits a listing lacks that are looked up one by one; more than this is a log cleaned up, not a listing's miss. */
+const MISSED_LOOKUP_LIMIT = 64;
+
+/**
+ * A folder listing is not a snapshot: readdir reads a large folder in several calls, in hash order on ext4, so an
+ * entry made between two calls can be missed while a newer one is seen. With writers claiming versions during the
+ * listing, a log past about 700 entries then looks gapped (a 32-writer sweep saw "commit 1041 is missing" beside
+ * 1042). So the commits the replay of `version` needs and the listing lacks are looked up before anyone calls the
+ * log gapped; what is really absent stays absent, and the load reports it as before.
+ */
+async function withMissedCommits(store: ObjectStore, listing: LogListing, version: number): Promise<LogListing> {
+  const base = [...listing.checkpoints].reverse().find((c) => c.version <= version);
+  const from = base ? base.version + 1 : Math.min(...listing.commits.keys());
+  const missing: number[] = [];
+  for (let v = from; v <= version && missing.length <= MISSED_LOOKUP_LIMIT; v++) {
+    if (!listing.commits.has(v)) missing.push(v);
+  }
+  if (missing.length === 0 || missing.length > MISSED_LOOKUP_LIMIT) return listing;
+  const found = await Promise.all(missing.map(async (v) => ((await store.head(commitKey(v))) === null ? null : v)));
+  for (const v of found) if (v !== null) listing.commits.set(v, commitKey(v));
+  listing.latestVersion = Math.max(listing.latestVersion, ...found.map((v) => v ?? -1));
   return listing;
 }
 
