@@ -12,7 +12,6 @@ import { describe, expect, it } from 'vitest';
 import {
   DeltaTable,
   field,
-  type ListOptions,
   LocalObjectStore,
   type ObjectStore,
   type StructType,
@@ -32,7 +31,7 @@ function listingWithout(dir: string, dropped: string): ObjectStore {
   return new Proxy(store, {
     get(target, prop, receiver) {
       if (prop === 'list') {
-        return async (prefix: string, options?: ListOptions) =>
+        return async (prefix: string, options?: Parameters<ObjectStore['list']>[1]) =>
           (await target.list(prefix, options)).filter((o) => !o.key.endsWith(dropped));
       }
       const value = Reflect.get(target, prop, receiver);
