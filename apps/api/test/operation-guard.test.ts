@@ -27,7 +27,7 @@ import { type Stack, startStack } from './helpers/stack';
 const OTHER_HOST = 'rebound.example';
 const NEEDS_TOKEN = 'this needs an API token: send Authorization: Bearer <token>';
 const READS_NEED_TOKEN = 'reads from other hosts need an API token too';
-/** A queued race with one event and no job, so no worker takes it: what ID arguments name. */
+/** A queued race with one event and a queued sweep, neither with a job, so no worker takes them: what ID arguments name. */
 const RACE_ID = '00000000-0000-4000-8000-0000000000a1';
 
 /**
@@ -36,6 +36,7 @@ const RACE_ID = '00000000-0000-4000-8000-0000000000a1';
  */
 const EFFECTIVE: Record<string, Record<string, unknown>> = {
   startRace: { input: { caseId: 'A1', runs: 1, scale: 0.01 } },
+  startSweep: { input: { writers: [1], commitsPerWriter: 1, operation: 'append-row' } },
   auditTables: { locations: ['lab:flat@0.01'] },
   auditJobs: {
     manifest:
@@ -92,6 +93,7 @@ beforeAll(async () => {
     [RACE_ID],
   );
   await stack.sql(`INSERT INTO "RaceEvent" ("raceId", status, message) VALUES ($1, 'QUEUED', 'queued')`, [RACE_ID]);
+  await stack.sql(`INSERT INTO "Sweep" (id, input, total) VALUES ($1, '{}', 1)`, [RACE_ID]);
 });
 afterAll(async () => {
   await stack?.stop();
@@ -178,17 +180,21 @@ describe('every mutation needs a token', () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  it('with the token the same calls run: a race queued, the seeded one cancelled, audits stored', async () => {
+  it('with the token the same calls run: a race and a sweep queued, the seeded ones cancelled, audits stored', async () => {
     const before = await snapshot();
     for (const field of MUTATIONS) {
       const answer = await post(`mutation { ${call(field)} }`, { token: true });
       notRefused(answer);
-      if (field.name in EFFECTIVE || field.name === 'cancelRace') expect(answer.errors, field.name).toBeUndefined();
+      if (field.name in EFFECTIVE || field.name === 'cancelRace' || field.name === 'cancelSweep')
+        expect(answer.errors, field.name).toBeUndefined();
     }
     const after = await snapshot();
-    for (const table of ['Race', 'RaceEvent', 'Audit', 'JobAudit']) expect(after[table], table).not.toBe(before[table]);
+    for (const table of ['Race', 'RaceEvent', 'Audit', 'JobAudit', 'Sweep'])
+      expect(after[table], table).not.toBe(before[table]);
     const [seeded] = await stack.sql<{ status: string }>(`SELECT status FROM "Race" WHERE id = $1`, [RACE_ID]);
     expect(seeded?.status).toBe('CANCELLED');
+    const [sweep] = await stack.sql<{ status: string }>(`SELECT status FROM "Sweep" WHERE id = $1`, [RACE_ID]);
+    expect(sweep?.status).toBe('CANCELLED');
   });
 });
 

@@ -8,6 +8,7 @@ const LINKS = [
   { href: '/audit', label: 'Audit' },
   { href: '/playground', label: 'Playground' },
   { href: '/store', label: 'Object store' },
+  { href: '/scaling', label: 'Scaling' },
 ];
 
 export function Nav() {

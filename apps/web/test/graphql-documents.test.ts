@@ -10,6 +10,7 @@ import * as isolation from '../lib/isolation';
 import * as jobs from '../lib/jobs';
 import * as playground from '../lib/playground';
 import * as races from '../lib/races';
+import * as sweeps from '../lib/sweeps';
 import * as yourTable from '../lib/your-table';
 import { GRAPHQL_ENV_FILE, graphqlEnv, SCHEMA_SDL_FILE } from '../scripts/graphql-env';
 
@@ -20,7 +21,7 @@ const isDocument = (value: unknown): value is DocumentNode =>
   typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'Document';
 
 /** Every document the lib modules export, by name. */
-const documents = Object.entries({ ...isolation, ...jobs, ...playground, ...races, ...yourTable }).filter(
+const documents = Object.entries({ ...isolation, ...jobs, ...playground, ...races, ...sweeps, ...yourTable }).filter(
   (entry): entry is [string, DocumentNode] => isDocument(entry[1]),
 );
 
@@ -45,6 +46,10 @@ describe('the dashboard against schema.graphql', () => {
       'RACE',
       'RACES',
       'START_RACE',
+      'START_SWEEP',
+      'SWEEPS_QUERY',
+      'SWEEP_PROGRESS',
+      'SWEEP_QUERY',
       'TABLE_LAYOUT_QUERY',
       'YOUR_FORECAST_QUERY',
       'YOUR_LAYOUT_QUERY',

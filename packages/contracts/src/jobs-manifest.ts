@@ -19,10 +19,15 @@ import {
   type Subject,
 } from './problems';
 import { notList, textMap } from './shapes';
+import { RETRY_POLICY_NAMES, type RetryPolicy, retryPolicySchema } from './sweep-input';
 
 const JOB_OPERATIONS = ['append', 'overwrite', 'update', 'delete', 'merge', 'optimize', 'vacuum'] as const;
 const ON_COMMIT_FAILED = ['fail', 'retry-commit', 'redo-whole-change'] as const;
 export const MAX_JOBS = 500;
+/** 100 commits a second, all day: more than any object store's put-if-absent serves one table. */
+export const MAX_COMMITS_PER_HOUR = 360_000;
+/** Instances of one job committing at once (a scaled-out function app, parallel tasks). */
+export const MAX_CONCURRENCY = 1000;
 /** Bounded: the audit looks at 7 days, and its schedule rules walk every run a job's duration reaches back over. */
 export const MAX_DURATION_MINUTES = 7 * 24 * 60;
 
@@ -85,6 +90,26 @@ const predicateSyntax = v.rawCheck<string>(({ dataset, addIssue }) => {
   }
 });
 
+const PRESETS = RETRY_POLICY_NAMES.filter((n) => n !== 'custom');
+const presetName = v.picklist(
+  PRESETS,
+  (issue) => `must be one of ${PRESETS.join(', ')} (or custom numbers), got ${describe(issue.input)}`,
+);
+/**
+ * A retry policy: a preset's name or its numbers, as a sweep takes it (sweep-input.ts). Each form reports its own
+ * problems; the JSON Schema is made with no input, and gets both forms.
+ */
+const retryPolicyInput = v.lazy((input) =>
+  typeof input === 'string'
+    ? presetName
+    : isObject(input)
+      ? retryPolicySchema
+      : v.union(
+          [presetName, retryPolicySchema],
+          mustBe("a preset's name or { name, maxCommitRetries, appTries, backoff }"),
+        ),
+);
+
 function scheduleEntries(options: ManifestOptions) {
   const { cronProblem } = options;
   return {
@@ -142,6 +167,27 @@ function jobEntries(options: ManifestOptions) {
     schedule: v.pipe(
       nested('schedule', scheduleEntries(options)),
       v.description('when the job runs and for how long, to say which jobs can overlap'),
+    ),
+    commitsPerHour: v.pipe(
+      v.optional(
+        v.pipe(
+          v.number(mustBe(`a number above 0, at most ${MAX_COMMITS_PER_HOUR}`)),
+          v.finite(mustBe(`a number above 0, at most ${MAX_COMMITS_PER_HOUR}`)),
+          v.gtValue(0, mustBe(`a number above 0, at most ${MAX_COMMITS_PER_HOUR}`)),
+          v.maxValue(MAX_COMMITS_PER_HOUR, mustBe(`a number above 0, at most ${MAX_COMMITS_PER_HOUR}`)),
+        ),
+      ),
+      v.description('commits the job makes per hour, all its instances together: the contention forecast needs it'),
+    ),
+    concurrency: v.pipe(
+      v.optional(integer(`an integer from 1 to ${MAX_CONCURRENCY}`, 1, MAX_CONCURRENCY)),
+      v.description('instances of the job that commit at once (default 1); each makes commitsPerHour / concurrency'),
+    ),
+    retryPolicy: v.pipe(
+      v.optional(retryPolicyInput),
+      v.description(
+        "how the job retries a commit: a preset (delta-rs, pyiceberg-like, spark-like, none) or { name: 'custom', maxCommitRetries, appTries, backoff }; without it, commitProperties.maxCommitRetries (default 15) and one try",
+      ),
     ),
   };
 }
@@ -215,8 +261,9 @@ export function jobsManifestSchema(options: ManifestOptions = {}) {
 type Fields<E extends v.ObjectEntries> = v.InferOutput<v.ObjectSchema<E, undefined>>;
 
 /** A job as the audit reads it: the fields it set, as the schema reads them, and its x- keys in `extra`. */
-export type Job = Omit<Fields<ReturnType<typeof jobEntries>>, 'commitProperties' | 'schedule'> & {
+export type Job = Omit<Fields<ReturnType<typeof jobEntries>>, 'commitProperties' | 'schedule' | 'retryPolicy'> & {
   commitProperties?: Fields<typeof commitPropertyEntries>;
+  retryPolicy?: Exclude<RetryPolicy['name'], 'custom'> | RetryPolicy;
   schedule?: Fields<ReturnType<typeof scheduleEntries>>;
   /** Keys starting with x- are kept and ignored. */
   extra?: Record<string, unknown>;

@@ -9,6 +9,8 @@ import type * as v from 'valibot';
 import { jobsManifestSchema } from './jobs-manifest';
 import { labResultsSchema } from './lab-results';
 import { startRaceInputSchema } from './race-input';
+import { startSweepInputSchema } from './sweep-input';
+import { sweepResultsSchema } from './sweep-results';
 
 /** The repository's contracts/ folder, where the files are committed. */
 export const CONTRACTS_FOLDER = new URL('../../../contracts/', import.meta.url);
@@ -26,6 +28,14 @@ export const CONTRACTS = {
   'lab-results.schema.json': {
     title: 'Lab results file written by `npm run lab -- --json FILE` and read by `npm run lab:report FILE`',
     schema: labResultsSchema,
+  },
+  'sweep-input.schema.json': {
+    title: "Sweep input: what `npm run lab -- sweep` and the API's startSweep take",
+    schema: startSweepInputSchema,
+  },
+  'sweep-results.schema.json': {
+    title: 'Sweep results file written by `npm run lab -- sweep --json FILE` and stored by the API',
+    schema: sweepResultsSchema,
   },
 } satisfies Record<string, { title: string; schema: v.GenericSchema }>;
 

@@ -67,6 +67,16 @@ export * from './results/types';
 export { type AcrossHosts, type RemoteWriterJob, runWriterJob, type WriterHost } from './runner/across-hosts';
 export { RaceCancelledError } from './runner/race';
 export { clientSafeMessage, namedRoots } from './safe-message';
+export {
+  checkPoint,
+  runSweep,
+  type SweepCommitRecord,
+  SweepInputError,
+  type SweepOptions,
+  type SweepProgress,
+  type SweepProgressKind,
+  sweepTable,
+} from './sweep/index';
 export { type AppendedFile, previewAppend } from './tables/append-stats';
 export { type LabDataOptions, prepareLabData } from './tables/base-tables';
 export { CopyRefusedError, copyRefusals, raceRefusals, writeRefusal } from './tables/copy-refusals';

@@ -457,6 +457,8 @@ describe('the example manifest in docs/', () => {
         'predicates-share-files',
         'schedules-overlap',
         'no-vacuum',
+        'retry-exhaustion-risk',
+        'compaction-starved',
       ]),
     );
     expect(audit.failed).toBe(true);
@@ -496,7 +498,7 @@ describe('npm run audit', () => {
       join(work, 'audit.json'),
     ]);
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/^4 jobs, 12 findings$/m);
+    expect(r.stdout).toMatch(/^4 jobs, 14 findings$/m);
     expect(r.stdout).toMatch(/^ERROR {3}check-then-append {2}\[daily-append\] {2}lab:flat@0\.01$/m);
     expect(r.stdout).toMatch(/^ {2}vendor1-tips → vendor2-tips: fails: concurrentAppend$/m);
     const json = JSON.parse(readFileSync(join(work, 'audit.json'), 'utf8')) as JobAudit;

@@ -15,6 +15,7 @@ export type {
   RaceEvent,
   Run,
   StoreProbe,
+  Sweep,
   TableCheck,
   WriterOutcome,
 } from '../generated/prisma/client';

@@ -19,6 +19,7 @@ import { builder } from './builder';
 import { EngineForecastType } from './engine-forecast-types';
 import { InputError } from './errors';
 import { KeyValue, pairs } from './key-value-types';
+import { RetryPolicyType } from './sweep-types';
 
 const MAX_MANIFEST_CHARS = 256 * 1024;
 
@@ -41,6 +42,17 @@ const FindingType = builder.objectRef<Finding>('JobFinding').implement({
     table: t.exposeString('table'),
     evidence: t.exposeString('evidence'),
     fix: t.exposeString('fix'),
+    fixPolicy: t.field({
+      type: RetryPolicyType,
+      nullable: true,
+      description: 'retry-exhaustion-risk and compaction-starved: the first policy whose forecast clears the finding',
+      resolve: (f) => f.fixPolicy ?? null,
+    }),
+    exhaustion: t.float({
+      nullable: true,
+      description: "contention findings: the forecast share of a named job's commits failing after all retries",
+      resolve: (f) => f.exhaustion ?? null,
+    }),
   }),
 });
 

@@ -66,6 +66,10 @@ const LIST_SIZES: Record<string, number> = {
   tripsOnDay: 4,
   tipDeltaByVendor: 4,
   appends: 3,
+  // Sweeps: `last` pages them (at most 50, counted as such whatever is asked); points per sweep, bars per point.
+  sweeps: 50,
+  points: 16,
+  histogram: 16,
 };
 const LIST_SIZE = 10;
 /** The largest page a client may ask for (`first`), assumed when it comes in a variable. */

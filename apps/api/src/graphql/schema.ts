@@ -5,5 +5,6 @@ import './tables';
 import './jobs';
 import './isolation-advice';
 import './probe';
+import './sweeps';
 
 export const schema = builder.toSchema();

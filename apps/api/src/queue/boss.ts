@@ -9,6 +9,13 @@ export const RACE_QUEUE = 'race';
 /** One writer of a race whose writers run across workers (see the lab's runWriterJob). */
 export const WRITER_QUEUE = 'race-writer';
 
+/** A sweep (issue 22): one job per sweep, never retried for the same reason as a race. */
+export const SWEEP_QUEUE = 'sweep';
+
+export interface SweepJob {
+  sweepId: string;
+}
+
 export interface RaceJob {
   raceId: string;
 }
@@ -27,5 +34,8 @@ export async function startQueue(url: string, role: 'producer' | 'worker'): Prom
   await boss.createQueue(RACE_QUEUE, { retryLimit: 0, expireInSeconds: 12 * 3600, notify: true });
   // A writer is never run twice: its race's barrier expects exactly one of each.
   await boss.createQueue(WRITER_QUEUE, { retryLimit: 0, expireInSeconds: 3600, notify: true });
+  // A worker works this queue one job at a time (worker/main.ts): a sweep runs up to 64 writer processes, so a
+  // worker running one takes no other.
+  await boss.createQueue(SWEEP_QUEUE, { retryLimit: 0, expireInSeconds: 12 * 3600, notify: true });
   return boss;
 }

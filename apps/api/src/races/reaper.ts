@@ -2,10 +2,12 @@
  * Finds races left RUNNING by a worker that died and marks them FAILED with the reason, their
  * unfinished run too, so no race stays "running" forever. A worker holds its race's advisory lock
  * for as long as it runs it (lock.ts), so a RUNNING race whose lock nobody holds in pg_locks has
- * lost its worker: one query, on the pool, however many races run. The API and every worker
- * sweep; the atomic state change in endRace makes concurrent sweeps harmless.
+ * lost its worker: one query, on the pool, however many races run. Sweeps (issue 22) are reaped the
+ * same way. The API and every worker look; the atomic state change in endRace and endSweep makes
+ * concurrent looks harmless.
  */
 import type { Db } from '../db/prisma';
+import { endSweep } from '../sweeps/store';
 import { LOCK_CLASS } from './lock';
 import { endRace } from './store';
 
@@ -26,13 +28,29 @@ export async function reapDeadRaces(db: Db): Promise<string[]> {
   return reaped;
 }
 
-/** Sweeps every `intervalMs` until stopped; a failed sweep is logged and the next one tries again. */
+/** The same for sweeps (issue 22): their worker holds the same kind of lock, keyed by the sweep's id. */
+export async function reapDeadSweeps(db: Db): Promise<string[]> {
+  const orphans = await db.$queryRaw<{ id: string; worker: string | null }[]>`
+    SELECT s.id, s.worker FROM "Sweep" s
+    WHERE s.status = 'RUNNING' AND NOT EXISTS (
+      SELECT 1 FROM pg_locks l
+      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+        AND l.classid = ${LOCK_CLASS}::int4::oid AND l.objid = hashtext(s.id)::oid)`;
+  const reaped: string[] = [];
+  for (const sweep of orphans) {
+    const reason = `worker ${sweep.worker ?? '?'} stopped: its database session ended before the sweep finished`;
+    if (await endSweep(db, sweep.id, 'FAILED', reason)) reaped.push(sweep.id);
+  }
+  return reaped;
+}
+
+/** Looks every `intervalMs` until stopped; a failed look is logged and the next one tries again. */
 export function startReaper(db: Db, intervalMs: number): () => void {
   let busy = false;
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    reapDeadRaces(db)
+    Promise.all([reapDeadRaces(db), reapDeadSweeps(db)])
       .catch((e: Error) => console.error(`reaper: ${e.message}`))
       .finally(() => {
         busy = false;

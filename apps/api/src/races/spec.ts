@@ -57,7 +57,7 @@ export function toCustomWriter(w: WriterInput): CustomWriterInput {
 }
 
 /** The S3 prefix a race's tables go under, resolved like any user location (configured buckets only). */
-async function tableRootOf(tableRoot: string | null | undefined, locations: LocationConfig) {
+export async function tableRootOf(tableRoot: string | null | undefined, locations: LocationConfig) {
   if (tableRoot == null) return undefined;
   try {
     const root = await resolveTableLocation(tableRoot, locations);

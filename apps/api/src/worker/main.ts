@@ -1,7 +1,7 @@
 /**
  * A race worker: its own OS process, on this host or any other that reaches the database. Takes
- * one race at a time from the queue, runs writers of races that span workers (up to 8 at once,
- * each in its own process), and sweeps for races whose worker died. LAB_WORKER_ROLE=races or
+ * one race and one sweep at a time from the queue, runs writers of races that span workers (up to 8 at once,
+ * each in its own process), and looks for races and sweeps whose worker died. LAB_WORKER_ROLE=races or
  * writers limits it to one of the two. SIGTERM/SIGINT stop it: the race in hand is failed with
  * that reason and its writer processes are killed. The Postgres cases (P1–P3) run in the lab's own
  * database: LAB_POSTGRES_URL (its own role, as `npm start` sets it), else on DATABASE_URL's server.
@@ -11,10 +11,11 @@ import { locationConfigFromEnv, type RemoteWriterJob, runWriterJob } from '@race
 import { loadConfig, REPO_ROOT } from '../config';
 import { applyMigrations } from '../db/migrate';
 import { createPrisma } from '../db/prisma';
-import { RACE_QUEUE, type RaceJob, startQueue, WRITER_QUEUE } from '../queue/boss';
+import { RACE_QUEUE, type RaceJob, SWEEP_QUEUE, type SweepJob, startQueue, WRITER_QUEUE } from '../queue/boss';
 import { startReaper } from '../races/reaper';
 import { onStopSignal } from '../signals';
 import { runRaceJob } from './run-race';
+import { runSweepJob } from './run-sweep';
 
 const cfg = loadConfig();
 if (cfg.databaseUrl === null) {
@@ -45,6 +46,16 @@ if (role !== 'writers') {
     async (jobs) => {
       for (const job of jobs) {
         await runRaceJob({ db, url, cfg, roots, worker, dispatch, shutdown: shutdown.signal }, job.data.raceId);
+      }
+    },
+  );
+  // One sweep at a time: a worker running a sweep (up to 64 writer processes) fetches no other.
+  await boss.work<SweepJob>(
+    SWEEP_QUEUE,
+    { localConcurrency: 1, batchSize: 1, pollingIntervalSeconds: 2 },
+    async (jobs) => {
+      for (const job of jobs) {
+        await runSweepJob({ db, url, cfg, roots, worker, shutdown: shutdown.signal }, job.data.sweepId);
       }
     },
   );

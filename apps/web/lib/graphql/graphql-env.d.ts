@@ -423,10 +423,12 @@ export type introspection = {
           name: 'evidence';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         };
+        exhaustion: { name: 'exhaustion'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
         fix: {
           name: 'fix';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         };
+        fixPolicy: { name: 'fixPolicy'; type: { kind: 'OBJECT'; name: 'RetryPolicy'; ofType: null } };
         jobs: {
           name: 'jobs';
           type: {
@@ -703,6 +705,10 @@ export type introspection = {
           name: 'cancelRace';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Race'; ofType: null } };
         };
+        cancelSweep: {
+          name: 'cancelSweep';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Sweep'; ofType: null } };
+        };
         probeStore: {
           name: 'probeStore';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'StoreProbe'; ofType: null } };
@@ -710,6 +716,10 @@ export type introspection = {
         startRace: {
           name: 'startRace';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Race'; ofType: null } };
+        };
+        startSweep: {
+          name: 'startSweep';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Sweep'; ofType: null } };
         };
       };
     };
@@ -935,6 +945,19 @@ export type introspection = {
             };
           };
         };
+        sweep: { name: 'sweep'; type: { kind: 'OBJECT'; name: 'Sweep'; ofType: null } };
+        sweeps: {
+          name: 'sweeps';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Sweep'; ofType: null } };
+            };
+          };
+        };
         tableLayout: {
           name: 'tableLayout';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'TableLayout'; ofType: null } };
@@ -1106,6 +1129,44 @@ export type introspection = {
       };
     };
     RaceStatus: { name: 'RaceStatus'; enumValues: 'CANCELLED' | 'DONE' | 'FAILED' | 'QUEUED' | 'RUNNING' };
+    RetryPolicy: {
+      kind: 'OBJECT';
+      name: 'RetryPolicy';
+      fields: {
+        appTries: {
+          name: 'appTries';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        backoff: { name: 'backoff'; type: { kind: 'OBJECT'; name: 'SweepBackoff'; ofType: null } };
+        maxCommitRetries: {
+          name: 'maxCommitRetries';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        name: {
+          name: 'name';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
+    RetryPolicyInput: {
+      kind: 'INPUT_OBJECT';
+      name: 'RetryPolicyInput';
+      isOneOf: false;
+      inputFields: [
+        { name: 'appTries'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null }; defaultValue: null },
+        {
+          name: 'backoff';
+          type: { kind: 'INPUT_OBJECT'; name: 'SweepBackoffInput'; ofType: null };
+          defaultValue: null;
+        },
+        { name: 'maxCommitRetries'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null }; defaultValue: null },
+        {
+          name: 'name';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+          defaultValue: null;
+        },
+      ];
+    };
     Run: {
       kind: 'OBJECT';
       name: 'Run';
@@ -1285,6 +1346,32 @@ export type introspection = {
         },
       ];
     };
+    StartSweepInput: {
+      kind: 'INPUT_OBJECT';
+      name: 'StartSweepInput';
+      isOneOf: false;
+      inputFields: [
+        { name: 'appendRatePerSec'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null }; defaultValue: null },
+        { name: 'commitsPerWriter'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null }; defaultValue: null },
+        {
+          name: 'operation';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+          defaultValue: null;
+        },
+        { name: 'policy'; type: { kind: 'INPUT_OBJECT'; name: 'RetryPolicyInput'; ofType: null }; defaultValue: null },
+        { name: 'seed'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null }; defaultValue: null },
+        { name: 'tableRoot'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
+        {
+          name: 'writers';
+          type: {
+            kind: 'LIST';
+            name: never;
+            ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+          };
+          defaultValue: null;
+        },
+      ];
+    };
     StoreProbe: {
       kind: 'OBJECT';
       name: 'StoreProbe';
@@ -1375,6 +1462,527 @@ export type introspection = {
         raceProgress: {
           name: 'raceProgress';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'RaceEvent'; ofType: null } };
+        };
+        sweepProgress: {
+          name: 'sweepProgress';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Sweep'; ofType: null } };
+        };
+      };
+    };
+    Sweep: {
+      kind: 'OBJECT';
+      name: 'Sweep';
+      fields: {
+        createdAt: {
+          name: 'createdAt';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        done: {
+          name: 'done';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        finishedAt: { name: 'finishedAt'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        id: {
+          name: 'id';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'ID'; ofType: null } };
+        };
+        input: {
+          name: 'input';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'SweepInput'; ofType: null } };
+        };
+        onS3: {
+          name: 'onS3';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        reason: { name: 'reason'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        results: { name: 'results'; type: { kind: 'OBJECT'; name: 'SweepResults'; ofType: null } };
+        startedAt: { name: 'startedAt'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        status: {
+          name: 'status';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'RaceStatus'; ofType: null } };
+        };
+        total: {
+          name: 'total';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        worker: { name: 'worker'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        writers: { name: 'writers'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+      };
+    };
+    SweepAttempts: {
+      kind: 'OBJECT';
+      name: 'SweepAttempts';
+      fields: {
+        histogram: {
+          name: 'histogram';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'SweepAttemptsBar'; ofType: null };
+              };
+            };
+          };
+        };
+        successPerAttempt: {
+          name: 'successPerAttempt';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        total: {
+          name: 'total';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+      };
+    };
+    SweepAttemptsBar: {
+      kind: 'OBJECT';
+      name: 'SweepAttemptsBar';
+      fields: {
+        attempts: {
+          name: 'attempts';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        commits: {
+          name: 'commits';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+      };
+    };
+    SweepBackoff: {
+      kind: 'OBJECT';
+      name: 'SweepBackoff';
+      fields: {
+        baseMs: {
+          name: 'baseMs';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        capMs: {
+          name: 'capMs';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        jitter: {
+          name: 'jitter';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
+    SweepBackoffInput: {
+      kind: 'INPUT_OBJECT';
+      name: 'SweepBackoffInput';
+      isOneOf: false;
+      inputFields: [
+        {
+          name: 'baseMs';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+          defaultValue: null;
+        },
+        {
+          name: 'capMs';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+          defaultValue: null;
+        },
+        {
+          name: 'jitter';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+          defaultValue: null;
+        },
+      ];
+    };
+    SweepChecks: {
+      kind: 'OBJECT';
+      name: 'SweepChecks';
+      fields: {
+        duplicated: {
+          name: 'duplicated';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        exactlyOnce: {
+          name: 'exactlyOnce';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        lost: {
+          name: 'lost';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        verdict: {
+          name: 'verdict';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        verdictNote: {
+          name: 'verdictNote';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        versionsContiguous: {
+          name: 'versionsContiguous';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+      };
+    };
+    SweepCommits: {
+      kind: 'OBJECT';
+      name: 'SweepCommits';
+      fields: {
+        acknowledged: {
+          name: 'acknowledged';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        failed: {
+          name: 'failed';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        intended: {
+          name: 'intended';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+      };
+    };
+    SweepCompactor: {
+      kind: 'OBJECT';
+      name: 'SweepCompactor';
+      fields: {
+        acknowledged: {
+          name: 'acknowledged';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        attempts: {
+          name: 'attempts';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        failures: {
+          name: 'failures';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'SweepFailure'; ofType: null } };
+            };
+          };
+        };
+        successPerAttempt: {
+          name: 'successPerAttempt';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+      };
+    };
+    SweepFailure: {
+      kind: 'OBJECT';
+      name: 'SweepFailure';
+      fields: {
+        count: {
+          name: 'count';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        message: {
+          name: 'message';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
+    SweepForecast: {
+      kind: 'OBJECT';
+      name: 'SweepForecast';
+      fields: {
+        atPoints: {
+          name: 'atPoints';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'SweepForecastPoint'; ofType: null };
+              };
+            };
+          };
+        };
+        curve: {
+          name: 'curve';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'SweepForecastPoint'; ofType: null };
+              };
+            };
+          };
+        };
+        error: {
+          name: 'error';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'SweepForecastError'; ofType: null } };
+        };
+        model: {
+          name: 'model';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
+    SweepForecastError: {
+      kind: 'OBJECT';
+      name: 'SweepForecastError';
+      fields: {
+        commitsPerSecMeanRel: {
+          name: 'commitsPerSecMeanRel';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        successPerAttemptMeanAbs: {
+          name: 'successPerAttemptMeanAbs';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+      };
+    };
+    SweepForecastPoint: {
+      kind: 'OBJECT';
+      name: 'SweepForecastPoint';
+      fields: {
+        commitsPerSec: {
+          name: 'commitsPerSec';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        exhaustion: {
+          name: 'exhaustion';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        successPerAttempt: {
+          name: 'successPerAttempt';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        writers: {
+          name: 'writers';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+      };
+    };
+    SweepInput: {
+      kind: 'OBJECT';
+      name: 'SweepInput';
+      fields: {
+        appendRatePerSec: { name: 'appendRatePerSec'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        commitsPerWriter: {
+          name: 'commitsPerWriter';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        operation: {
+          name: 'operation';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        policy: {
+          name: 'policy';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'RetryPolicy'; ofType: null } };
+        };
+        seed: {
+          name: 'seed';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        writers: {
+          name: 'writers';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+            };
+          };
+        };
+      };
+    };
+    SweepLatency: {
+      kind: 'OBJECT';
+      name: 'SweepLatency';
+      fields: {
+        mean: {
+          name: 'mean';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        p50: {
+          name: 'p50';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        p99: {
+          name: 'p99';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+      };
+    };
+    SweepMachine: {
+      kind: 'OBJECT';
+      name: 'SweepMachine';
+      fields: {
+        cores: {
+          name: 'cores';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        node: {
+          name: 'node';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        platform: {
+          name: 'platform';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
+    SweepMeasured: {
+      kind: 'OBJECT';
+      name: 'SweepMeasured';
+      fields: {
+        appPauseMs: {
+          name: 'appPauseMs';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'SweepQuantiles'; ofType: null } };
+        };
+        attemptMs: {
+          name: 'attemptMs';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'SweepQuantiles'; ofType: null } };
+        };
+        prepareMs: {
+          name: 'prepareMs';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'SweepQuantiles'; ofType: null } };
+        };
+      };
+    };
+    SweepPoint: {
+      kind: 'OBJECT';
+      name: 'SweepPoint';
+      fields: {
+        attempts: {
+          name: 'attempts';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'SweepAttempts'; ofType: null } };
+        };
+        checks: {
+          name: 'checks';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'SweepChecks'; ofType: null } };
+        };
+        commits: {
+          name: 'commits';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'SweepCommits'; ofType: null } };
+        };
+        commitsPerSec: {
+          name: 'commitsPerSec';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        compactor: { name: 'compactor'; type: { kind: 'OBJECT'; name: 'SweepCompactor'; ofType: null } };
+        durationMs: {
+          name: 'durationMs';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        failures: {
+          name: 'failures';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'SweepFailure'; ofType: null } };
+            };
+          };
+        };
+        latencyMs: {
+          name: 'latencyMs';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'SweepLatency'; ofType: null } };
+        };
+        measured: {
+          name: 'measured';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'SweepMeasured'; ofType: null } };
+        };
+        wasted: {
+          name: 'wasted';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'SweepWasted'; ofType: null } };
+        };
+        writers: {
+          name: 'writers';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+      };
+    };
+    SweepQuantiles: {
+      kind: 'OBJECT';
+      name: 'SweepQuantiles';
+      fields: {
+        p10: {
+          name: 'p10';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        p50: {
+          name: 'p50';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        p90: {
+          name: 'p90';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        p99: {
+          name: 'p99';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+      };
+    };
+    SweepResults: {
+      kind: 'OBJECT';
+      name: 'SweepResults';
+      fields: {
+        finishedAt: {
+          name: 'finishedAt';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        forecast: { name: 'forecast'; type: { kind: 'OBJECT'; name: 'SweepForecast'; ofType: null } };
+        machine: {
+          name: 'machine';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'SweepMachine'; ofType: null } };
+        };
+        points: {
+          name: 'points';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'SweepPoint'; ofType: null } };
+            };
+          };
+        };
+        startedAt: {
+          name: 'startedAt';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        store: {
+          name: 'store';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
+    SweepWasted: {
+      kind: 'OBJECT';
+      name: 'SweepWasted';
+      fields: {
+        bytes: {
+          name: 'bytes';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        files: {
+          name: 'files';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        orphanFiles: {
+          name: 'orphanFiles';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         };
       };
     };

@@ -5,10 +5,12 @@
  * finding on its jobs (open-tables.ts), and every other table is audited. A predicate that cannot
  * run on its table is a problem of the manifest (stage 2 of its check): the audit then throws one
  * ManifestError listing every such problem, as reading the manifest does for its fields.
- * The pairwise checks spend fixed budgets (limits.ts); what they left out is in `skipped`.
+ * The pairwise checks spend fixed budgets (limits.ts); what they left out is in `skipped`. Jobs that state a commit
+ * rate are forecast per table by the contention model (contention.ts), refined by the pair forecasts.
  */
 import type { DeltaTable } from '@racelab/engine';
 import type { LocationConfig } from '../locations';
+import { contentionFindings } from './contention';
 import { auditBudgets, type SkippedWork } from './limits';
 import { ManifestError } from './manifest';
 import { type OpenedTable, openForAudit, unreadableAt, unreadableFinding } from './open-tables';
@@ -65,6 +67,7 @@ export async function auditJobs(manifest: Manifest, cfg: LocationConfig): Promis
     }
   }
   findings.push(...scheduleConflicts(manifest.jobs, pairs, budgets.schedules));
+  findings.push(...contentionFindings(manifest.jobs, pairs));
   findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.rule.localeCompare(b.rule));
   return {
     findings,
@@ -74,6 +77,7 @@ export async function auditJobs(manifest: Manifest, cfg: LocationConfig): Promis
   };
 }
 
+export { AUDIT_LATENCY, contentionFindings, EXHAUSTION_THRESHOLD, FIX_LADDER, policyOf } from './contention';
 export { MAX_PAIR_FORECASTS, MAX_SCHEDULE_RUNS, MAX_SHARED_FILE_PAIRS, type SkippedWork } from './limits';
 export { engineOf, manifestFindings } from './rules';
 export type { PairForecast } from './tables';

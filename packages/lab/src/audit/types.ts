@@ -6,6 +6,8 @@
 // A job and a manifest are what the contract's schema accepts (@racelab/contracts).
 export type { Job, JobOperation, Manifest, OnCommitFailed } from '@racelab/contracts';
 
+import type { RetryPolicy } from '@racelab/contracts';
+
 export type Severity = 'error' | 'warning' | 'info';
 
 export interface Finding {
@@ -17,4 +19,8 @@ export interface Finding {
   /** What was seen, with the figures or text it rests on. */
   evidence: string;
   fix: string;
+  /** The contention findings' fix as numbers: the smallest policy whose forecast clears the finding. */
+  fixPolicy?: RetryPolicy;
+  /** The contention findings' forecast: the largest share of a named job's commits failing after all retries. */
+  exhaustion?: number;
 }

@@ -2,6 +2,8 @@
  * npm run lab -- [CASE…] [--runs N] [--scale S] [--json FILE] [--data-dir DIR] [--work-dir DIR] [--table-root s3://…] [--keep-runs]
  * npm run lab -- --table LOCATION --writers FILE.json [--properties k=v,…] [--runs N] [--json FILE] …
  *
+ * npm run lab -- sweep … (cli/sweep.ts)
+ *
  * With --table, the writers of FILE (a custom race, `{ writers: [...], properties? }`) race copies of the table at
  * LOCATION (a path under LAB_ROOTS, or s3://bucket/path in LAB_S3_BUCKETS); a refusal exits 2 with every problem.
  */
@@ -17,8 +19,14 @@ import { CopyRefusedError } from '../tables/copy-refusals';
 import { caseVerdict } from '../verdict/index';
 import { numberOption, parseArgs, REPO, UsageError, userPath, workDirOption } from './args';
 import { progressBar } from './progress';
+import { sweepCommand, sweepFailure } from './sweep';
 
 async function main(): Promise<void> {
+  // `lab sweep …`: many writers under a retry policy, with its own options and exit codes (cli/sweep.ts).
+  if (process.argv[2] === 'sweep') {
+    // Explicitly: a module the lab loads (pg-server's) ends the process with 0 on exit, whatever exitCode says.
+    process.exit(await sweepCommand(process.argv.slice(3)).catch(sweepFailure));
+  }
   // Parsed checkpoints kept outside every table (the engine's checkpoint-cache.ts); forked writers inherit it.
   process.env.RACELAB_CACHE_DIR ||= join(REPO, 'var/cache');
   const { positionals, options, flags } = parseArgs(process.argv.slice(2), {

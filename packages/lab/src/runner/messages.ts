@@ -1,6 +1,7 @@
 /** What a writer process and the run that started it say to each other over the IPC channel. */
 import type { WriterSpec } from '../cases/catalog';
 import type { AttemptError } from '../results/types';
+import type { SweepCommitRecord, SweepJob } from '../sweep/job';
 import type { BarrierRef } from './pg-barrier';
 
 export type WriterJob =
@@ -22,6 +23,9 @@ export type WriterJob =
       writer: WriterSpec;
       rowsFile?: string;
     };
+
+/** Any job a writer process takes: a race's writer, or one writer (or the compactor) of a sweep's point. */
+export type ProcessJob = WriterJob | SweepJob;
 
 export interface WriterOutcome {
   committed: boolean;
@@ -48,5 +52,11 @@ export type FromWriter =
   | { type: 'committed'; version: number | null }
   | { type: 'done'; released: number; finished: number; outcome: WriterOutcome };
 
+/** A sweep writer's messages: ready at the barrier, each commit as it ends (acknowledged or failed), its end. */
+export type FromSweepWriter =
+  | Extract<FromWriter, { type: 'ready' }>
+  | { type: 'sweep-commit'; record: SweepCommitRecord }
+  | { type: 'sweep-done'; released: number; finished: number };
+
 /** `job` reaches a process started ahead of its race (a warm writer); `go` is the barrier's release. */
-export type ToWriter = { type: 'job'; job: WriterJob } | { type: 'go' };
+export type ToWriter = { type: 'job'; job: ProcessJob } | { type: 'go' };

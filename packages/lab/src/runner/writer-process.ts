@@ -4,17 +4,19 @@
  */
 import { hostname } from 'node:os';
 import { DeltaTable, IcebergSqliteCatalog, openIcebergTable } from '@racelab/engine';
+import { runSweepJob } from '../sweep/writer';
 import { deltaChange } from './delta-writer';
 import { icebergAppend } from './iceberg-writer';
-import type { FromWriter, ToWriter, WriterJob, WriterOutcome } from './messages';
+import type { FromSweepWriter, FromWriter, ProcessJob, ToWriter, WriterJob, WriterOutcome } from './messages';
 import { checkOf } from './operations';
 import { type BarrierRef, PgBarrier, released } from './pg-barrier';
 import { writerStore } from './writer-store';
 
 export type Send = (msg: FromWriter) => Promise<void>;
 
-const send: Send = (msg) =>
-  new Promise((resolve, reject) => process.send?.(msg, (e: Error | null) => (e ? reject(e) : resolve())));
+const post = (msg: FromWriter | FromSweepWriter) =>
+  new Promise<void>((resolve, reject) => process.send?.(msg, (e: Error | null) => (e ? reject(e) : resolve())));
+const send: Send = post;
 
 /** Opens what the writer holds before the barrier and returns the change to run after it. */
 async function openWith(job: WriterJob, send: Send): Promise<() => Promise<WriterOutcome>> {
@@ -32,12 +34,15 @@ async function openWith(job: WriterJob, send: Send): Promise<() => Promise<Write
   return () => deltaChange(table, job, observed, send);
 }
 
+/** The barrier's release: the parent's `go`. */
+const go = () => new Promise<void>((resolve) => process.once('message', (m: ToWriter) => m.type === 'go' && resolve()));
+
 async function main(job: WriterJob): Promise<void> {
   const change = await openWith(job, send);
   const opened = Date.now();
-  const go = new Promise<void>((resolve) => process.once('message', (m: ToWriter) => m.type === 'go' && resolve()));
+  const release = go();
   await send({ type: 'ready', opened, prepared: Date.now() });
-  await go;
+  await release;
   const released = Date.now();
   const outcome = await change();
   outcome.peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
@@ -74,7 +79,7 @@ async function mainWithBarrier(job: WriterJob & { barrier: BarrierRef }): Promis
 }
 
 /** The job: the first message from the parent (which may have started this process ahead of its race). */
-function jobOf(): Promise<WriterJob> {
+function jobOf(): Promise<ProcessJob> {
   return new Promise((resolve) => {
     const take = (m: ToWriter) => {
       if (m.type !== 'job') return;
@@ -90,9 +95,14 @@ function jobOf(): Promise<WriterJob> {
 // process still waiting for its job stops the same way.
 process.once('disconnect', () => process.exit(0));
 const job = await jobOf();
-const run = job.engine === 'delta' && job.barrier ? mainWithBarrier({ ...job, barrier: job.barrier }) : main(job);
+const run =
+  job.engine === 'sweep'
+    ? runSweepJob(job, post, go)
+    : job.engine === 'delta' && job.barrier
+      ? mainWithBarrier({ ...job, barrier: job.barrier })
+      : main(job);
 run.catch(async (e: unknown) => {
   const err = e instanceof Error ? e : new Error(String(e));
-  process.stderr.write(`writer ${job.writer.name}: ${err.name}: ${err.message}\n`);
+  process.stderr.write(`writer ${job.engine === 'sweep' ? job.name : job.writer.name}: ${err.name}: ${err.message}\n`);
   process.exit(1);
 });

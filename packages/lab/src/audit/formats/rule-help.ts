@@ -83,6 +83,18 @@ export const RULE_HELP: Readonly<Record<string, RuleHelp>> = {
       'Every lost commit leaves its files behind, unreferenced by the log (lesson B1); a vacuum after the retention period deletes them.',
     reads: 'manifest',
   },
+  'retry-exhaustion-risk': {
+    summary: "The jobs' commit rates and retry policies forecast commits that fail after every retry.",
+    description:
+      "From each job's commitsPerHour, concurrency and retry policy, the contention forecast (the engine's commit loop simulated for every rated writer of the table) says more than 1% of a job's commits fail after all library and application retries: \"Failed to commit transaction: 15\" from many appenders, a refusal the library loop cannot retry. The fix names the smallest retry policy whose forecast is under 1%.",
+    reads: 'manifest',
+  },
+  'compaction-starved': {
+    summary: 'The compaction forecast loses its claims to the appends and fails after every retry.',
+    description:
+      "An optimize job on a table whose other writers' rates the contention forecast says take the versions it tries to claim: more than 1% of its runs fail after all retries (delta-rs commits OPTIMIZE with 15 library retries whatever the caller asks). The fix names the smallest retry policy whose forecast is under 1%.",
+    reads: 'manifest',
+  },
   'table-unreadable': {
     summary: "The job's table cannot be read.",
     description:

@@ -1,0 +1,88 @@
+/**
+ * bench/sweep: the sweep of issue 22 on this machine, one policy after another (retries off, delta-rs's, a
+ * backoff policy), N up to 64 writer processes × K one-row appends each. Beside each point, the physical limit
+ * measured in the same run: one process claiming versions with put-if-absent (a staging file linked into place,
+ * the local store's claim) as fast as it can, with nobody to lose to. Also each point's wall time, the writer
+ * processes' start included (the issue asks that a 64 × 10 local point finish in under 2 minutes).
+ *
+ *   npm run bench:sweep [-- --writers 1,2,4,8,16,32,64 --commits 10 --op append-row
+ *                          --policies none,delta-rs,pyiceberg-like --table-root s3://…]
+ */
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runSweep, sweepTable } from '@racelab/lab';
+
+const OUT = fileURLToPath(new URL('./out/sweep', import.meta.url));
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+/** Versions claimed per second by one process with no contention: write a staging file, link() it to the version. */
+function rawClaimsPerSec(claims: number): number {
+  const dir = join(OUT, 'raw');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const t0 = performance.now();
+  for (let v = 0; v < claims; v++) {
+    const target = join(dir, `${String(v).padStart(20, '0')}.json`);
+    const staging = `${target}.tmp`;
+    const fd = openSync(staging, 'wx');
+    writeSync(fd, `{"commitInfo":{"seq":${v}}}`);
+    closeSync(fd);
+    linkSync(staging, target);
+    unlinkSync(staging);
+  }
+  const ms = performance.now() - t0;
+  rmSync(dir, { recursive: true, force: true });
+  return claims / (ms / 1000);
+}
+
+const { values } = parseArgs({
+  options: {
+    writers: { type: 'string', default: '1,2,4,8,16,32,64' },
+    commits: { type: 'string', default: '10' },
+    op: { type: 'string', default: 'append-row' },
+    policies: { type: 'string', default: 'none,delta-rs,pyiceberg-like' },
+    'table-root': { type: 'string' },
+  },
+});
+const writers = values.writers.split(',').map(Number);
+const commits = Number(values.commits);
+mkdirSync(OUT, { recursive: true });
+const raw = rawClaimsPerSec(2000);
+console.log(`raw claims/s (one process, link(), no contention): ${raw.toFixed(0)}; load ${load()}`);
+for (const policy of values.policies.split(',')) {
+  const started = new Map<number, number>();
+  const walls = new Map<number, number>();
+  const before = load();
+  const results = await runSweep(
+    { writers, commitsPerWriter: commits, operation: values.op as 'append-row', policy: policy as 'none' },
+    {
+      workDir: join(OUT, 'work'),
+      ...(values['table-root'] && { tableRoot: values['table-root'] }),
+      onProgress: (p) => {
+        if (p.kind === 'point-start') started.set(p.writers, performance.now());
+        if (p.kind === 'point-done') walls.set(p.writers, performance.now() - (started.get(p.writers) ?? 0));
+      },
+    },
+  );
+  writeFileSync(join(OUT, `${values.op}-${policy}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\n## ${values.op}, policy ${policy}, K=${commits} (load before ${before}, after ${load()})\n`);
+  console.log(sweepTable(results));
+  console.log('\nN  wall s (processes started, race, checks)  commits/s ÷ raw claims/s');
+  for (const p of results.points) {
+    console.log(
+      `${p.writers}  ${((walls.get(p.writers) ?? 0) / 1000).toFixed(1)}  ${(p.commitsPerSec / raw).toFixed(4)}`,
+    );
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * A sweep's points as the table people read: the lab CLI prints it, the dashboard's /scaling page shows the same
+ * cells, so the two never disagree on a number's rounding or a check's word. Structural inputs: the CLI passes
+ * SweepResults, the dashboard its GraphQL view of them.
+ */
+
+interface TablePoint {
+  writers: number;
+  commits: { acknowledged: number; failed: number };
+  attempts: { successPerAttempt: number; histogram: readonly { attempts: number; commits: number }[] };
+  commitsPerSec: number;
+  latencyMs: { p50: number; p99: number };
+  wasted: { bytes: number; files: number; orphanFiles: number };
+  checks: { versionsContiguous: boolean; exactlyOnce: boolean; lost: number; duplicated: number; verdict: string };
+}
+
+interface TableForecastPoint {
+  writers: number;
+  successPerAttempt: number;
+  exhaustion: number;
+  commitsPerSec: number;
+}
+
+export const SWEEP_TABLE_COLUMNS = [
+  'N',
+  'landed/failed',
+  'succ/att',
+  'att p50/max',
+  'commits/s',
+  'p50/p99 ms',
+  'wasted MB/files',
+  'orphans',
+  'contig',
+  'once',
+  'verdict',
+] as const;
+/** Beside the measured columns when the sweep has a forecast. */
+export const SWEEP_FORECAST_COLUMNS = ['fc succ/att', 'fc exhaust', 'fc commits/s'] as const;
+
+export const percent = (n: number) => `${(n * 100).toFixed(1)}%`;
+
+/** The median and the most attempts an acknowledged commit took ('-' when none landed). */
+export function attemptsSpread(histogram: readonly { attempts: number; commits: number }[]): string {
+  const counts = [...histogram]
+    .sort((a, b) => a.attempts - b.attempts)
+    .flatMap((h) => Array<number>(h.commits).fill(h.attempts));
+  if (counts.length === 0) return '-';
+  return `${counts[Math.ceil(counts.length / 2) - 1]}/${counts.at(-1)}`;
+}
+
+/** Each point's cells, SWEEP_TABLE_COLUMNS then, when there is a forecast, SWEEP_FORECAST_COLUMNS. */
+export function sweepTableCells(
+  points: readonly TablePoint[],
+  forecast: { atPoints: readonly TableForecastPoint[] } | null,
+): string[][] {
+  const byN = new Map((forecast?.atPoints ?? []).map((f) => [f.writers, f]));
+  return points.map((p) => {
+    const f = byN.get(p.writers);
+    const c = p.checks;
+    return [
+      String(p.writers),
+      `${p.commits.acknowledged}/${p.commits.failed}`,
+      percent(p.attempts.successPerAttempt),
+      attemptsSpread(p.attempts.histogram),
+      p.commitsPerSec.toFixed(1),
+      `${p.latencyMs.p50}/${p.latencyMs.p99}`,
+      `${(p.wasted.bytes / 1e6).toFixed(2)}/${p.wasted.files}`,
+      String(p.wasted.orphanFiles),
+      c.versionsContiguous ? 'yes' : 'NO',
+      c.exactlyOnce ? 'yes' : `NO (lost ${c.lost}, dup ${c.duplicated})`,
+      c.verdict,
+      ...(forecast
+        ? f
+          ? [percent(f.successPerAttempt), percent(f.exhaustion), f.commitsPerSec.toFixed(1)]
+          : ['-', '-', '-']
+        : []),
+    ];
+  });
+}

@@ -1,0 +1,127 @@
+/**
+ * npm run lab -- sweep --writers 1,2,4,8 --commits 10 --op append-row --policy delta-rs [--append-rate R]
+ *   [--max-commit-retries X --app-tries Y --backoff-base-ms B --backoff-cap-ms C --jitter full]
+ *   [--table-root s3://…] [--seed S] [--json FILE] [--work-dir DIR] [--keep-tables]
+ *
+ * The input is checked against the bounds before any work (every problem, exit 2); then a progress bar, and a
+ * table of each point's figures, with the forecast's beside them.
+ */
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { RETRY_POLICIES, type RetryPolicy, type StartSweepInput } from '@racelab/contracts';
+import { runSweep, SweepInputError, sweepTable } from '../sweep/index';
+import { parseArgs, REPO, UsageError, userPath, workDirOption } from './args';
+import { progressBar } from './progress';
+
+const OPTIONS = [
+  'writers',
+  'commits',
+  'op',
+  'policy',
+  'append-rate',
+  'max-commit-retries',
+  'app-tries',
+  'backoff-base-ms',
+  'backoff-cap-ms',
+  'jitter',
+  'table-root',
+  'seed',
+  'json',
+  'work-dir',
+];
+const POLICY_NUMBERS = ['max-commit-retries', 'app-tries', 'backoff-base-ms', 'backoff-cap-ms', 'jitter'];
+
+/** A number as typed; text that is no number stays NaN, which the input's check names with its field. */
+const num = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
+
+/**
+ * The policy the options give: a preset's name, or (when any number is given) `custom` from the named preset's
+ * numbers (delta-rs's by default) with the given ones in place.
+ */
+function policyOf(options: Record<string, string>): StartSweepInput['policy'] {
+  const named = options.policy;
+  if (!POLICY_NUMBERS.some((o) => options[o] !== undefined)) return named as StartSweepInput['policy'];
+  const from: RetryPolicy =
+    named !== undefined && named in RETRY_POLICIES
+      ? RETRY_POLICIES[named as keyof typeof RETRY_POLICIES]
+      : RETRY_POLICIES['delta-rs'];
+  if (named !== undefined && named !== 'custom' && !(named in RETRY_POLICIES)) {
+    throw new UsageError(`--policy must be one of ${Object.keys(RETRY_POLICIES).join(', ')} or custom, got '${named}'`);
+  }
+  const backoffGiven = ['backoff-base-ms', 'backoff-cap-ms', 'jitter'].some((o) => options[o] !== undefined);
+  const base = options['backoff-base-ms'];
+  const cap = options['backoff-cap-ms'];
+  return {
+    name: 'custom',
+    maxCommitRetries:
+      options['max-commit-retries'] !== undefined ? num(options['max-commit-retries']) : from.maxCommitRetries,
+    appTries: options['app-tries'] !== undefined ? num(options['app-tries']) : from.appTries,
+    backoff: backoffGiven
+      ? {
+          baseMs: base !== undefined ? num(base) : (from.backoff?.baseMs ?? 100),
+          capMs: cap !== undefined ? num(cap) : (from.backoff?.capMs ?? 60_000),
+          jitter: (options.jitter ?? from.backoff?.jitter ?? 'full') as 'full',
+        }
+      : from.backoff,
+  };
+}
+
+/** The sweep input the options give (unchecked: runSweep checks it against the bounds first). */
+export function sweepInputOf(options: Record<string, string>): StartSweepInput {
+  const input: Record<string, unknown> = { operation: options.op };
+  if (options.writers !== undefined) input.writers = options.writers.split(',').map(num);
+  if (options.commits !== undefined) input.commitsPerWriter = num(options.commits);
+  if (options['append-rate'] !== undefined) input.appendRatePerSec = num(options['append-rate']);
+  if (options.seed !== undefined) input.seed = num(options.seed);
+  const policy = policyOf(options);
+  if (policy !== undefined) input.policy = policy;
+  if (options.op === undefined)
+    throw new UsageError('sweep needs --op (append-row, append-day, update-disjoint, update-overlap, compaction)');
+  return input as StartSweepInput;
+}
+
+export async function sweepCommand(argv: string[]): Promise<number> {
+  process.env.RACELAB_CACHE_DIR ||= join(REPO, 'var/cache');
+  const { positionals, options, flags } = parseArgs(argv, { options: OPTIONS, flags: ['keep-tables'] });
+  if (positionals.length > 0) throw new UsageError(`sweep takes options only, got '${positionals[0]}'`);
+  const input = sweepInputOf(options);
+  const bar = progressBar();
+  const results = await runSweep(input, {
+    workDir: workDirOption(options),
+    ...(options['table-root'] && { tableRoot: options['table-root'] }),
+    ...(flags.has('keep-tables') && { keepTables: true }),
+    onProgress: (p) => {
+      if (p.kind === 'point-start') bar.note(`N=${p.writers}: starting ${p.writers} writer processes…`);
+      // Every commit on a terminal (redrawn in place); in a log, a line per twentieth of the sweep.
+      else if (process.stderr.isTTY || p.done === p.total || p.done % Math.ceil(p.total / 20) === 0) {
+        bar.update(p.done, p.total, `N=${p.writers}`);
+      }
+    },
+  });
+  bar.end();
+  const { policy } = results.input;
+  console.log(
+    `sweep: ${results.input.operation}, K=${results.input.commitsPerWriter}, policy ${policy.name} (maxCommitRetries ${policy.maxCommitRetries}, appTries ${policy.appTries}, backoff ${policy.backoff ? `${policy.backoff.baseMs}-${policy.backoff.capMs} ms ${policy.backoff.jitter} jitter` : 'none'}), ${results.store} tables, ${results.machine.cores} cores\n`,
+  );
+  console.log(sweepTable(results));
+  if (!results.forecast) console.log('forecast: none (the engine exports no forecastSweep)');
+  if (options.json) {
+    const out = userPath(options.json);
+    await mkdir(dirname(out), { recursive: true });
+    // Written aside and renamed: a half-written results file never exists.
+    await writeFile(`${out}.tmp`, `${JSON.stringify(results, null, 2)}\n`);
+    await rename(`${out}.tmp`, out);
+    console.log(`\nresults written to ${out}`);
+  }
+  return 0;
+}
+
+/** Exit 2 for what the user can fix (every problem listed), 1 otherwise. */
+export function sweepFailure(e: unknown): number {
+  if (e instanceof SweepInputError) {
+    process.stderr.write(`\nlab sweep: refused:\n${e.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+    return 2;
+  }
+  process.stderr.write(`\nlab sweep: ${e instanceof Error ? e.message : String(e)}\n`);
+  return e instanceof UsageError ? 2 : 1;
+}

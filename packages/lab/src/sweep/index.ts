@@ -1,0 +1,12 @@
+/** Sweeps: many writers, contention curves under a retry policy (issue 22). */
+export { checkPoint, type PointChecks } from './checks';
+export type { SweepCommitRecord, SweepJob } from './job';
+export { sweepTable } from './report';
+export {
+  pointJobs,
+  runSweep,
+  SweepInputError,
+  type SweepOptions,
+  type SweepProgress,
+  type SweepProgressKind,
+} from './run';

@@ -1,0 +1,33 @@
+/** A sweep's results as the table a person reads on a terminal (the CLI's, the bench's). */
+import {
+  percent as pct,
+  SWEEP_FORECAST_COLUMNS,
+  SWEEP_TABLE_COLUMNS,
+  type SweepResults,
+  sweepTableCells,
+} from '@racelab/contracts';
+
+/** The points as a table a person reads: one line per N, and the forecast's figures beside the measured ones. */
+export function sweepTable(results: SweepResults): string {
+  const header = [...SWEEP_TABLE_COLUMNS, ...(results.forecast ? SWEEP_FORECAST_COLUMNS : [])];
+  const rows = sweepTableCells(results.points, results.forecast);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i] as number)).join('  ');
+  const out = [line(header), ...rows.map(line)];
+  for (const p of results.points) {
+    for (const f of p.failures) out.push(`  N=${p.writers} failed ${f.count}x: ${f.message.split('\n')[0]}`);
+    if (p.compactor) {
+      const c = p.compactor;
+      out.push(
+        `  N=${p.writers} compactor: ${c.acknowledged}/${results.input.commitsPerWriter} landed, ${pct(c.successPerAttempt)} success per attempt${c.failures.map((x) => `; ${x.count}x ${x.message.split('\n')[0]}`).join('')}`,
+      );
+    }
+  }
+  if (results.forecast) {
+    const e = results.forecast.error;
+    out.push(
+      `forecast (${results.forecast.model}): success per attempt off by ${pct(e.successPerAttemptMeanAbs)} on average, commits/s by ${pct(e.commitsPerSecMeanRel)}`,
+    );
+  }
+  return out.join('\n');
+}

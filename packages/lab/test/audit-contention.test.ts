@@ -1,0 +1,138 @@
+/**
+ * The jobs audit's contention findings: manifests (checked by the contract, as the CLI and the API read them)
+ * that do and do not produce retry-exhaustion-risk and compaction-starved, the fix each names cleared by
+ * forecasting the manifest again with it, the pair forecasts deciding which rewrites refuse which, and an audit
+ * of a table that cannot be opened that still forecasts its jobs' contention.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkJobsManifest } from '@racelab/contracts';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  auditJobs,
+  contentionFindings,
+  EXHAUSTION_THRESHOLD,
+  type Finding,
+  type Job,
+  type PairForecast,
+} from '../src/audit/index';
+import type { LocationConfig } from '../src/index';
+
+const work = join(tmpdir(), `racelab-audit-contention-${process.pid}`);
+mkdirSync(work, { recursive: true, mode: 0o755 });
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** The jobs as the contract reads them from a manifest. */
+function manifest(jobs: object[]): Job[] {
+  const checked = checkJobsManifest({ jobs });
+  if (!checked.ok) throw new Error(checked.problems.join('\n'));
+  return checked.value.jobs;
+}
+const job = (name: string, fields: object) => ({
+  name,
+  table: 's3://lake/events',
+  engine: 'delta-rs 1.6.6',
+  operation: 'append',
+  ...fields,
+});
+const ingest = (fields: object) => job('ingest', fields);
+const compact = job('compact', { operation: 'optimize', commitsPerHour: 1 });
+const ofRule = (findings: Finding[], rule: string) => findings.filter((f) => f.rule === rule);
+
+/** The manifest with every job a finding names given the policy it names. */
+const withFix = (jobs: Job[], f: Finding): Job[] =>
+  jobs.map((j) => (f.jobs.includes(j.name) && f.fixPolicy ? { ...j, retryPolicy: f.fixPolicy } : j));
+
+describe('retry-exhaustion-risk', () => {
+  it('appenders with retries off fail whenever another lands first; delta-rs retries fix it', () => {
+    const jobs = manifest([
+      ingest({ commitsPerHour: 3600, concurrency: 4, commitProperties: { maxCommitRetries: 0 } }),
+    ]);
+    const [f, ...more] = contentionFindings(jobs);
+    expect(more).toEqual([]);
+    expect(f).toMatchObject({ rule: 'retry-exhaustion-risk', jobs: ['ingest'], table: 's3://lake/events' });
+    expect(f?.exhaustion).toBeGreaterThan(0.2);
+    expect(f?.evidence).toContain('"Failed to commit transaction: 0"');
+    expect(f?.fixPolicy).toMatchObject({ name: 'delta-rs', maxCommitRetries: 15 });
+    expect(contentionFindings(withFix(jobs, f as Finding))).toEqual([]);
+  });
+
+  it('the same appenders with delta-rs retries, or without a rate, get none', () => {
+    expect(contentionFindings(manifest([ingest({ commitsPerHour: 3600, concurrency: 4 })]))).toEqual([]);
+    // No rate: nothing to forecast, and no crash.
+    expect(
+      contentionFindings(manifest([ingest({ concurrency: 64, commitProperties: { maxCommitRetries: 0 } })])),
+    ).toEqual([]);
+    // One instance of one job: nothing to contend with.
+    expect(contentionFindings(manifest([ingest({ commitsPerHour: 360_000, retryPolicy: 'none' })]))).toEqual([]);
+  });
+
+  it('overlapping updates are redone only by the app loop: the fix names a redo with backoff', () => {
+    const jobs = manifest([
+      job('fix-a', { operation: 'update', predicate: 'kind = 1', commitsPerHour: 360 }),
+      job('fix-b', { operation: 'update', predicate: 'kind = 1', commitsPerHour: 360 }),
+    ]);
+    const [f] = ofRule(contentionFindings(jobs), 'retry-exhaustion-risk');
+    expect(f?.jobs).toEqual(['fix-a', 'fix-b']);
+    expect(f?.exhaustion).toBeGreaterThan(EXHAUSTION_THRESHOLD);
+    // More library retries cannot help a refusal: the fix has app tries with a pause.
+    expect(f?.fixPolicy?.appTries).toBeGreaterThan(1);
+    expect(f?.fixPolicy?.backoff).not.toBeNull();
+    expect(contentionFindings(withFix(jobs, f as Finding))).toEqual([]);
+  });
+
+  it("the audit's pair forecast decides: updates it forecasts as not conflicting get none", () => {
+    const jobs = manifest([
+      job('fix-a', { operation: 'update', predicate: 'kind = 1', commitsPerHour: 360 }),
+      job('fix-b', { operation: 'update', predicate: 'kind = 2', commitsPerHour: 360 }),
+    ]);
+    const pair = (first: string, second: string): PairForecast => ({
+      table: 's3://lake/events',
+      first,
+      second,
+      secondCommits: true,
+      failedCheck: null,
+      message: null,
+      byEngine: [],
+      secondEngine: null,
+    });
+    expect(contentionFindings(jobs, [pair('fix-a', 'fix-b'), pair('fix-b', 'fix-a')])).toEqual([]);
+    expect(ofRule(contentionFindings(jobs), 'retry-exhaustion-risk')).toHaveLength(1);
+  });
+});
+
+describe('compaction-starved', () => {
+  it('a compaction against 64 fast appenders loses its claims; the named fix lands it', () => {
+    const jobs = manifest([ingest({ commitsPerHour: 360_000, concurrency: 64 }), compact]);
+    const findings = contentionFindings(jobs);
+    const [f] = ofRule(findings, 'compaction-starved');
+    expect(f).toMatchObject({ jobs: ['compact'] });
+    expect(f?.exhaustion).toBeGreaterThan(EXHAUSTION_THRESHOLD);
+    expect(f?.evidence).toContain('"Failed to commit transaction: 15"');
+    // The appenders themselves run out too, a finding of their own.
+    expect(ofRule(findings, 'retry-exhaustion-risk')[0]?.jobs).toEqual(['ingest']);
+    let fixed = jobs;
+    for (const x of findings) fixed = withFix(fixed, x);
+    expect(contentionFindings(fixed)).toEqual([]);
+  });
+
+  it('the same compaction against a slow stream lands', () => {
+    expect(contentionFindings(manifest([ingest({ commitsPerHour: 600, concurrency: 2 }), compact]))).toEqual([]);
+  });
+});
+
+describe('in the audit', () => {
+  it('forecasts contention on a table it cannot open, beside the table-unreadable finding', async () => {
+    const cfg: LocationConfig = { roots: [join(work, 'tables')], workDir: work };
+    const table = join(work, 'tables', 'missing');
+    const audit = await auditJobs(
+      { jobs: manifest([ingest({ table, commitsPerHour: 3600, concurrency: 4, retryPolicy: 'none' })]) },
+      cfg,
+    );
+    const rules = audit.findings.map((f) => f.rule);
+    expect(rules).toContain('table-unreadable');
+    expect(rules).toContain('retry-exhaustion-risk');
+    expect(audit.findings.find((f) => f.rule === 'retry-exhaustion-risk')?.evidence).toContain('local disk');
+  });
+});
