@@ -2,7 +2,7 @@
  * Sweeps of real writer processes on real local tables: every commit of a small append sweep lands once, at the
  * version its writer was told; with retries off, what fails carries delta-rs's exact text and each commit is one
  * attempt; overlapping updates under delta-rs's policy lose by the conflict checker's text and the table still
- * replays serially; input beyond the bounds is refused before any table exists.
+ * replays serially; disjoint updates and day-sized appends land every commit and replay serially; input beyond the bounds is refused before any table exists.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,6 +91,30 @@ describe('runSweep', () => {
     for (const f of p.failures) expect(CONFLICT_TEXTS).toContain(f.message);
     expect(p.checks).toMatchObject({ versionsContiguous: true, exactlyOnce: true, verdict: 'serial' });
     expect(p.checks.verdictNote).toContain(`${p.commits.acknowledged} committed updates`);
+  });
+
+  it('update-disjoint: each writer its own partition, no winner conflicts; the table replays serially', async () => {
+    const r = await runSweep(
+      { writers: [3], commitsPerWriter: 2, operation: 'update-disjoint', policy: 'delta-rs' },
+      { workDir: work },
+    );
+    const [p] = r.points;
+    if (!p) throw new Error('no point');
+    expect(p.commits).toEqual({ acknowledged: 6, failed: 0, intended: 6 });
+    expect(p.checks).toMatchObject({ versionsContiguous: true, exactlyOnce: true, verdict: 'serial' });
+    expect(p.checks.verdictNote).toContain('6 committed updates');
+  });
+
+  it('append-day: a day-sized file per commit; the rows are the day file once per committed append', async () => {
+    const r = await runSweep(
+      { writers: [2], commitsPerWriter: 2, operation: 'append-day', policy: 'delta-rs' },
+      { workDir: work },
+    );
+    const [p] = r.points;
+    if (!p) throw new Error('no point');
+    expect(p.commits).toEqual({ acknowledged: 4, failed: 0, intended: 4 });
+    expect(p.checks).toMatchObject({ versionsContiguous: true, exactlyOnce: true, verdict: 'serial' });
+    expect(p.checks.verdictNote).toContain('10000 rows once per committed append (4)');
   });
 
   it('compaction: the compactor is recorded apart; the appenders are paced at their rate', async () => {
