@@ -2,7 +2,8 @@
  * Sweeps of real writer processes on real local tables: every commit of a small append sweep lands once, at the
  * version its writer was told; with retries off, what fails carries delta-rs's exact text and each commit is one
  * attempt; overlapping updates under delta-rs's policy lose by the conflict checker's text and the table still
- * replays serially; disjoint updates and day-sized appends land every commit and replay serially; input beyond the bounds is refused before any table exists.
+ * replays serially; disjoint updates and day-sized appends land every commit and replay serially; input beyond
+ * the bounds is refused before any table exists.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
