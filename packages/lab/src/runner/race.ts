@@ -122,7 +122,7 @@ const OPERATION_NAMES: Partial<Record<string, string>> = { 'overwrite-day': 'ove
  * A writer's error as results keep it: they are stored and shown to clients, so a stack, SQL or server
  * folder in it is cut (the engine's messages pass unchanged); the whole text goes to the log instead.
  */
-function keptMessage(writer: string, text: string, roots: readonly NamedRoot[]): string {
+export function keptMessage(writer: string, text: string, roots: readonly NamedRoot[]): string {
   const safe = clientSafeMessage(text, { roots });
   if (safe !== text) console.error(`writer ${writer}: ${text}`);
   return safe;

@@ -14,7 +14,9 @@ import {
   sweepCommits,
 } from '@racelab/contracts';
 import { forecastSweep, isS3Url } from '@racelab/engine';
+import { keptMessage } from '../runner/race';
 import type { WriterPool } from '../runner/writer-pool';
+import { namedRoots } from '../safe-message';
 import { removeTable, under } from '../tables/table-store';
 import { checkPoint } from './checks';
 import { compactorFigures, pointFigures } from './figures';
@@ -102,7 +104,9 @@ export async function runSweep(given: StartSweepInput, opts: SweepOptions): Prom
         });
         // The next point's processes load beside this point's checks.
         opts.pool?.fill();
-        points.push(await pointOf(input, writers, table, race.records, race.finished - race.released, dayFile));
+        points.push(
+          await pointOf(opts.workDir, input, writers, table, race.records, race.finished - race.released, dayFile),
+        );
       } finally {
         if (!opts.keepTables) await removeTable(table);
       }
@@ -125,6 +129,7 @@ export async function runSweep(given: StartSweepInput, opts: SweepOptions): Prom
 }
 
 async function pointOf(
+  workDir: string,
   input: SweepInput,
   writers: number,
   table: string,
@@ -132,11 +137,15 @@ async function pointOf(
   durationMs: number,
   dayFile: string | undefined,
 ): Promise<SweepPoint> {
-  const appenders = records.filter((r) => r.writer !== 'compactor');
-  const compactor = records.filter((r) => r.writer === 'compactor');
+  // Results are stored and shown to clients: a message naming a server folder or carrying a stack is cut, as a
+  // race's writer errors are (the engine's commit texts pass unchanged).
+  const roots = namedRoots({ workDir });
+  const kept = records.map((r) => (r.error === null ? r : { ...r, error: keptMessage(r.writer, r.error, roots) }));
+  const appenders = kept.filter((r) => r.writer !== 'compactor');
+  const compactor = kept.filter((r) => r.writer === 'compactor');
   const figures = pointFigures(writers, appenders, writers * input.commitsPerWriter, durationMs);
   // Every commit is checked, the compactor's too; its waste counts with the rest.
-  const { checks, orphanFiles } = await checkPoint(table, input.operation, writers, records, dayFile);
+  const { checks, orphanFiles } = await checkPoint(table, input.operation, writers, kept, dayFile);
   return {
     ...figures,
     wasted: {
