@@ -5,8 +5,9 @@
  * - a try reads the table (its read version) and prepares its change for a sampled `prepareMs`;
  * - each library attempt lists the latest version; if the table moved and `maxCommitRetries` is 0 it fails at
  *   once (`Failed to commit transaction: 0`), else every winner since the read is judged (`conflicts`), and the
- *   first that conflicts refuses the commit; then, a sampled `attemptMs` after the listing, it claims
- *   latest + 1, which fails when another writer claimed that version first, and the loop goes round;
+ *   first that conflicts refuses the commit; then, at the end of its sampled `attemptMs` (of which `claimShare`
+ *   lies after the listing), it claims latest + 1, which fails when another writer claimed that version first,
+ *   and the loop goes round;
  * - a try that failed is redone by the application loop (reopen, prepare again) after its backoff pause, up to
  *   `appTries` tries.
  *
@@ -60,11 +61,19 @@ export interface ContentionModel {
   /** A commit still not landed after this many attempts counts as failed (an unbounded policy against endless winners). */
   maxAttemptsPerCommit?: number;
   /**
-   * Processors the writers share, when their steps are CPU work (a local table): a preparation or an attempt then
-   * holds one from its start to its end, and a writer that finds none free waits its turn (first come, first
-   * served), its step starting when it gets one. Absent: every writer runs at once (I/O-bound, e.g. S3).
+   * Processors the writers share, when their steps are CPU work (a local table). They are shared as Linux's
+   * scheduler (CFS, and EEVDF since 6.6) sets out to share them: an ideal multi-tasking processor, on which each of
+   * R runnable steps advances at min(1, cpus / R) of full speed, so no step ever holds a processor while the others
+   * wait: a writer is preempted anywhere, also between its listing and its claim. (The real scheduler approximates
+   * this in slices of a few ms; with R > cpus a step's wall time is its work times R / cpus either way.)
+   * Absent: every writer runs at once at full speed (I/O-bound, e.g. S3).
    */
   cpus?: number;
+  /**
+   * The share of an attempt's time that lies between its listing and its claim, the window in which another
+   * writer's claim takes the version (the rest comes before the listing). Default 1: the listing starts the attempt.
+   */
+  claimShare?: number;
 }
 
 export interface GroupOutcome {
@@ -155,6 +164,11 @@ class EventQueue {
     }
   }
 
+  /** The earliest event's time (the queue is not empty). */
+  peekTime(): number {
+    return this.times[0] as number;
+  }
+
   /** The earliest event: [time, writer]. */
   pop(): [number, number] {
     const top: [number, number] = [this.times[0] as number, this.writers[0] as number];
@@ -214,9 +228,8 @@ interface Writer {
   attempts: number;
   /** Set at the listing: why the attempt ends in a refusal instead of a claim. */
   refusal: string | null;
-  /** Holds a processor (model.cpus); `granted`: was handed one while waiting, its step starts now. */
-  holding: boolean;
-  granted: boolean;
+  /** The window of the current attempt, from its listing to its claim (ms), when it was drawn before the listing. */
+  claimMs: number;
 }
 
 const failedText = (retries: number) => `Failed to commit transaction: ${retries}`;
@@ -256,8 +269,7 @@ export function simulateContention(model: ContentionModel): ContentionOutcome {
         readVersion: -1,
         attempts: 0,
         refusal: null,
-        holding: false,
-        granted: false,
+        claimMs: 0,
       });
     }
   });
@@ -321,45 +333,55 @@ export function simulateContention(model: ContentionModel): ContentionOutcome {
   };
 
   const cpus = model.cpus;
-  let busy = 0;
-  const waiting: number[] = [];
-  /** A step's end frees its processor for the longest-waiting writer, whose step starts now. */
-  const release = (w: Writer, now: number) => {
-    if (!w.holding) return;
-    w.holding = false;
-    busy--;
-    const id = waiting.shift();
-    if (id === undefined) return;
-    const n = writers[id] as Writer;
-    busy++;
-    n.holding = true;
-    n.granted = true;
-    queue.push(now, id);
+  const share = Math.min(1, Math.max(0, model.claimShare ?? 1));
+  /**
+   * An attempt's time before its listing; its window (listing to claim) is kept for the listing. With the default
+   * share nothing comes before the listing and the attempt is drawn there (the draws stay in their old order).
+   */
+  const beforeListing = (w: Writer) => {
+    if (share >= 1) return 0;
+    const ms = w.attempt(random());
+    w.claimMs = ms * share;
+    return ms - w.claimMs;
   };
-  /** Whether a step may start now; if not, the writer waits for a processor. */
-  const acquire = (w: Writer, id: number) => {
-    if (w.granted) {
-      w.granted = false;
-      return true;
+  /**
+   * The steps running on the shared processors, by the virtual time at which each ends: `virtual` is the work one
+   * running step has received since the release, advancing at min(1, cpus / running) per ms, so a step of `ms`
+   * started at virtual time v ends when it reaches v + ms, whoever starts or ends meanwhile.
+   */
+  const running = new EventQueue();
+  let virtual = 0;
+  let lastMs = 0;
+  const speed = () => (cpus === undefined || running.size <= cpus ? 1 : cpus / running.size);
+  const advanceTo = (t: number) => {
+    virtual += (t - lastMs) * speed();
+    lastMs = t;
+  };
+  /** A step of `ms` from `now`: on the shared processors (cpus), else a plain wait. */
+  const run = (id: number, now: number, ms: number): number | null => {
+    if (cpus === undefined) return now + ms;
+    advanceTo(now);
+    running.push(virtual + ms, id);
+    return null;
+  };
+  /** The next event: a step on the processors ending, or a timed one, whichever comes first. */
+  const nextEvent = (): [number, number] => {
+    if (running.size > 0) {
+      const ends = lastMs + (running.peekTime() - virtual) / speed();
+      if (queue.size === 0 || ends < queue.peekTime()) {
+        const [v, id] = running.pop();
+        virtual = v;
+        lastMs = ends;
+        return [ends, id];
+      }
     }
-    if (busy < (cpus as number)) {
-      busy++;
-      w.holding = true;
-      return true;
-    }
-    waiting.push(id);
-    return false;
+    return queue.pop();
   };
 
-  while (queue.size > 0 && foreground > 0) {
-    const [now, id] = queue.pop();
+  while ((queue.size > 0 || running.size > 0) && foreground > 0) {
+    const [now, id] = nextEvent();
     const w = writers[id] as Writer;
     let next: number | null = null;
-    if (cpus !== undefined) {
-      // 'try' and 'list' start a step (a preparation, an attempt); 'list' and 'claim' end one.
-      if ((w.step === 'list' || w.step === 'claim') && !w.granted) release(w, now);
-      if ((w.step === 'try' || w.step === 'list') && !acquire(w, id)) continue;
-    }
     switch (w.step) {
       case 'commit':
         w.appTry = 1;
@@ -368,11 +390,12 @@ export function simulateContention(model: ContentionModel): ContentionOutcome {
         next = now;
         break;
       case 'try':
-        // The table is read when the change starts; the change is ready prepareMs later.
+        // The table is read when the change starts; the change is ready prepareMs later, and the first attempt
+        // lists after its own work before the listing.
         w.readVersion = owners.length - 1;
         w.libraryAttempt = 0;
         w.step = 'list';
-        next = now + w.prepare(random());
+        next = run(id, now, w.prepare(random()) + beforeListing(w));
         break;
       case 'list': {
         w.libraryAttempt++;
@@ -389,7 +412,7 @@ export function simulateContention(model: ContentionModel): ContentionOutcome {
           }
         }
         w.step = 'claim';
-        next = now + w.attempt(random());
+        next = run(id, now, share >= 1 ? w.attempt(random()) : w.claimMs);
         break;
       }
       case 'claim':
@@ -399,7 +422,8 @@ export function simulateContention(model: ContentionModel): ContentionOutcome {
           next = finishCommit(w, now, null);
         } else if (w.libraryAttempt <= w.policy.maxCommitRetries && w.attempts < cap) {
           w.step = 'list';
-          next = now;
+          const before = beforeListing(w);
+          next = before > 0 ? run(id, now, before) : now;
         } else next = tryFailed(w, now, failedText(w.policy.maxCommitRetries));
         break;
       case 'done':
@@ -434,6 +458,8 @@ export interface ContentionInput {
   conflicts?: (winner: number, loser: number) => boolean;
   /** Processors the writers' steps share (ContentionModel.cpus); absent: all at once. */
   cpus?: number;
+  /** The share of an attempt between its listing and its claim (ContentionModel.claimShare); default 1. */
+  claimShare?: number;
 }
 
 export interface ContentionForecast {
@@ -475,6 +501,7 @@ export function forecastContention(input: ContentionInput): ContentionForecast {
     seed: input.seed,
     ...(input.conflicts ? { conflicts: input.conflicts } : {}),
     ...(input.cpus === undefined ? {} : { cpus: input.cpus }),
+    ...(input.claimShare === undefined ? {} : { claimShare: input.claimShare }),
   });
   return figuresOf(out.groups[0] as GroupOutcome, out.durationMs);
 }
@@ -499,6 +526,7 @@ export interface CompactionInput {
   arrival?: 'paced' | 'poisson';
   seed: number;
   cpus?: number;
+  claimShare?: number;
 }
 
 export interface CompactionForecast {
@@ -536,6 +564,7 @@ export function forecastCompaction(input: CompactionInput): CompactionForecast {
     ],
     seed: input.seed,
     ...(input.cpus === undefined ? {} : { cpus: input.cpus }),
+    ...(input.claimShare === undefined ? {} : { claimShare: input.claimShare }),
   });
   const compactor = figuresOf(out.groups[0] as GroupOutcome, out.durationMs);
   return {
