@@ -81,8 +81,22 @@ export interface Series {
   forecast?: boolean;
 }
 
-/** Success per attempt vs N: one measured line per sweep, and its forecast's dashed line when it has one. */
-export function successSeries(sweeps: readonly StoredSweep[]): Series[] {
+type ResultsPoint = StoredSweep['results']['points'][number];
+type CurvePoint = NonNullable<StoredSweep['results']['forecast']>['curve'][number];
+type ForecastError = NonNullable<StoredSweep['results']['forecast']>['error'];
+
+/** One figure against N: how a measured point and a forecast point give it, and how each is worded. */
+interface Figure {
+  measured: (p: ResultsPoint) => number;
+  measuredTitle: (p: ResultsPoint) => string;
+  forecast: (c: CurvePoint) => number;
+  forecastTitle: (c: CurvePoint) => string;
+  /** The forecast's error on this figure, as its legend says it. */
+  error: (e: ForecastError) => string;
+}
+
+/** One measured line per sweep, and its forecast's dashed line (with its error) when it has one. */
+function seriesOf(sweeps: readonly StoredSweep[], fig: Figure): Series[] {
   return sweeps.flatMap((s, i) => {
     const colour = SERIES_COLOURS[i % SERIES_COLOURS.length] as string;
     const label = sweepLabel(s);
@@ -90,62 +104,42 @@ export function successSeries(sweeps: readonly StoredSweep[]): Series[] {
       id: s.id,
       label,
       colour,
-      points: s.results.points.map((p) => ({
-        x: p.writers,
-        y: p.attempts.successPerAttempt,
-        title: `N=${p.writers}: ${pct(p.attempts.successPerAttempt)} of ${p.attempts.total} attempts succeeded`,
-      })),
+      points: s.results.points.map((p) => ({ x: p.writers, y: fig.measured(p), title: fig.measuredTitle(p) })),
     };
     const f = s.results.forecast;
     if (!f) return [measured];
     const forecast: Series = {
       id: `${s.id}:forecast`,
-      label: `${label}: forecast (mean abs. error ${pct(f.error.successPerAttemptMeanAbs)})`,
+      label: `${label}: forecast (${fig.error(f.error)})`,
       colour,
       forecast: true,
-      points: f.curve.map((c) => ({
-        x: c.writers,
-        y: c.successPerAttempt,
-        title: `forecast N=${c.writers}: ${pct(c.successPerAttempt)}, retries exhausted ${pct(c.exhaustion)}`,
-      })),
+      points: f.curve.map((c) => ({ x: c.writers, y: fig.forecast(c), title: fig.forecastTitle(c) })),
     };
     return [measured, forecast];
   });
 }
 
-/** Commits/s vs N, measured and forecast. */
-export function throughputSeries(sweeps: readonly StoredSweep[]): Series[] {
-  return sweeps.flatMap((s, i) => {
-    const colour = SERIES_COLOURS[i % SERIES_COLOURS.length] as string;
-    const label = sweepLabel(s);
-    const measured: Series = {
-      id: s.id,
-      label,
-      colour,
-      points: s.results.points.map((p) => ({
-        x: p.writers,
-        y: p.commitsPerSec,
-        title: `N=${p.writers}: ${p.commitsPerSec.toFixed(1)} commits/s`,
-      })),
-    };
-    const f = s.results.forecast;
-    if (!f) return [measured];
-    return [
-      measured,
-      {
-        id: `${s.id}:forecast`,
-        label: `${label}: forecast (mean rel. error ${pct(f.error.commitsPerSecMeanRel)})`,
-        colour,
-        forecast: true,
-        points: f.curve.map((c) => ({
-          x: c.writers,
-          y: c.commitsPerSec,
-          title: `forecast N=${c.writers}: ${c.commitsPerSec.toFixed(1)} commits/s`,
-        })),
-      },
-    ];
+/** Success per attempt vs N, measured and forecast. */
+export const successSeries = (sweeps: readonly StoredSweep[]) =>
+  seriesOf(sweeps, {
+    measured: (p) => p.attempts.successPerAttempt,
+    measuredTitle: (p) =>
+      `N=${p.writers}: ${pct(p.attempts.successPerAttempt)} of ${p.attempts.total} attempts succeeded`,
+    forecast: (c) => c.successPerAttempt,
+    forecastTitle: (c) =>
+      `forecast N=${c.writers}: ${pct(c.successPerAttempt)}, retries exhausted ${pct(c.exhaustion)}`,
+    error: (e) => `mean abs. error ${pct(e.successPerAttemptMeanAbs)}`,
   });
-}
+
+/** Commits/s vs N, measured and forecast. */
+export const throughputSeries = (sweeps: readonly StoredSweep[]) =>
+  seriesOf(sweeps, {
+    measured: (p) => p.commitsPerSec,
+    measuredTitle: (p) => `N=${p.writers}: ${p.commitsPerSec.toFixed(1)} commits/s`,
+    forecast: (c) => c.commitsPerSec,
+    forecastTitle: (c) => `forecast N=${c.writers}: ${c.commitsPerSec.toFixed(1)} commits/s`,
+    error: (e) => `mean rel. error ${pct(e.commitsPerSecMeanRel)}`,
+  });
 
 /**
  * Compaction success vs the append rate it competes with: x = N × appendRatePerSec (appends per second in all),

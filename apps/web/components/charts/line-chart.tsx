@@ -4,6 +4,7 @@
  * be logarithmic (base 2), which spaces them evenly. Every point and line carries data- attributes the tests read.
  */
 import type { Series } from '../../lib/sweeps';
+import { ChartFigure } from './chart-figure';
 
 const WIDTH = 640;
 const HEIGHT = 300;
@@ -59,89 +60,87 @@ export function LineChart({
       ? [...new Set(series.filter((s) => !s.forecast).flatMap((s) => s.points.map((p) => p.x)))].sort((a, b) => a - b)
       : niceTicks(Math.max(...all.map((p) => p.x)));
   return (
-    <figure className="chart" data-testid={testId}>
-      <figcaption>{title}</figcaption>
-      <svg
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        width="100%"
-        style={{ maxWidth: `${WIDTH}px` }}
-        role="img"
-        aria-label={title}
-      >
-        {yTicks.map((y) => (
-          <g key={`y${y}`}>
-            <line x1={M.left} x2={WIDTH - M.right} y1={py(y)} y2={py(y)} stroke="#e6e9ee" />
-            <text x={M.left - 6} y={py(y) + 4} fontSize="11" textAnchor="end" fill="#5d6b7c">
-              {yFormat(y)}
-            </text>
-          </g>
-        ))}
-        {xTicks.map((x) => (
-          <text key={`x${x}`} x={px(x)} y={HEIGHT - M.bottom + 16} fontSize="11" textAnchor="middle" fill="#5d6b7c">
-            {x}
-          </text>
-        ))}
-        <line x1={M.left} x2={WIDTH - M.right} y1={py(0)} y2={py(0)} stroke="#5d6b7c" />
-        <line x1={M.left} x2={M.left} y1={M.top} y2={py(0)} stroke="#5d6b7c" />
-        <text x={(M.left + WIDTH - M.right) / 2} y={HEIGHT - 6} fontSize="12" textAnchor="middle">
-          {xLabel}
-        </text>
-        <text
-          x={14}
-          y={(M.top + HEIGHT - M.bottom) / 2}
-          fontSize="12"
-          textAnchor="middle"
-          transform={`rotate(-90 14 ${(M.top + HEIGHT - M.bottom) / 2})`}
-        >
-          {yLabel}
-        </text>
-        {series.map((s) => (
-          <g key={s.id} data-testid="chart-series" data-series={s.id} data-kind={s.forecast ? 'forecast' : 'measured'}>
-            <polyline
-              fill="none"
-              stroke={s.colour}
-              strokeWidth={s.forecast ? 1.5 : 2}
-              strokeDasharray={s.forecast ? '6 4' : undefined}
-              points={s.points.map((p) => `${px(p.x)},${py(p.y)}`).join(' ')}
-            />
-            {!s.forecast &&
-              s.points.map((p) => (
-                <circle
-                  key={p.x}
-                  data-testid="chart-point"
-                  data-x={p.x}
-                  data-y={p.y}
-                  cx={px(p.x)}
-                  cy={py(p.y)}
-                  r={4}
-                  fill="#fff"
+    <ChartFigure
+      title={title}
+      testId={testId}
+      width={WIDTH}
+      height={HEIGHT}
+      after={
+        <ul className="legend">
+          {series.map((s) => (
+            <li key={s.id}>
+              <svg width="28" height="10" aria-hidden="true">
+                <line
+                  x1="0"
+                  x2="28"
+                  y1="5"
+                  y2="5"
                   stroke={s.colour}
-                  strokeWidth={2}
-                >
-                  <title>{p.title}</title>
-                </circle>
-              ))}
-          </g>
-        ))}
-      </svg>
-      <ul className="legend">
-        {series.map((s) => (
-          <li key={s.id}>
-            <svg width="28" height="10" aria-hidden="true">
-              <line
-                x1="0"
-                x2="28"
-                y1="5"
-                y2="5"
+                  strokeWidth="2"
+                  strokeDasharray={s.forecast ? '6 4' : undefined}
+                />
+              </svg>{' '}
+              {s.label}
+            </li>
+          ))}
+        </ul>
+      }
+    >
+      {yTicks.map((y) => (
+        <g key={`y${y}`}>
+          <line x1={M.left} x2={WIDTH - M.right} y1={py(y)} y2={py(y)} stroke="#e6e9ee" />
+          <text x={M.left - 6} y={py(y) + 4} fontSize="11" textAnchor="end" fill="#5d6b7c">
+            {yFormat(y)}
+          </text>
+        </g>
+      ))}
+      {xTicks.map((x) => (
+        <text key={`x${x}`} x={px(x)} y={HEIGHT - M.bottom + 16} fontSize="11" textAnchor="middle" fill="#5d6b7c">
+          {x}
+        </text>
+      ))}
+      <line x1={M.left} x2={WIDTH - M.right} y1={py(0)} y2={py(0)} stroke="#5d6b7c" />
+      <line x1={M.left} x2={M.left} y1={M.top} y2={py(0)} stroke="#5d6b7c" />
+      <text x={(M.left + WIDTH - M.right) / 2} y={HEIGHT - 6} fontSize="12" textAnchor="middle">
+        {xLabel}
+      </text>
+      <text
+        x={14}
+        y={(M.top + HEIGHT - M.bottom) / 2}
+        fontSize="12"
+        textAnchor="middle"
+        transform={`rotate(-90 14 ${(M.top + HEIGHT - M.bottom) / 2})`}
+      >
+        {yLabel}
+      </text>
+      {series.map((s) => (
+        <g key={s.id} data-testid="chart-series" data-series={s.id} data-kind={s.forecast ? 'forecast' : 'measured'}>
+          <polyline
+            fill="none"
+            stroke={s.colour}
+            strokeWidth={s.forecast ? 1.5 : 2}
+            strokeDasharray={s.forecast ? '6 4' : undefined}
+            points={s.points.map((p) => `${px(p.x)},${py(p.y)}`).join(' ')}
+          />
+          {!s.forecast &&
+            s.points.map((p) => (
+              <circle
+                key={p.x}
+                data-testid="chart-point"
+                data-x={p.x}
+                data-y={p.y}
+                cx={px(p.x)}
+                cy={py(p.y)}
+                r={4}
+                fill="#fff"
                 stroke={s.colour}
-                strokeWidth="2"
-                strokeDasharray={s.forecast ? '6 4' : undefined}
-              />
-            </svg>{' '}
-            {s.label}
-          </li>
-        ))}
-      </ul>
-    </figure>
+                strokeWidth={2}
+              >
+                <title>{p.title}</title>
+              </circle>
+            ))}
+        </g>
+      ))}
+    </ChartFigure>
   );
 }
