@@ -2,7 +2,7 @@
  * The Scaling page's GraphQL documents and the figures it draws, as pure functions of a stored sweep: the series
  * of each plot and the table's rows. The table shows the numbers the lab's CLI prints, from the same results.
  */
-import { percent as pct, sweepTableCells } from '@racelab/contracts';
+import { percent as pct, pointSuccess, sweepTableCells } from '@racelab/contracts';
 import { graphql, type ResultOf } from './gql';
 
 const SWEEP_SUMMARY = graphql(`fragment SweepSummary on Sweep {
@@ -17,7 +17,7 @@ const SWEEP_RESULTS = graphql(`fragment SweepResultsFields on SweepResults {
     commits { acknowledged failed intended } failures { message count }
     attempts { total successPerAttempt histogram { attempts commits } }
     latencyMs { p50 p99 mean } wasted { bytes files orphanFiles }
-    checks { versionsContiguous exactlyOnce lost duplicated verdict verdictNote }
+    checks { versionsContiguous exactlyOnce lost duplicated wrongVersion failedPresent verdict verdictNote }
     compactor { acknowledged attempts successPerAttempt failures { message count } } }
   forecast { model curve { writers successPerAttempt exhaustion commitsPerSec }
     atPoints { writers successPerAttempt exhaustion commitsPerSec }
@@ -122,9 +122,11 @@ function seriesOf(sweeps: readonly StoredSweep[], fig: Figure): Series[] {
 /** Success per attempt vs N, measured and forecast. */
 export const successSeries = (sweeps: readonly StoredSweep[]) =>
   seriesOf(sweeps, {
-    measured: (p) => p.attempts.successPerAttempt,
+    measured: pointSuccess,
     measuredTitle: (p) =>
-      `N=${p.writers}: ${pct(p.attempts.successPerAttempt)} of ${p.attempts.total} attempts succeeded`,
+      p.compactor
+        ? `N=${p.writers}: ${pct(p.compactor.successPerAttempt)} of the compactor's ${p.compactor.attempts} attempts succeeded`
+        : `N=${p.writers}: ${pct(p.attempts.successPerAttempt)} of ${p.attempts.total} attempts succeeded`,
     forecast: (c) => c.successPerAttempt,
     forecastTitle: (c) =>
       `forecast N=${c.writers}: ${pct(c.successPerAttempt)}, retries exhausted ${pct(c.exhaustion)}`,

@@ -89,6 +89,7 @@ export {
 export {
   attemptsSpread,
   percent,
+  pointSuccess,
   SWEEP_FORECAST_COLUMNS,
   SWEEP_TABLE_COLUMNS,
   sweepTableCells,

@@ -186,7 +186,10 @@ export const startSweepInputSchema = v.pipe(
     }
     const policy = input.policy;
     if (isObject(policy) && typeof policy.name === 'string' && policy.name !== 'custom') {
-      const preset = RETRY_POLICIES[policy.name as keyof typeof RETRY_POLICIES];
+      // Own keys only: a name such as 'toString' is no preset (the name's own check refuses it).
+      const preset = Object.hasOwn(RETRY_POLICIES, policy.name)
+        ? RETRY_POLICIES[policy.name as keyof typeof RETRY_POLICIES]
+        : undefined;
       if (preset && JSON.stringify(normalisedPolicy(policy as unknown as RetryPolicy)) !== JSON.stringify(preset)) {
         addIssue({ message: `policy ${policy.name} is a preset; give name custom for numbers of your own` });
       }

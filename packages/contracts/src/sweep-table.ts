@@ -11,8 +11,25 @@ interface TablePoint {
   commitsPerSec: number;
   latencyMs: { p50: number; p99: number };
   wasted: { bytes: number; files: number; orphanFiles: number };
-  checks: { versionsContiguous: boolean; exactlyOnce: boolean; lost: number; duplicated: number; verdict: string };
+  checks: {
+    versionsContiguous: boolean;
+    exactlyOnce: boolean;
+    lost: number;
+    duplicated: number;
+    wrongVersion?: number | null;
+    failedPresent?: number | null;
+    verdict: string;
+  };
+  /** A compaction sweep's compactor. */
+  compactor?: { successPerAttempt: number } | null;
 }
+
+/**
+ * The success per attempt a point is read by: a compaction sweep's is the compactor's (its forecast is, and it is
+ * the question such a sweep asks), every other sweep's the writers'.
+ */
+export const pointSuccess = (p: Pick<TablePoint, 'attempts' | 'compactor'>) =>
+  p.compactor ? p.compactor.successPerAttempt : p.attempts.successPerAttempt;
 
 interface TableForecastPoint {
   writers: number;
@@ -48,6 +65,15 @@ export function attemptsSpread(histogram: readonly { attempts: number; commits: 
   return `${counts[Math.ceil(counts.length / 2) - 1]}/${counts.at(-1)}`;
 }
 
+/** Why a point is not exactly once: every count of the check, the optional ones only when not zero. */
+function onceProblems(c: TablePoint['checks']): string {
+  const extra = [
+    ...(c.wrongVersion ? [`wrong version ${c.wrongVersion}`] : []),
+    ...(c.failedPresent ? [`failed present ${c.failedPresent}`] : []),
+  ];
+  return [`lost ${c.lost}`, `dup ${c.duplicated}`, ...extra].join(', ');
+}
+
 /** Each point's cells, SWEEP_TABLE_COLUMNS then, when there is a forecast, SWEEP_FORECAST_COLUMNS. */
 export function sweepTableCells(
   points: readonly TablePoint[],
@@ -60,14 +86,14 @@ export function sweepTableCells(
     return [
       String(p.writers),
       `${p.commits.acknowledged}/${p.commits.failed}`,
-      percent(p.attempts.successPerAttempt),
+      percent(pointSuccess(p)),
       attemptsSpread(p.attempts.histogram),
       p.commitsPerSec.toFixed(1),
       `${p.latencyMs.p50}/${p.latencyMs.p99}`,
       `${(p.wasted.bytes / 1e6).toFixed(2)}/${p.wasted.files}`,
       String(p.wasted.orphanFiles),
       c.versionsContiguous ? 'yes' : 'NO',
-      c.exactlyOnce ? 'yes' : `NO (lost ${c.lost}, dup ${c.duplicated})`,
+      c.exactlyOnce ? 'yes' : `NO (${onceProblems(c)})`,
       c.verdict,
       ...(forecast
         ? f

@@ -2,7 +2,8 @@
  * The jobs audit's contention findings: manifests (checked by the contract, as the CLI and the API read them)
  * that do and do not produce retry-exhaustion-risk and compaction-starved, the fix each names cleared by
  * forecasting the manifest again with it, the pair forecasts deciding which rewrites refuse which, and an audit
- * of a table that cannot be opened that still forecasts its jobs' contention.
+ * of a table that cannot be opened that still forecasts its jobs' contention, and the budget of simulated writers
+ * that bounds the forecasts before they start.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -134,5 +135,27 @@ describe('in the audit', () => {
     expect(rules).toContain('table-unreadable');
     expect(rules).toContain('retry-exhaustion-risk');
     expect(audit.findings.find((f) => f.rule === 'retry-exhaustion-risk')?.evidence).toContain('local disk');
+  });
+});
+
+describe('the contention budget', () => {
+  it('forecasts the tables that fit in 512 simulated writers, fewest first, and reports the one left out', async () => {
+    const { auditBudgets, MAX_SIMULATED_WRITERS } = await import('../src/audit/limits');
+    const crowd = Array.from({ length: 20 }, (_, i) =>
+      job(`crowd-${i}`, {
+        table: 's3://lake/crowded',
+        commitsPerHour: 360_000,
+        concurrency: 1000,
+        commitProperties: { maxCommitRetries: 0 },
+      }),
+    );
+    const small = ingest({ commitsPerHour: 3600, concurrency: 4, commitProperties: { maxCommitRetries: 0 } });
+    const budget = auditBudgets().contention;
+    // The crowded table first in the manifest: the small one is still forecast, being the lighter.
+    const findings = contentionFindings(manifest([...crowd, small]), [], budget);
+    expect(findings.map((f) => [f.rule, f.table])).toEqual([['retry-exhaustion-risk', 's3://lake/events']]);
+    expect(budget.used).toBe(4);
+    expect(budget.used).toBeLessThanOrEqual(MAX_SIMULATED_WRITERS);
+    expect(budget.skippedWork()).toMatchObject({ check: 'contention-forecasts', checked: 1, skipped: 1 });
   });
 });

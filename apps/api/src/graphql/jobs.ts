@@ -83,7 +83,9 @@ const PairType = builder.objectRef<PairForecast>('JobPairForecast').implement({
 const SkippedType = builder.objectRef<SkippedWork>('JobAuditSkipped').implement({
   description: 'A pairwise check that stopped at its limit (work grows with the square of the jobs on a table)',
   fields: (t) => ({
-    check: t.exposeString('check', { description: 'pair-forecasts, shared-files or schedule-overlaps' }),
+    check: t.exposeString('check', {
+      description: 'pair-forecasts, shared-files, schedule-overlaps or contention-forecasts',
+    }),
     checked: t.exposeInt('checked', { description: 'pairs checked' }),
     skipped: t.exposeInt('skipped', { description: 'pairs left out once the limit was reached' }),
     note: t.exposeString('note'),

@@ -1,6 +1,7 @@
 /**
- * A sweep's GraphQL types: its input as checked, its progress, and the lab's SweepResults field for field
- * (contracts/sweep-results.schema.json), so the dashboard reads typed numbers, the same the CLI prints.
+ * A sweep's GraphQL types: its input as checked, its progress, and the figures of the lab's SweepResults
+ * (contracts/sweep-results.schema.json: the points, their checks and the forecast; the input is the sweep's own
+ * field), so the dashboard reads typed numbers, the same the CLI prints.
  */
 import type {
   Backoff,
@@ -103,6 +104,16 @@ const ChecksType = builder.objectRef<Point['checks']>('SweepChecks').implement({
     exactlyOnce: t.exposeBoolean('exactlyOnce', { description: 'every acknowledged commit in exactly one version' }),
     lost: t.exposeInt('lost'),
     duplicated: t.exposeInt('duplicated'),
+    wrongVersion: t.int({
+      nullable: true,
+      description: 'acknowledged commits found at another version than their writer was told',
+      resolve: (c) => c.wrongVersion ?? null,
+    }),
+    failedPresent: t.int({
+      nullable: true,
+      description: 'commits their writer saw fail, found in the log',
+      resolve: (c) => c.failedPresent ?? null,
+    }),
     verdict: t.exposeString('verdict', { description: 'serial or not-serial' }),
     verdictNote: t.exposeString('verdictNote'),
   }),

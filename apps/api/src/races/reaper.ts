@@ -11,15 +11,24 @@ import { endSweep } from '../sweeps/store';
 import { LOCK_CLASS } from './lock';
 import { endRace } from './store';
 
+/**
+ * The RUNNING rows of `table` whose advisory lock (lock.ts, keyed by the row's id) nobody holds. The table's name is
+ * one of two literals, never a caller's text; the lock class goes as a parameter.
+ */
+function lockless(db: Db, table: 'Race' | 'Sweep'): Promise<{ id: string; worker: string | null }[]> {
+  return db.$queryRawUnsafe(
+    `SELECT t.id, t.worker FROM "${table}" t
+     WHERE t.status = 'RUNNING' AND NOT EXISTS (
+       SELECT 1 FROM pg_locks l
+       WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+         AND l.classid = $1::int4::oid AND l.objid = hashtext(t.id)::oid)`,
+    LOCK_CLASS,
+  );
+}
+
 export async function reapDeadRaces(db: Db): Promise<string[]> {
-  const orphans = await db.$queryRaw<{ id: string; worker: string | null }[]>`
-    SELECT r.id, r.worker FROM "Race" r
-    WHERE r.status = 'RUNNING' AND NOT EXISTS (
-      SELECT 1 FROM pg_locks l
-      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-        AND l.classid = ${LOCK_CLASS}::int4::oid AND l.objid = hashtext(r.id)::oid)`;
   const reaped: string[] = [];
-  for (const race of orphans) {
+  for (const race of await lockless(db, 'Race')) {
     const runs = await db.run.findMany({ where: { raceId: race.id, status: 'RUNNING' }, select: { index: true } });
     const at = runs.length > 0 ? ` during run ${runs.map((r) => r.index).join(', ')}` : '';
     const reason = `worker ${race.worker ?? '?'} stopped${at}: its database session ended before the race finished`;
@@ -30,14 +39,8 @@ export async function reapDeadRaces(db: Db): Promise<string[]> {
 
 /** The same for sweeps (issue 22): their worker holds the same kind of lock, keyed by the sweep's id. */
 export async function reapDeadSweeps(db: Db): Promise<string[]> {
-  const orphans = await db.$queryRaw<{ id: string; worker: string | null }[]>`
-    SELECT s.id, s.worker FROM "Sweep" s
-    WHERE s.status = 'RUNNING' AND NOT EXISTS (
-      SELECT 1 FROM pg_locks l
-      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-        AND l.classid = ${LOCK_CLASS}::int4::oid AND l.objid = hashtext(s.id)::oid)`;
   const reaped: string[] = [];
-  for (const sweep of orphans) {
+  for (const sweep of await lockless(db, 'Sweep')) {
     const reason = `worker ${sweep.worker ?? '?'} stopped: its database session ended before the sweep finished`;
     if (await endSweep(db, sweep.id, 'FAILED', reason)) reaped.push(sweep.id);
   }

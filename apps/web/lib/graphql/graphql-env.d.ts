@@ -1605,6 +1605,7 @@ export type introspection = {
           name: 'exactlyOnce';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
         };
+        failedPresent: { name: 'failedPresent'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         lost: {
           name: 'lost';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
@@ -1621,6 +1622,7 @@ export type introspection = {
           name: 'versionsContiguous';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
         };
+        wrongVersion: { name: 'wrongVersion'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
       };
     };
     SweepCommits: {

@@ -21,6 +21,7 @@ import {
   simulateContention,
   type WriterGroup,
 } from '@racelab/engine';
+import { auditBudgets, type PairBudget } from './limits';
 import { byTable, engineOf } from './rules';
 import type { PairForecast } from './tables';
 import type { Finding, Job } from './types';
@@ -158,7 +159,8 @@ const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
 /** The smallest policy of the ladder that, given to every job at risk, forecasts them all under the threshold. */
 function smallestFix(jobs: Job[], atRisk: Set<number>, pairs: PairForecast[]) {
   const current = jobs.map(policyOf);
-  const tried = new Set<string>();
+  // What the jobs run now was forecast already: a candidate the engine would run the same way is not tried.
+  const tried = new Set([JSON.stringify(current.map((p, i) => effective(jobs[i] as Job, p)))]);
   for (const candidate of FIX_LADDER) {
     // Only what the engine would run differently is worth a forecast (delta-rs's OPTIMIZE ignores library retries).
     const policies = current.map((p, i) => (atRisk.has(i) ? candidate : p));
@@ -166,7 +168,8 @@ function smallestFix(jobs: Job[], atRisk: Set<number>, pairs: PairForecast[]) {
     if (tried.has(key)) continue;
     tried.add(key);
     const f = forecastTable(jobs, policies, pairs);
-    if ([...atRisk].every((i) => exhaustionOf(f.outcomes[i] as GroupOutcome) < EXHAUSTION_THRESHOLD)) {
+    // Cleared is what "at risk" is not: at most the threshold.
+    if ([...atRisk].every((i) => exhaustionOf(f.outcomes[i] as GroupOutcome) <= EXHAUSTION_THRESHOLD)) {
       return { policy: candidate, forecast: f };
     }
   }
@@ -176,11 +179,12 @@ function smallestFix(jobs: Job[], atRisk: Set<number>, pairs: PairForecast[]) {
 const rateOf = (j: Job) =>
   `${j.name} (${j.operation}, ${j.commitsPerHour}/h${instancesOf(j) > 1 ? ` over ${instancesOf(j)} instances` : ''}, ${describePolicy(policyOf(j))})`;
 
-/** The findings of one table's rated jobs. */
-function tableFindings(table: string, tableJobs: Job[], pairs: PairForecast[]): Finding[] {
+/** The findings of one table's rated jobs; none when its instances do not fit in what is left of `budget`. */
+function tableFindings(table: string, tableJobs: Job[], pairs: PairForecast[], budget: PairBudget): Finding[] {
   const jobs = tableJobs.filter(rated);
+  const instances = jobs.reduce((s, j) => s + instancesOf(j), 0);
   // Contention needs two commits in flight: two jobs, or one job's instances.
-  if (jobs.length === 0 || jobs.reduce((s, j) => s + instancesOf(j), 0) < 2) return [];
+  if (jobs.length === 0 || instances < 2 || !budget.take(instances)) return [];
   const forecast = forecastTable(jobs, jobs.map(policyOf), pairs);
   const atRisk = new Set(
     jobs.flatMap((_, i) => (exhaustionOf(forecast.outcomes[i] as GroupOutcome) > EXHAUSTION_THRESHOLD ? [i] : [])),
@@ -188,7 +192,9 @@ function tableFindings(table: string, tableJobs: Job[], pairs: PairForecast[]): 
   if (atRisk.size === 0) return [];
   const fix = smallestFix(jobs, atRisk, pairs);
   const unrated = tableJobs.filter((j) => WRITES.has(j.operation) && !rated(j)).map((j) => j.name);
-  const latency = isS3Url(table) ? 'an object store (attempt p50 80 ms)' : 'local disk (attempt p50 4 ms)';
+  const latency = isS3Url(table)
+    ? `an object store (attempt p50 ${AUDIT_LATENCY.attemptMs.s3.p50} ms)`
+    : `local disk (attempt p50 ${AUDIT_LATENCY.attemptMs.local.p50} ms)`;
   const setting = `${jobs.map(rateOf).join('; ')} commit to ${table}${unrated.length > 0 ? ` (${unrated.join(', ')}: no commitsPerHour, left out)` : ''}`;
   const out: Finding[] = [];
   for (const starved of [false, true]) {
@@ -217,13 +223,24 @@ function tableFindings(table: string, tableJobs: Job[], pairs: PairForecast[]): 
   return out;
 }
 
-/** Every table's contention findings; `pairs` (the audit's pair forecasts) refine which commits refuse which. */
-export function contentionFindings(jobs: Job[], pairs: PairForecast[] = []): Finding[] {
-  return [...byTable(jobs)].flatMap(([table, tableJobs]) =>
-    tableFindings(
-      table,
-      tableJobs,
-      pairs.filter((p) => p.table === table),
-    ),
-  );
+/**
+ * Every table's contention findings; `pairs` (the audit's pair forecasts) refine which commits refuse which.
+ * Tables are forecast fewest instances first, within `budget` (limits.ts), which reports the tables left out.
+ */
+export function contentionFindings(
+  jobs: Job[],
+  pairs: PairForecast[] = [],
+  budget: PairBudget = auditBudgets().contention,
+): Finding[] {
+  const weight = (tableJobs: Job[]) => tableJobs.filter(rated).reduce((s, j) => s + instancesOf(j), 0);
+  return [...byTable(jobs)]
+    .sort(([, a], [, b]) => weight(a) - weight(b))
+    .flatMap(([table, tableJobs]) =>
+      tableFindings(
+        table,
+        tableJobs,
+        pairs.filter((p) => p.table === table),
+        budget,
+      ),
+    );
 }

@@ -67,13 +67,15 @@ export async function auditJobs(manifest: Manifest, cfg: LocationConfig): Promis
     }
   }
   findings.push(...scheduleConflicts(manifest.jobs, pairs, budgets.schedules));
-  findings.push(...contentionFindings(manifest.jobs, pairs));
+  findings.push(...contentionFindings(manifest.jobs, pairs, budgets.contention));
   findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.rule.localeCompare(b.rule));
   return {
     findings,
     pairs,
     failed: findings.some((f) => f.severity === 'error'),
-    skipped: [budgets.schedules, budgets.sharedFiles, budgets.forecasts].flatMap((b) => b.skippedWork() ?? []),
+    skipped: [budgets.schedules, budgets.sharedFiles, budgets.forecasts, budgets.contention].flatMap(
+      (b) => b.skippedWork() ?? [],
+    ),
   };
 }
 

@@ -14,10 +14,16 @@ export const MAX_SHARED_FILE_PAIRS = 200;
  * manifest's check): a pair of `* * * * *` jobs lasting 7 days, the worst a manifest may hold, walks 40,320.
  */
 export const MAX_SCHEDULE_RUNS = 2_000_000;
+/**
+ * Writer instances simulated per audit by the contention forecast (contention.ts). A table's forecast grows with
+ * its rated jobs' instances (concurrency up to 1,000 each) and is repeated for every fix tried: 20 jobs of 1,000
+ * instances took 198 s unbounded. At 512 instances an audit's forecasts stay around a second or two.
+ */
+export const MAX_SIMULATED_WRITERS = 512;
 
 /** A check that stopped at its limit: how many pairs it looked at and how many it left out. */
 export interface SkippedWork {
-  /** 'pair-forecasts', 'shared-files' or 'schedule-overlaps'. */
+  /** 'pair-forecasts', 'shared-files', 'schedule-overlaps' or 'contention-forecasts'. */
   check: string;
   checked: number;
   skipped: number;
@@ -71,7 +77,7 @@ export class PairBudget {
   }
 }
 
-/** The audit's three budgets, fresh for each audit. */
+/** The audit's budgets, fresh for each audit. */
 export function auditBudgets() {
   return {
     forecasts: new PairBudget('pair-forecasts', MAX_PAIR_FORECASTS, {
@@ -88,6 +94,11 @@ export function auditBudgets() {
       did: 'compared the schedules of',
       pairs: 'pairs of scheduled jobs on one table whose forecast fails',
       limit: 'runs walked',
+    }),
+    contention: new PairBudget('contention-forecasts', MAX_SIMULATED_WRITERS, {
+      did: 'forecast the contention of',
+      pairs: 'tables with rated jobs',
+      limit: 'simulated writer instances',
     }),
   };
 }

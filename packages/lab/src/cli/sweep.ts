@@ -42,10 +42,10 @@ function policyOf(options: Record<string, string>): StartSweepInput['policy'] {
   const named = options.policy;
   if (!POLICY_NUMBERS.some((o) => options[o] !== undefined)) return named as StartSweepInput['policy'];
   const from: RetryPolicy =
-    named !== undefined && named in RETRY_POLICIES
+    named !== undefined && Object.hasOwn(RETRY_POLICIES, named)
       ? RETRY_POLICIES[named as keyof typeof RETRY_POLICIES]
       : RETRY_POLICIES['delta-rs'];
-  if (named !== undefined && named !== 'custom' && !(named in RETRY_POLICIES)) {
+  if (named !== undefined && named !== 'custom' && !Object.hasOwn(RETRY_POLICIES, named)) {
     throw new UsageError(`--policy must be one of ${Object.keys(RETRY_POLICIES).join(', ')} or custom, got '${named}'`);
   }
   const backoffGiven = ['backoff-base-ms', 'backoff-cap-ms', 'jitter'].some((o) => options[o] !== undefined);

@@ -68,9 +68,10 @@ const writerIndex = (name: string | null) => (name && /^w\d+$/.test(name) ? Numb
 function replayedRows(op: SweepOperation, writers: number, commits: readonly LoggedCommit[]): SweepRow[] {
   const rows = updates(op) ? seedRows(writers) : [];
   for (const c of commits) {
+    // The seed version and the compactor's commits (it has no writer index) change no row.
     const w = writerIndex(c.writer);
     if (c.version === 0 || w === null || c.seq === null) continue;
-    if (op === 'append-row' || (op === 'compaction' && c.operation !== 'OPTIMIZE')) rows.push(appendRow(w, c.seq));
+    if (op === 'append-row' || op === 'compaction') rows.push(appendRow(w, c.seq));
     else if (updates(op)) {
       for (const r of rows) {
         if (op === 'update-overlap' || r.part === w) r.value = Number(r.value) + 1;

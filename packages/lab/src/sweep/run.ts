@@ -14,7 +14,7 @@ import {
   sweepCommits,
 } from '@racelab/contracts';
 import { forecastSweep, isS3Url } from '@racelab/engine';
-import { keptMessage } from '../runner/race';
+import { keptMessage, RaceCancelledError } from '../runner/race';
 import type { WriterPool } from '../runner/writer-pool';
 import { namedRoots } from '../safe-message';
 import { removeTable, under } from '../tables/table-store';
@@ -80,8 +80,9 @@ export async function runSweep(given: StartSweepInput, opts: SweepOptions): Prom
     throw new SweepInputError([`tableRoot must be an S3 location such as s3://bucket/lab, got '${opts.tableRoot}'`]);
   }
   const startedAt = new Date().toISOString();
-  const root = under(opts.tableRoot ?? opts.workDir, 'sweeps', `${process.pid}-${Date.now()}`);
-  const local = join(opts.workDir, 'sweeps', `${process.pid}-${Date.now()}-files`);
+  const id = `${process.pid}-${Date.now()}`;
+  const root = under(opts.tableRoot ?? opts.workDir, 'sweeps', id);
+  const local = join(opts.workDir, 'sweeps', `${id}-files`);
   await mkdir(local, { recursive: true });
   const total = sweepCommits(input);
   let done = 0;
@@ -110,10 +111,14 @@ export async function runSweep(given: StartSweepInput, opts: SweepOptions): Prom
       } finally {
         if (!opts.keepTables) await removeTable(table);
       }
+      // A cancel that came during the checks (the race itself stops at once) ends the sweep here, not done.
+      if (opts.signal?.aborted) throw new RaceCancelledError();
       opts.onProgress?.({ kind: 'point-done', writers, done, total });
     }
   } finally {
     await rm(local, { recursive: true, force: true });
+    // The points' tables are gone; their local folder goes with them (an S3 prefix is nothing to remove).
+    if (!opts.tableRoot && !opts.keepTables) await rm(root, { recursive: true, force: true });
   }
   const results: Omit<SweepResults, 'forecast'> = {
     kind: 'racelab-sweep',

@@ -95,12 +95,13 @@ async function oneCommit(
     }
     record.tries = t;
     const t0 = Date.now();
-    // The table as the process opened it before the barrier serves the first try of the first commit only.
-    // Reopened through the same store: one S3 client per process, as a long-running job keeps.
-    const table = opened.table ?? (await DeltaTable.open(opened.store));
-    opened.table = null;
     let prepared: PreparedOperation | null;
     try {
+      // The table as the process opened it before the barrier serves the first try of the first commit only.
+      // Reopened through the same store: one S3 client per process, as a long-running job keeps. A reopen that
+      // fails is this commit's failure, as a failed preparation is, not the writer's end.
+      const table = opened.table ?? (await DeltaTable.open(opened.store));
+      opened.table = null;
       prepared = await prepare(table, job, seq, options);
     } catch (e) {
       record.error = asError(e).message;
@@ -131,17 +132,16 @@ async function oneCommit(
       break;
     } catch (e) {
       const err = asError(e);
-      if (!(e instanceof CommitFailedError)) {
-        record.error = err.message;
-        break;
-      }
-      const attempts = failedTryAttempts(claims, loopRetries(job, prepared));
+      const failed = e instanceof CommitFailedError;
+      // Any other error (a store's) ended the try in its attempt after the lost claims: it counts as one.
+      const attempts = failed ? failedTryAttempts(claims, loopRetries(job, prepared)) : claims + 1;
       // A refusal's own time (it ended the try without a claim).
       if (attempts > claims) lap();
       record.attempts += attempts;
       record.wastedFiles += prepared.summary.filesAdded;
       record.wastedBytes += prepared.summary.bytesWritten;
       record.error = err.message;
+      if (!failed) break;
     }
   }
   record.endedAt = Date.now();
