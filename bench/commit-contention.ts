@@ -9,21 +9,12 @@
  *   npm run bench:commit-contention [-- --writers W --commits C]
  */
 import { spawn } from 'node:child_process';
-import {
-  closeSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { DeltaTable, field, readCommit, type StructType, writeDeltaTable } from '@racelab/engine';
+import { rawClaims } from './lib';
 
 const SELF = fileURLToPath(import.meta.url);
 const OUT = fileURLToPath(new URL('./out/commit-contention', import.meta.url));
@@ -42,37 +33,11 @@ async function engineWriter(dir: string, w: number, n: number): Promise<number> 
   return attempts;
 }
 
-/** The claim alone: find the next free version, write a staging file, link() it, retry on EEXIST. */
-function rawWriter(dir: string, w: number, n: number): number {
-  let attempts = 0;
-  let next = 0;
-  for (let i = 0; i < n; i++) {
-    for (;;) {
-      attempts++;
-      const target = join(dir, `${String(next).padStart(20, '0')}.json`);
-      const staging = `${target}#${w}-${i}`;
-      const fd = openSync(staging, 'wx');
-      writeSync(fd, `{"writer":${w},"seq":${i}}`);
-      closeSync(fd);
-      try {
-        linkSync(staging, target);
-        unlinkSync(staging);
-        next++;
-        break;
-      } catch {
-        unlinkSync(staging);
-        next++;
-      }
-    }
-  }
-  return attempts;
-}
-
 async function child(mode: string, dir: string, w: number, n: number): Promise<void> {
   console.log('ready');
   await new Promise((r) => createInterface({ input: process.stdin }).once('line', r));
   const before = process.cpuUsage();
-  const attempts = mode === 'engine' ? await engineWriter(dir, w, n) : rawWriter(dir, w, n);
+  const attempts = mode === 'engine' ? await engineWriter(dir, w, n) : rawClaims(dir, w, n);
   const cpu = process.cpuUsage(before);
   console.log(JSON.stringify({ attempts, cpuMs: (cpu.user + cpu.system) / 1000 }));
 }

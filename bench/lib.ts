@@ -1,5 +1,7 @@
-/** Small helpers shared by the bench scripts: timing, medians, child-process peak RSS. */
+/** Small helpers shared by the bench scripts: timing, medians, child-process peak RSS, the raw version claim. */
 import { spawnSync } from 'node:child_process';
+import { closeSync, linkSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -27,4 +29,33 @@ export function inChild(script: string, args: string[]): { result: Record<string
 
 export function maxRssKb(): number {
   return process.resourceUsage().maxRSS;
+}
+
+/**
+ * The claim alone, the physical limit of a local commit: find the next free version, write a staging file, link()
+ * it into place, go on to the next version on EEXIST. Writer `w` claims `n` versions in `dir`; returns its attempts.
+ */
+export function rawClaims(dir: string, w: number, n: number): number {
+  let attempts = 0;
+  let next = 0;
+  for (let i = 0; i < n; i++) {
+    for (;;) {
+      attempts++;
+      const target = join(dir, `${String(next).padStart(20, '0')}.json`);
+      const staging = `${target}#${w}-${i}`;
+      const fd = openSync(staging, 'wx');
+      writeSync(fd, `{"writer":${w},"seq":${i}}`);
+      closeSync(fd);
+      try {
+        linkSync(staging, target);
+        unlinkSync(staging);
+        next++;
+        break;
+      } catch {
+        unlinkSync(staging);
+        next++;
+      }
+    }
+  }
+  return attempts;
 }

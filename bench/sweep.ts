@@ -8,21 +8,12 @@
  *   npm run bench:sweep [-- --writers 1,2,4,8,16,32,64 --commits 10 --op append-row
  *                          --policies none,delta-rs,pyiceberg-like --table-root s3://…]
  */
-import {
-  closeSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runSweep, sweepTable } from '@racelab/lab';
+import { rawClaims } from './lib';
 
 const OUT = fileURLToPath(new URL('./out/sweep', import.meta.url));
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -33,15 +24,7 @@ function rawClaimsPerSec(claims: number): number {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const t0 = performance.now();
-  for (let v = 0; v < claims; v++) {
-    const target = join(dir, `${String(v).padStart(20, '0')}.json`);
-    const staging = `${target}.tmp`;
-    const fd = openSync(staging, 'wx');
-    writeSync(fd, `{"commitInfo":{"seq":${v}}}`);
-    closeSync(fd);
-    linkSync(staging, target);
-    unlinkSync(staging);
-  }
+  rawClaims(dir, 0, claims);
   const ms = performance.now() - t0;
   rmSync(dir, { recursive: true, force: true });
   return claims / (ms / 1000);

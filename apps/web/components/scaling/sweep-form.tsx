@@ -11,6 +11,9 @@ import {
   DEFAULT_SWEEP_COMMITS,
   DEFAULT_SWEEP_WRITERS,
   JITTERS,
+  MAX_SWEEP_COMMITS,
+  MAX_SWEEP_COMMITS_PER_WRITER,
+  MAX_SWEEP_WRITERS,
   RETRY_POLICIES,
   SWEEP_OPERATIONS,
 } from '@racelab/contracts';
@@ -18,6 +21,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { gql, subscribe, type VariablesOf } from '../../lib/gql';
 import { START_SWEEP, SWEEP_PROGRESS, SWEEPS_KEY } from '../../lib/sweeps';
+import { ProgressBar } from '../progress-bar';
 import { Failed } from '../states';
 
 type StartInput = VariablesOf<typeof START_SWEEP>['input'];
@@ -132,6 +136,39 @@ function useSweepProgress(id: string | null, onEnded: (id: string) => void) {
   return { progress, streamError };
 }
 
+/** A labelled text field of the draft; what is typed is checked only on submit (checkDraft). */
+function DraftInput({
+  label,
+  name,
+  field,
+  mode,
+  size,
+  draft,
+  set,
+}: {
+  label: string;
+  name: string;
+  field: keyof SweepDraft;
+  mode?: 'numeric' | 'decimal';
+  size: number;
+  draft: SweepDraft;
+  set: (key: keyof SweepDraft) => (e: { target: { value: string } }) => void;
+}) {
+  return (
+    <label>
+      {label}
+      <input
+        name={name}
+        {...(mode && { inputMode: mode })}
+        value={draft[field]}
+        onChange={set(field)}
+        size={size}
+        spellCheck={false}
+      />
+    </label>
+  );
+}
+
 export function SweepForm({ onEnded }: { onEnded: (id: string) => void }) {
   const client = useQueryClient();
   const [draft, setDraft] = useState<SweepDraft>(EMPTY_DRAFT);
@@ -157,14 +194,16 @@ export function SweepForm({ onEnded }: { onEnded: (id: string) => void }) {
   return (
     <form className="stack" onSubmit={submit} data-testid="sweep-form">
       <div className="row">
-        <label>
-          Writers (N list)
-          <input name="writers" value={draft.writers} onChange={set('writers')} size={18} spellCheck={false} />
-        </label>
-        <label>
-          Commits per writer (K)
-          <input name="commits" inputMode="numeric" value={draft.commits} onChange={set('commits')} size={4} />
-        </label>
+        <DraftInput label="Writers (N list)" name="writers" field="writers" size={18} draft={draft} set={set} />
+        <DraftInput
+          label="Commits per writer (K)"
+          name="commits"
+          field="commits"
+          mode="numeric"
+          size={4}
+          draft={draft}
+          set={set}
+        />
         <label>
           Operation
           <select name="operation" value={draft.operation} onChange={set('operation')}>
@@ -174,16 +213,15 @@ export function SweepForm({ onEnded }: { onEnded: (id: string) => void }) {
           </select>
         </label>
         {draft.operation === 'compaction' && (
-          <label>
-            Appends/s per writer
-            <input
-              name="appendRate"
-              inputMode="decimal"
-              value={draft.appendRate}
-              onChange={set('appendRate')}
-              size={5}
-            />
-          </label>
+          <DraftInput
+            label="Appends/s per writer"
+            name="appendRate"
+            field="appendRate"
+            mode="decimal"
+            size={5}
+            draft={draft}
+            set={set}
+          />
         )}
         <label>
           Retry policy
@@ -196,40 +234,42 @@ export function SweepForm({ onEnded }: { onEnded: (id: string) => void }) {
       </div>
       {draft.policy === 'custom' && (
         <div className="row">
-          <label>
-            Commit retries (engine loop)
-            <input
-              name="maxCommitRetries"
-              inputMode="numeric"
-              value={draft.maxCommitRetries}
-              onChange={set('maxCommitRetries')}
-              size={8}
-            />
-          </label>
-          <label>
-            App tries
-            <input name="appTries" inputMode="numeric" value={draft.appTries} onChange={set('appTries')} size={4} />
-          </label>
-          <label>
-            Backoff base ms
-            <input
-              name="backoffBaseMs"
-              inputMode="numeric"
-              value={draft.backoffBaseMs}
-              onChange={set('backoffBaseMs')}
-              size={6}
-            />
-          </label>
-          <label>
-            Backoff cap ms
-            <input
-              name="backoffCapMs"
-              inputMode="numeric"
-              value={draft.backoffCapMs}
-              onChange={set('backoffCapMs')}
-              size={6}
-            />
-          </label>
+          <DraftInput
+            label="Commit retries (engine loop)"
+            name="maxCommitRetries"
+            field="maxCommitRetries"
+            mode="numeric"
+            size={8}
+            draft={draft}
+            set={set}
+          />
+          <DraftInput
+            label="App tries"
+            name="appTries"
+            field="appTries"
+            mode="numeric"
+            size={4}
+            draft={draft}
+            set={set}
+          />
+          <DraftInput
+            label="Backoff base ms"
+            name="backoffBaseMs"
+            field="backoffBaseMs"
+            mode="numeric"
+            size={6}
+            draft={draft}
+            set={set}
+          />
+          <DraftInput
+            label="Backoff cap ms"
+            name="backoffCapMs"
+            field="backoffCapMs"
+            mode="numeric"
+            size={6}
+            draft={draft}
+            set={set}
+          />
           <label>
             Jitter
             <select name="jitter" value={draft.jitter} onChange={set('jitter')}>
@@ -241,8 +281,9 @@ export function SweepForm({ onEnded }: { onEnded: (id: string) => void }) {
         </div>
       )}
       <p className="muted" style={{ margin: 0 }}>
-        At most 64 writers per point, 50 commits per writer and 2,000 commits in all. Pauses happen only in the app loop
-        (reopen, redo), never inside the engine&apos;s commit loop; leave the backoff empty for none.
+        At most {MAX_SWEEP_WRITERS} writers per point, {MAX_SWEEP_COMMITS_PER_WRITER} commits per writer and{' '}
+        {MAX_SWEEP_COMMITS.toLocaleString('en-US')} commits in all. Pauses happen only in the app loop (reopen, redo),
+        never inside the engine&apos;s commit loop; leave the backoff empty for none.
       </p>
       <div className="row">
         <button type="submit" disabled={start.isPending || live}>
@@ -250,16 +291,7 @@ export function SweepForm({ onEnded }: { onEnded: (id: string) => void }) {
         </button>
         {progress && (
           <span className="sweep-progress" data-testid="sweep-progress" data-status={progress.status}>
-            <span
-              className="progress"
-              role="progressbar"
-              aria-label="Sweep progress"
-              aria-valuemin={0}
-              aria-valuemax={progress.total}
-              aria-valuenow={progress.done}
-            >
-              <span style={{ width: `${(100 * progress.done) / Math.max(progress.total, 1)}%` }} />
-            </span>
+            <ProgressBar done={progress.done} total={progress.total} label="Sweep progress" />
             <span className="muted">
               {progress.done} of {progress.total} commits
               {progress.writers !== null && ` · N=${progress.writers} running`} · {progress.status.toLowerCase()}

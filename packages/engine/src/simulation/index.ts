@@ -40,4 +40,5 @@ export {
   simulateConflict,
   type WriterForecast,
 } from './forecast';
+export { nearestRank, quantilesOf } from './quantiles';
 export { ForecastError, type SimulatedWriter, type WriterChange, writerExpressionError } from './writers';

@@ -71,11 +71,18 @@ export interface RaceHooks {
 }
 
 /** Rejects when `signal` aborts; never settles otherwise. */
-function cancelled(signal: AbortSignal | undefined): Promise<never> {
+export function cancelled(signal: AbortSignal | undefined): Promise<never> {
   return new Promise((_, reject) => {
     if (signal?.aborted) reject(new RaceCancelledError());
     signal?.addEventListener('abort', () => reject(new RaceCancelledError()), { once: true });
   });
+}
+
+/** Kills the processes still running and resolves once each has exited and its pipes are drained. */
+export async function killAlive(writers: readonly { child: ChildProcess; closed: Promise<void> }[]): Promise<void> {
+  const alive = writers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+  for (const w of alive) w.child.kill('SIGKILL');
+  await Promise.all(alive.map((w) => w.closed));
 }
 
 /** Runs the writers' race and returns each writer's result, timings relative to `started`. */
@@ -110,9 +117,7 @@ export async function race(jobs: WriterJob[], started: number, hooks: RaceHooks 
     return writers.map((w, i) => result(w.spec, ready[i], done[i], started, roots));
   } finally {
     // A cancelled (or failed) race returns only once its writers are really gone.
-    const alive = writers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
-    for (const w of alive) w.child.kill('SIGKILL');
-    await Promise.all(alive.map((w) => w.closed));
+    await killAlive(writers);
   }
 }
 

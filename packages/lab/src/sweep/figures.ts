@@ -1,21 +1,7 @@
 /** A point's figures from its commits' records: what landed, what failed and why, attempts, latency, waste. */
-import type { Quantiles, SweepFailure, SweepPoint } from '@racelab/contracts';
+import type { SweepFailure, SweepPoint } from '@racelab/contracts';
+import { nearestRank, quantilesOf } from '@racelab/engine';
 import type { SweepCommitRecord } from './job';
-
-/** The q-quantile (0..1) of `values` by nearest rank; 0 for none. */
-export function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length)));
-  return sorted[rank - 1] as number;
-}
-
-export const quantiles = (values: readonly number[]): Quantiles => ({
-  p10: quantile(values, 0.1),
-  p50: quantile(values, 0.5),
-  p90: quantile(values, 0.9),
-  p99: quantile(values, 0.99),
-});
 
 /** Failures by exact message, most frequent first (then by message, so the order is stable). */
 export function failuresOf(records: readonly SweepCommitRecord[]): SweepFailure[] {
@@ -39,7 +25,7 @@ export function pointFigures(
   const total = records.reduce((s, r) => s + r.attempts, 0);
   const histogram = new Map<number, number>();
   for (const r of acked) histogram.set(r.attempts, (histogram.get(r.attempts) ?? 0) + 1);
-  const latencies = acked.map((r) => r.endedAt - r.startedAt);
+  const latencies = acked.map((r) => r.endedAt - r.startedAt).sort((a, b) => a - b);
   return {
     writers,
     durationMs,
@@ -52,8 +38,8 @@ export function pointFigures(
     },
     commitsPerSec: durationMs > 0 ? round(acked.length / (durationMs / 1000)) : 0,
     latencyMs: {
-      p50: quantile(latencies, 0.5),
-      p99: quantile(latencies, 0.99),
+      p50: nearestRank(latencies, 0.5),
+      p99: nearestRank(latencies, 0.99),
       mean: latencies.length ? round(latencies.reduce((a, b) => a + b, 0) / latencies.length) : 0,
     },
     wasted: {
@@ -61,9 +47,9 @@ export function pointFigures(
       files: records.reduce((s, r) => s + r.wastedFiles, 0),
     },
     measured: {
-      attemptMs: quantiles(records.flatMap((r) => r.attemptMs)),
-      prepareMs: quantiles(records.flatMap((r) => r.prepareMs)),
-      appPauseMs: quantiles(records.flatMap((r) => r.pauseMs)),
+      attemptMs: quantilesOf(records.flatMap((r) => r.attemptMs)),
+      prepareMs: quantilesOf(records.flatMap((r) => r.prepareMs)),
+      appPauseMs: quantilesOf(records.flatMap((r) => r.pauseMs)),
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { FromSweepWriter } from '../runner/messages';
-import { RaceCancelledError } from '../runner/race';
+import { cancelled, killAlive, RaceCancelledError } from '../runner/race';
 import { giveJob, type StartedWriter, startWriterProcess, type WriterPool, writerEntry } from '../runner/writer-pool';
 import type { SweepCommitRecord, SweepJob } from './job';
 
@@ -51,13 +51,6 @@ function watch(job: SweepJob, started: StartedWriter, onRecord: (r: SweepCommitR
   return { job, child, ready, done, closed };
 }
 
-function cancelled(signal: AbortSignal | undefined): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal?.aborted) reject(new RaceCancelledError());
-    signal?.addEventListener('abort', () => reject(new RaceCancelledError()), { once: true });
-  });
-}
-
 export async function racePoint(
   jobs: SweepJob[],
   hooks: { pool?: WriterPool; signal?: AbortSignal; onRecord?: (r: SweepCommitRecord) => void },
@@ -85,8 +78,6 @@ export async function racePoint(
       finished: Math.max(...ends.map((e) => e.finished)),
     };
   } finally {
-    const alive = live.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
-    for (const w of alive) w.child.kill('SIGKILL');
-    await Promise.all(alive.map((w) => w.closed));
+    await killAlive(live);
   }
 }

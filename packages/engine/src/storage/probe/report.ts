@@ -3,6 +3,7 @@
  * CLI writes with `--json`, the API's `probeStore` returns and the dashboard draws; docs/s3.md
  * describes every field.
  */
+import { nearestRank } from '../../simulation/quantiles';
 
 /** The checks that decide the verdict, in the order they run. */
 export const DECIDING_CHECKS = [
@@ -126,10 +127,6 @@ export function verdictOf(checks: DecidingCheck[], stopped?: string): { verdict:
   return { verdict: 'safe', summary: `safe for concurrent Delta writers: all ${checks.length} checks passed` };
 }
 
-/** Nearest-rank percentile of sorted values. */
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
-
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** Latency samples by call kind, in milliseconds. */
@@ -150,8 +147,8 @@ export class LatencyLog {
         {
           call,
           count: list.length,
-          p50Ms: round2(percentile(list, 50)),
-          p99Ms: round2(percentile(list, 99)),
+          p50Ms: round2(nearestRank(list, 0.5)),
+          p99Ms: round2(nearestRank(list, 0.99)),
           maxMs: round2(list[list.length - 1] as number),
         },
       ];
