@@ -1,8 +1,8 @@
 /**
  * bench/api-edge: what small, tokenless requests cost the API, measured over real HTTP against the
  * real API process (an embedded Postgres, the API and one worker, as the API's tests run them).
- * Each attack is sent once; its wall time, status and response size are printed. Before the limits
- * of issue 13 these stalled the API for seconds; after, each is refused before any resolver runs.
+ * Each attack is sent once; its wall time, status and response size are printed. Without the
+ * limits each of these would stall the API for seconds; with them, each is refused before any resolver runs.
  *
  *   npm run api-edge -w @racelab/bench [-- --levels 20 --schemas 1000 --layouts 100 --matrices 1000]
  */

@@ -34,7 +34,7 @@ const ROUNDS = arg('--rounds', 3);
 const version = (v: number) => `${String(v).padStart(20, '0')}.json`;
 const BODY = new TextEncoder().encode(`${JSON.stringify({ commitInfo: { operation: 'WRITE' } })}\n`);
 
-/** N claims as the engine before issue 13: staging file fsynced, link(), no fsync of the folder. */
+/** N claims as a writer without a folder fsync would: staging file fsynced, link(), no fsync of the folder. */
 function claimsFileSyncOnly(dir: string): void {
   for (let v = 0; v < CLAIMS; v++) {
     const staging = join(dir, `${version(v)}#s`);

@@ -134,7 +134,7 @@ it('audits and lays out a table on S3 like a local one', async () => {
     stack.token,
   );
   // Capital-W: delta-rs reads Serializable (flagged); Delta Spark reads WriteSerializable at commit, and that its
-  // DDL cannot set the value is a note, not a flag (issue 16: one spelling recommendation).
+  // DDL cannot set the value is a note, not a flag (one spelling recommendation).
   expect(audit.data?.auditTables).toEqual([{ location, flagged: true, flaggedBy: ['delta-rs 1.2-1.6.x'] }]);
   const layout = await gql<{ tableLayout: { files: { rows: number; countsBy: { value: string; rows: number }[] }[] } }>(
     stack.apiUrl,

@@ -1,5 +1,5 @@
 /**
- * The API's HTTP edge under attack, over real HTTP against the real API process (issue 13): small
+ * The API's HTTP edge under attack, over real HTTP against the real API process: small
  * documents that used to stall it, other sites' pages and rebound names, NUL bytes, wrong tokens,
  * internals in errors, and GraphiQL offline in Debian's Chromium. The API runs with
  * NODE_ENV=development, where yoga used to put the real error and its stack in the response.

@@ -1,5 +1,5 @@
 /**
- * Issue 19, done when: a race of two custom updates on copies of a table of one's own runs end to end through
+ * A race of two custom updates on copies of a table of one's own runs end to end through
  * the API (a real API, worker and Postgres as separate processes), for a table with deletion vectors and one with
  * column mapping, each run with its writers' outcomes, a verdict and the table's check, and the sources' bytes
  * unchanged; a table whose protocol names a writer feature delta-rs 1.6.x refuses is refused before anything is

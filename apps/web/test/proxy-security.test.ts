@@ -1,7 +1,7 @@
 /**
  * The dashboard's /api/graphql adds the API token to what it forwards, so only the dashboard's own
  * pages may use it. Each attack here worked before the proxy checked Host, Origin, content type and
- * body size (issue 13, item 3): a mutation from another origin, a text/plain form, DNS rebinding (a
+ * body size: a mutation from another origin, a text/plain form, DNS rebinding (a
  * foreign name that resolves to loopback), a 128 MiB body read whole into memory. Every refusal is
  * checked through the API itself: no race was created. Real processes, real HTTP, real Chromium.
  */

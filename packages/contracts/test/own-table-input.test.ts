@@ -1,5 +1,5 @@
 /**
- * Races on a table of one's own (issue 19), stage 1: `tableLocation` (the lab's custom race: `location`) instead
+ * Races on a table of one's own, stage 1: `tableLocation` (the lab's custom race: `location`) instead
  * of a lab table, and writers that add rows from `sourceLocation` or `sample` instead of a February day. Every
  * problem at once, each naming its writer and field; the lab's races keep their rules and words.
  */

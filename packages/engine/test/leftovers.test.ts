@@ -1,5 +1,5 @@
 /**
- * What writers killed at work leave beside a table (issue 13, items 10 and 11): staging folders under
+ * What writers killed at work leave beside a table: staging folders under
  * `_staging/` and log entries under their temporary names in `_delta_log`. Vacuum reclaims them once
  * older than the retention, never a live process's; the next process on the host that stages sweeps a
  * dead writer's folder (empty folders too); the S3 store's local staging in the temp folder likewise.

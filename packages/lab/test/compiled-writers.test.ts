@@ -1,5 +1,5 @@
 /**
- * Writers run compiled JavaScript (issue 21): the race forks a bundle of writer-process.ts with plain `node`
+ * Writers run compiled JavaScript: the race forks a bundle of writer-process.ts with plain `node`
  * (no `--import tsx`), the bundle is rebuilt when any source it was built from changes, and a pool of
  * processes started ahead of a race serves each of its jobs once, never under an environment other than the
  * one it was started in.

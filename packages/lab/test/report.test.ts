@@ -439,7 +439,7 @@ describe('npm run lab:report (the CLI)', () => {
     expect(bad.out).toContain("    D1 run 2: vendor2's attempt count differs: expected 3");
     expect(bad.out.trim().split('\n').at(-1)).toMatch(/^MISMATCH: \d+ mismatch(es)? \(1 of 18 cases\)/);
 
-    // The planted error of issue 14: E1's runs said to leave the data OK.
+    // A planted error: E1's runs said to leave the data OK.
     const e1Planted = join(dir, 'e1-serializable.json');
     const e = clone(goodResults(dataDir));
     Object.assign(run(e, 'E1').verdict as RunVerdict, { status: 'serializable', summary: 'data OK' });

@@ -1,5 +1,5 @@
 /**
- * Error text that is stored and shown to clients (issue 13, item 6): the engine's own messages, from
+ * Error text that is stored and shown to clients: the engine's own messages, from
  * real commits that lost, pass byte for byte; DuckDB's and Node's errors, made for real, lose their SQL,
  * stack and absolute paths; a writer process that fails at run time stores only the safe text; and
  * making text safe twice changes nothing, so stored rows can be made safe again when read.

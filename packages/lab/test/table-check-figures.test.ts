@@ -1,6 +1,6 @@
 /**
- * The table check reads a base table's files once and, on later runs, only the files a run's writers added
- * (issue 21). Its figures must still be the whole table's: each check here is held against the same figures
+ * The table check reads a base table's files once and, on later runs, only the files a run's writers added.
+ * Its figures must still be the whole table's: each check here is held against the same figures
  * computed by plain SQL over every live row, after appends, an update, a delete, and an append that repeats
  * trip ids already in the table (so distinct ids span both the remembered files and the new ones).
  */
@@ -24,7 +24,7 @@ beforeAll(async () => {
   base = b.tables.flat;
 });
 
-/** The lab's figures over every live row of the table, in one place, as the check computed them before issue 21. */
+/** The lab's figures over every live row of the table, in one place, computed directly over every row. */
 async function wholeTable(dir: string) {
   const t = await DeltaTable.open(dir);
   return withConnection(async (c) => {

@@ -1,8 +1,8 @@
 /**
- * The table check counts what writers killed at work leave beside a run's table (issue 13, items 10
- * and 11): files in `_staging/` folders and `_delta_log` files under a temporary name, apart from the
- * data files (zombies included) and from each other; the results validator keeps the counts; vacuum
- * takes them away once they are older than the retention.
+ * The table check counts what writers killed at work leave beside a run's table: files in `_staging/`
+ * folders and `_delta_log` files under a temporary name, apart from the data files (zombies included) and
+ * from each other; the results validator keeps the counts; vacuum takes them away once they are older than
+ * the retention.
  */
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -8,8 +8,8 @@
  * Introspection is counted the same way, its lists sized from the schema itself.
  *
  * The walk is linear in the document's size: a fragment is measured once however often it is
- * spread, and the walk stops at the first limit exceeded. (It used to measure every spread again: an
- * 818-byte document of fragments spreading the one before twice kept the API busy for seconds.)
+ * spread, and the walk stops at the first limit exceeded. (Measuring every spread again would let an
+ * 818-byte document of fragments spreading the one before twice keep the API busy for seconds.)
  */
 import {
   type ASTVisitor,

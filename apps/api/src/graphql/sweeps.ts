@@ -1,5 +1,5 @@
 /**
- * Sweeps over the API (issue 22): `startSweep` checks its input against the sweep's bounds before anything is
+ * Sweeps over the API: `startSweep` checks its input against the sweep's bounds before anything is
  * stored (the contracts' checkSweepInput, the same the CLI and the dashboard's form use, every problem at once),
  * stores the sweep with its queue job, and a worker runs it (one sweep at a time per worker); `sweep(id)` and
  * `sweeps(last)` read them back, `sweepProgress(id)` streams progress the way races stream theirs, and

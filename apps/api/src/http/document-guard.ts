@@ -1,7 +1,7 @@
 /**
  * The checks yoga runs on a GraphQL request before any resolver: text with a NUL byte is refused
- * before parsing (Postgres cannot store one, and it used to come back as "Unexpected error." with
- * the failing SQL), so is a document of more than MAX_TOKENS tokens, and the document is validated
+ * before parsing (Postgres cannot store one, and without this it would come back as "Unexpected error."
+ * with the failing SQL), so is a document of more than MAX_TOKENS tokens, and the document is validated
  * against the limits of graphql/limits.ts, its string literals checked for NUL bytes too.
  */
 import { type ASTVisitor, GraphQLError, Lexer, Source, TokenKind, type ValidationContext } from 'graphql';

@@ -9,7 +9,7 @@ export const RACE_QUEUE = 'race';
 /** One writer of a race whose writers run across workers (see the lab's runWriterJob). */
 export const WRITER_QUEUE = 'race-writer';
 
-/** A sweep (issue 22): one job per sweep, never retried for the same reason as a race. */
+/** A sweep: one job per sweep, never retried for the same reason as a race. */
 export const SWEEP_QUEUE = 'sweep';
 
 export interface SweepJob {

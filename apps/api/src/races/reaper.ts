@@ -2,7 +2,7 @@
  * Finds races left RUNNING by a worker that died and marks them FAILED with the reason, their
  * unfinished run too, so no race stays "running" forever. A worker holds its race's advisory lock
  * for as long as it runs it (lock.ts), so a RUNNING race whose lock nobody holds in pg_locks has
- * lost its worker: one query, on the pool, however many races run. Sweeps (issue 22) are reaped the
+ * lost its worker: one query, on the pool, however many races run. Sweeps are reaped the
  * same way. The API and every worker look; the atomic state change in endRace and endSweep makes
  * concurrent looks harmless.
  */
@@ -37,7 +37,7 @@ export async function reapDeadRaces(db: Db): Promise<string[]> {
   return reaped;
 }
 
-/** The same for sweeps (issue 22): their worker holds the same kind of lock, keyed by the sweep's id. */
+/** The same for sweeps: their worker holds the same kind of lock, keyed by the sweep's id. */
 export async function reapDeadSweeps(db: Db): Promise<string[]> {
   const reaped: string[] = [];
   for (const sweep of await lockless(db, 'Sweep')) {

@@ -1,5 +1,5 @@
 /**
- * Small documents that used to cost the API seconds without a token (issue 13), for the tests and
+ * Small documents that used to cost the API seconds without a token, for the tests and
  * for bench/api-edge.ts, which measures them against the real API.
  */
 

@@ -1,6 +1,6 @@
 'use client';
 /**
- * Scaling (issue 22): many writers on one table. Start a sweep, pick stored ones, and read how success per
+ * Scaling: many writers on one table. Start a sweep, pick stored ones, and read how success per
  * attempt, throughput and retries change with N under each retry policy, with the forecast's lines through the
  * measured points and the table checks of every point.
  */

@@ -19,7 +19,7 @@ import { conformFields } from './source';
 
 /**
  * Up to this many rows a write takes the TypeScript path. Measured on the lab's 21-column trips schema (bench/
- * RESULTS.md, issue 21): the encoder costs 0.5-0.7 ms for 1-10 rows, 1.8 ms for 100, 12.5 ms for 1,000, against
+ * RESULTS.md): the encoder costs 0.5-0.7 ms for 1-10 rows, 1.8 ms for 100, 12.5 ms for 1,000, against
  * ~15-18 ms of CPU for DuckDB's JSON read and COPY whatever the rows; but its PLAIN, uncompressed pages make
  * files 1.5x DuckDB's at 100 rows (7.4 against 4.8 KB) and 3x at 1,000 (54 against 17 KB). 100 keeps the files
  * close to DuckDB's and the write at a tenth of its cost.

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 /**
  * fsync of an open file descriptor, off the event loop: an fsync waits for the disk (milliseconds), so it is the
  * one call here that runs in the thread pool. The open and close around it are synchronous: each takes
- * microseconds, while a round trip through the pool costs ~50 µs of CPU (bench/RESULTS.md, issue 21).
+ * microseconds, while a round trip through the pool costs ~50 µs of CPU (bench/RESULTS.md).
  */
 export const fsyncFd = promisify(fsync);
 

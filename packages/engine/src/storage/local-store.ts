@@ -48,7 +48,7 @@ const symlinkRefused = (key: string) =>
  *
  * The calls a commit makes many of (realpath, stat, reading a log entry, link, rename) are synchronous: each
  * takes microseconds on a local disk, while a round trip through libuv's thread pool costs ~50 µs of CPU, about
- * half of a one-row append's CPU before (bench/RESULTS.md, issue 21). Only fsyncs, which
+ * half of a one-row append's CPU before (bench/RESULTS.md). Only fsyncs, which
  * wait for the disk, and bulk copies go through the pool.
  */
 export class LocalObjectStore implements ObjectStore {

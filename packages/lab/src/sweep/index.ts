@@ -1,4 +1,4 @@
-/** Sweeps: many writers, contention curves under a retry policy (issue 22). */
+/** Sweeps: many writers, contention curves under a retry policy. */
 export { checkPoint, type PointChecks } from './checks';
 export type { SweepCommitRecord, SweepJob } from './job';
 export { sweepTable } from './report';

@@ -1,7 +1,7 @@
 /**
  * A cache of parsed checkpoints on the local disk, so that a fresh process opening a big table skips DuckDB and
  * the Parquet decoding: one file per checkpoint, holding its actions as JSON (in V8, `JSON.parse` of these actions
- * costs about what `v8.deserialize` does, and JSON stays readable; bench/RESULTS.md, issue 21).
+ * costs about what `v8.deserialize` does, and JSON stays readable; bench/RESULTS.md).
  *
  * It can never serve a wrong state: an entry is named by a hash of the table's location, the checkpoint's version,
  * every checkpoint file's key, size and etag (inode, size and nanosecond times locally; the ETag on S3) and the
