@@ -14,8 +14,8 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeltaTable, readDeletionVector, withConnection, writeDeltaTable } from '@racelab/engine';
+import { fixture } from '../fixtures';
 import { dataFilePath, dvBitmap, dvFile, putDeletionVectors } from '../packages/engine/test/helpers/deletion-vectors';
-import { FIXTURES } from '../packages/engine/test/helpers/paths';
 import { inChild, maxRssKb, median, timed } from './lib';
 import { LESSON_ROWS, ROWS_PER_FILE, taxiSql } from './taxi';
 
@@ -87,7 +87,7 @@ async function decodeMs(bitmap: Uint8Array, cardinality: number, rounds: number)
 }
 
 async function decoding(): Promise<void> {
-  const golden = join(FIXTURES, 'delta-golden', 'table-with-dv-small');
+  const golden = fixture('delta-golden', 'table-with-dv-small');
   const file = readFileSync(join(golden, 'deletion_vector_61d16c75-6994-46b7-a15b-8b538852e50e.bin'));
   const dv = { storageType: 'u', pathOrInlineDv: 'vBn[lx{q8@P<9BNH/isA', offset: 1, sizeInBytes: 36, cardinality: 2 };
   const times: number[] = [];

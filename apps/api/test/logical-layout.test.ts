@@ -4,17 +4,14 @@
  * forecasts from counts the rows a scan returns and names the columns as the schema does; the table audit reads
  * such tables as any other.
  */
-import { cpSync, existsSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from '../../../fixtures';
 import { gql } from './helpers/client';
 import { type Stack, startStack } from './helpers/stack';
 
-/** `shared/` sits beside the repository (as in CI's clone); SHARED_DIR overrides it. */
-const SHARED = process.env.SHARED_DIR ?? fileURLToPath(new URL('../../../../shared', import.meta.url));
-const GOLDEN = join(SHARED, 'fixtures', 'delta-spark-golden');
-if (!existsSync(GOLDEN)) throw new Error(`the golden tables are not at ${GOLDEN}; set SHARED_DIR`);
+const GOLDEN = fixture('delta-spark-golden');
 /** How the log names a column of a column-mapped table that Delta Spark wrote. */
 const PHYSICAL = /col-[0-9a-f]{8}-/;
 

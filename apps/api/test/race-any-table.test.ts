@@ -4,21 +4,19 @@
  * column mapping, each run with its writers' outcomes, a verdict and the table's check, and the sources' bytes
  * unchanged; a table whose protocol names a writer feature delta-rs 1.6.x refuses is refused before anything is
  * stored or queued, naming the feature; and a race with several problems is refused with all of them at once.
- * The golden tables are copied under the stack's LAB_ROOTS, so the test holds wherever ../shared is mounted.
+ * The golden tables are copied under the stack's LAB_ROOTS, so the test holds wherever the fixtures lie.
  */
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from '../../../fixtures';
 import { gql, subscribe } from './helpers/client';
 import { type Stack, startStack } from './helpers/stack';
 
-const REPO = join(import.meta.dirname, '..', '..', '..');
-/** `shared/` sits beside the repository (as in CI's clone); SHARED_DIR overrides it. */
-const FIXTURES = join(process.env.SHARED_DIR ?? join(REPO, '..', 'shared'), 'fixtures');
 const SOURCES = {
-  'dv-small': join(FIXTURES, 'delta-golden', 'table-with-dv-small'),
-  'column-mapping': join(FIXTURES, 'delta-spark-golden', 'table-with-columnmapping-mode-name', 'delta'),
+  'dv-small': fixture('delta-golden', 'table-with-dv-small'),
+  'column-mapping': fixture('delta-spark-golden', 'table-with-columnmapping-mode-name', 'delta'),
 };
 type Source = keyof typeof SOURCES;
 

@@ -1,6 +1,6 @@
 /**
  * The committed schema, `apps/api/schema.graphql`, is the schema the code builds, and it keeps the
- * public contract (`../shared/contracts/api.graphql`, beside the repository): every type, field,
+ * published contract (`contracts/published/api.graphql`, the baseline users rely on): every type, field,
  * argument, enum value and input field there is here with a compatible type, and the contract's
  * defaults are kept. Extending is allowed; renaming or removing is not.
  */
@@ -20,8 +20,7 @@ import { describe, expect, it } from 'vitest';
 import { printedSchema, REGENERATE, SCHEMA_FILE } from '../src/schema-sdl';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-/** `shared/` sits beside the repository (as in CI's clone); SHARED_DIR overrides it. */
-const CONTRACT = join(process.env.SHARED_DIR ?? join(REPO, '..', 'shared'), 'contracts', 'api.graphql');
+const CONTRACT = join(REPO, 'contracts', 'published', 'api.graphql');
 
 const committed = readFileSync(SCHEMA_FILE, 'utf8');
 

@@ -9,10 +9,11 @@
 import { createHash } from 'node:crypto';
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { type AddressInfo, createServer, type Server } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { field, writeDeltaTable } from '@racelab/engine';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from '../../../fixtures';
 import { launch, openPage, type TestPage } from './helpers/browser';
 import { type E2eStack, startE2eStack } from './helpers/stack';
 
@@ -347,9 +348,7 @@ describe('a table of your own', () => {
 
   it('races a copy of a non-lab table from the form: two updates, verdicts on the race page, the source untouched', async () => {
     const source = join(stack.roots, 'mine', 'dv-small');
-    cpSync(resolve(import.meta.dirname, '../../../../shared/fixtures/delta-golden/table-with-dv-small'), source, {
-      recursive: true,
-    });
+    cpSync(fixture('delta-golden', 'table-with-dv-small'), source, { recursive: true });
     const before = hashes(source);
     const { page } = tab;
     await page.goto('/races');

@@ -1,8 +1,8 @@
 /**
- * The JSON Schemas committed in contracts/ are the ones the code generates, and each keeps the shared contract
- * beside the repository (`../shared/contracts/*.schema.json`): every property, type, enum value and required-ness
- * there is here too. The repository's own example documents pass the shared schema, the generated one and the
- * code's check alike.
+ * The JSON Schemas committed in contracts/ are the ones the code generates, and each keeps the published contract
+ * (`contracts/published/*.schema.json`, the baseline users rely on): every property, type, enum value and
+ * required-ness there is here too. The repository's own example documents pass the published schema, the generated
+ * one and the code's check alike.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,8 +13,8 @@ import { checkJobsManifest, checkLabResults } from '../src/index';
 import { CONTRACTS, CONTRACTS_FOLDER, type ContractFile, contractText, jsonSchemaOf } from '../src/json-schemas';
 
 const REPO = join(import.meta.dirname, '..', '..', '..');
-/** `shared/` sits beside the repository (as in CI's clone); SHARED_DIR overrides it. */
-const SHARED = join(process.env.SHARED_DIR ?? join(REPO, '..', 'shared'), 'contracts');
+/** The published contracts: what the generated schemas must keep accepting. */
+const PUBLISHED = join(REPO, 'contracts', 'published');
 
 type Node = {
   type?: string | string[];
@@ -26,7 +26,7 @@ type Node = {
   items?: Node;
 };
 
-const shared = (file: string): Node => JSON.parse(readFileSync(join(SHARED, file), 'utf8'));
+const published = (file: string): Node => JSON.parse(readFileSync(join(PUBLISHED, file), 'utf8'));
 
 /** The JSON types a node accepts ('any' for no constraint), its enum values, its object and array parts. */
 function branches(node: Node): Node[] {
@@ -91,8 +91,8 @@ describe('contracts/*.schema.json', () => {
   }
 
   for (const file of ['jobs-manifest.schema.json', 'lab-results.schema.json'] as const) {
-    it(`${file} keeps everything of the shared contract`, () => {
-      expect(notKept(shared(file), jsonSchemaOf(file) as Node)).toEqual([]);
+    it(`${file} keeps everything of the published contract`, () => {
+      expect(notKept(published(file), jsonSchemaOf(file) as Node)).toEqual([]);
     });
   }
 
@@ -133,8 +133,8 @@ describe("the repository's example documents", () => {
   ];
 
   for (const { name, file, document, check } of examples) {
-    it(`docs/${name} passes the shared schema, the generated one and the code's check`, () => {
-      const theirs = ajv.compile(shared(file));
+    it(`docs/${name} passes the published schema, the generated one and the code's check`, () => {
+      const theirs = ajv.compile(published(file));
       expect(theirs(document), JSON.stringify(theirs.errors)).toBe(true);
       const ours = ajv.compile(jsonSchemaOf(file));
       expect(ours(document), JSON.stringify(ours.errors)).toBe(true);

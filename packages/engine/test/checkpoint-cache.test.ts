@@ -21,10 +21,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { fixture } from '../../../fixtures';
 import { sqlString, withConnection } from '../src/data/duck';
 import { buildCommitInfo, commit, LocalObjectStore, loadState, writeCheckpoint } from '../src/index';
 import { createLogOnlyTable } from './helpers/log';
-import { FIXTURES } from './helpers/paths';
 import { TAXI } from './helpers/taxi';
 import { tempDir } from './helpers/tmp';
 
@@ -211,7 +211,7 @@ describe('never a wrong state', () => {
   it('checks the sidecars of a v2 checkpoint: one rewritten in place is read again', async () => {
     // Delta Spark's v2 checkpoint (a JSON top-level file naming Parquet sidecars) without the commits.
     const table = join(root, 'v2');
-    cpSync(join(FIXTURES, 'delta-spark-golden', 'v2-checkpoint-json', 'delta'), table, { recursive: true });
+    cpSync(fixture('delta-spark-golden', 'v2-checkpoint-json', 'delta'), table, { recursive: true });
     for (const f of readdirSync(join(table, '_delta_log')))
       if (/^\d{20}\.json$/.test(f)) rmSync(join(table, '_delta_log', f));
     const cache = join(root, 'cache-v2');

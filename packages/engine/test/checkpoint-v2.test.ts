@@ -7,11 +7,11 @@
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from '../../../fixtures';
 import { DeltaTable, LogFormatError, withConnection } from '../src/index';
-import { FIXTURES } from './helpers/paths';
 import { tempDir } from './helpers/tmp';
 
-const source = join(FIXTURES, 'delta-spark-golden', 'v2-checkpoint-json', 'delta');
+const source = fixture('delta-spark-golden', 'v2-checkpoint-json', 'delta');
 const root = tempDir('checkpoint-v2');
 const UUID_NAME = '00000000000000000002.checkpoint.6374b053-df23-479b-b2cf-c9c550132b49';
 const log = (dir: string, name = '') => join(dir, '_delta_log', name);

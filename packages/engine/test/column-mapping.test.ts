@@ -8,6 +8,7 @@
 import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixture } from '../../../fixtures';
 import {
   type Add,
   ColumnMappingError,
@@ -18,10 +19,9 @@ import {
   UnsupportedFeatureError,
   withConnection,
 } from '../src/index';
-import { FIXTURES } from './helpers/paths';
 import { tempDir } from './helpers/tmp';
 
-const golden = (name: string) => join(FIXTURES, 'delta-spark-golden', name, 'delta');
+const golden = (name: string) => fixture('delta-spark-golden', name, 'delta');
 const root = tempDir('column-mapping');
 let copies = 0;
 const copyOf = (name: string) => {

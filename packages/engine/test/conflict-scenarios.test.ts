@@ -1,5 +1,5 @@
 /**
- * The 62 scenarios of shared/reference/conflict-scenarios.json (49 from delta-rs's own tests, 13 from
+ * The 62 scenarios of fixtures/delta-rs-conflict-scenarios.json (49 from delta-rs's own tests, 13 from
  * the lesson's cases), run twice: through the pure checker, and end to end through the real commit
  * loop on a table laid out on disk from the scenario (read snapshot, filler commits, winners).
  */
@@ -22,11 +22,12 @@ import {
   parsePredicate,
   type TransactionReads,
 } from '../src/index';
-import { SHARED } from './helpers/paths';
 import { type Json, logAction, schemaOf } from './helpers/scenario-json';
 import { tempDir } from './helpers/tmp';
 
-const scenarios: Json[] = JSON.parse(readFileSync(join(SHARED, 'reference/conflict-scenarios.json'), 'utf8'));
+const scenarios: Json[] = JSON.parse(
+  readFileSync(new URL('./fixtures/delta-rs-conflict-scenarios.json', import.meta.url), 'utf8'),
+);
 const root = tempDir('scenarios');
 
 function readsOf(s: Json): TransactionReads {

@@ -7,6 +7,7 @@
 import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixture } from '../../../fixtures';
 import { relativeDvPath } from '../src/delta/dv/descriptor';
 import { fileKey } from '../src/delta/log/replay';
 import {
@@ -34,12 +35,11 @@ import {
   putDeletionVectors,
   z85Encode,
 } from './helpers/deletion-vectors';
-import { FIXTURES } from './helpers/paths';
 import { tempDir } from './helpers/tmp';
 
 const scratch = tempDir('deletion-vectors');
-const GOLDEN_DV_SMALL = join(FIXTURES, 'delta-golden', 'table-with-dv-small');
-const SPARK = join(FIXTURES, 'delta-spark-golden');
+const GOLDEN_DV_SMALL = fixture('delta-golden', 'table-with-dv-small');
+const SPARK = fixture('delta-spark-golden');
 const SPARK_DV_TABLES = ['dv-partitioned-with-checkpoint', 'log-replay-dv-key-cases'];
 
 const noFile = async (): Promise<Uint8Array> => {

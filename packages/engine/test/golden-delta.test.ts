@@ -1,16 +1,16 @@
 /**
- * Every Delta table in shared/fixtures/delta-golden (written by Spark, Databricks and delta-rs) is
+ * Every Delta table in fixtures/delta-golden (written by Spark, Databricks and delta-rs) is
  * read and compared with its expected.json: version, protocol, metadata, active files, tombstones,
  * app transactions, rows, and every version by time travel.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixture } from '../../../fixtures';
 import { DeltaTable, parseStats } from '../src/index';
-import { FIXTURES } from './helpers/paths';
 import { encodedRows } from './helpers/rows';
 
-const root = join(FIXTURES, 'delta-golden');
+const root = fixture('delta-golden');
 const tables = readdirSync(root).sort();
 
 // Absent and null protocol fields are the same thing (checkpoint rows carry explicit nulls).

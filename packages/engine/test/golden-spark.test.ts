@@ -1,5 +1,5 @@
 /**
- * Every case of shared/fixtures/delta-spark-golden/cases.json (Delta Spark's golden tables, as delta-kernel-rs's
+ * Every case of fixtures/delta-spark-golden's cases.json (Delta Spark's golden tables, as delta-kernel-rs's
  * golden tests use them), driven from that file alone: a new table is a new directory and a line in cases.json.
  *
  * - `read`: the latest version's rows equal the rows Spark read back (`expected/*.parquet`) as a multiset, by
@@ -11,6 +11,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fixture } from '../../../fixtures';
 import {
   DataFileMissingError,
   DeltaTable,
@@ -24,7 +25,6 @@ import {
   VersionNotFoundError,
   withConnection,
 } from '../src/index';
-import { FIXTURES } from './helpers/paths';
 import { canonicalRows } from './helpers/rows';
 import { tempDir } from './helpers/tmp';
 
@@ -35,7 +35,7 @@ interface Case {
   upstreamSkipReason?: string;
 }
 
-const root = join(FIXTURES, 'delta-spark-golden');
+const root = fixture('delta-spark-golden');
 const cases = JSON.parse(readFileSync(join(root, 'cases.json'), 'utf8')) as Record<string, Case>;
 const named = (kind: Kind) =>
   Object.entries(cases)

@@ -1,5 +1,5 @@
 /**
- * The pyiceberg tables in shared/fixtures/iceberg-golden, read through their SQLite catalogs and
+ * The pyiceberg tables in fixtures/iceberg-golden, read through their SQLite catalogs and
  * compared with expected.json: current snapshot, snapshots, data files, row count and rows.
  */
 import { readdirSync, readFileSync } from 'node:fs';

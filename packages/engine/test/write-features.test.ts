@@ -7,6 +7,7 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixture } from '../../../fixtures';
 import {
   type Add,
   CommitFailedError,
@@ -24,7 +25,6 @@ import {
   withConnection,
   writeDeltaTable,
 } from '../src/index';
-import { FIXTURES } from './helpers/paths';
 import { canonicalRows } from './helpers/rows';
 import { tempDir } from './helpers/tmp';
 
@@ -35,7 +35,7 @@ const PHYSICAL = 'delta.columnMapping.physicalName';
 
 interface Case {
   table: string;
-  /** The table folder under ../shared/fixtures. */
+  /** The fixture table's folder. */
   source: string;
   /** A DuckDB SELECT giving the original table's expected rows (any types; cast to the table's). */
   expected: (c: { dir: string }) => string;
@@ -44,7 +44,7 @@ interface Case {
 }
 
 const sparkExpected = (name: string) => () => {
-  const dir = join(FIXTURES, 'delta-spark-golden', name, 'expected');
+  const dir = fixture('delta-spark-golden', name, 'expected');
   const files = readdirSync(dir).filter((f) => f.endsWith('.parquet'));
   return `SELECT * FROM read_parquet([${files.map((f) => `'${join(dir, f)}'`).join(', ')}])`;
 };
@@ -52,9 +52,9 @@ const sparkExpected = (name: string) => () => {
 const CASES: Case[] = [
   {
     table: 'table-with-dv-small',
-    source: 'delta-golden/table-with-dv-small',
+    source: fixture('delta-golden', 'table-with-dv-small'),
     expected: ({ dir }) => {
-      const rows = (JSON.parse(readFileSync(join(FIXTURES, 'delta-golden/table-with-dv-small/expected.json'), 'utf8'))
+      const rows = (JSON.parse(readFileSync(fixture('delta-golden', 'table-with-dv-small', 'expected.json'), 'utf8'))
         .rows ?? []) as unknown[];
       const file = join(dir, '..', `expected-${copies++}.json`);
       writeFileSync(file, JSON.stringify(rows));
@@ -65,21 +65,21 @@ const CASES: Case[] = [
   },
   {
     table: 'dv-partitioned-with-checkpoint',
-    source: 'delta-spark-golden/dv-partitioned-with-checkpoint/delta',
+    source: fixture('delta-spark-golden', 'dv-partitioned-with-checkpoint', 'delta'),
     expected: sparkExpected('dv-partitioned-with-checkpoint'),
     update: { predicate: 'col1 > 20', set: { col2: "'changed'" } },
     delete: 'col1 % 3 = 0',
   },
   {
     table: 'table-with-columnmapping-mode-name',
-    source: 'delta-spark-golden/table-with-columnmapping-mode-name/delta',
+    source: fixture('delta-spark-golden', 'table-with-columnmapping-mode-name', 'delta'),
     expected: sparkExpected('table-with-columnmapping-mode-name'),
     update: { predicate: 'IntegerType = 1', set: { StringType: "'one'", LongType: 'LongType + 10' } },
     delete: 'ByteType = 2',
   },
   {
     table: 'data-reader-timestamp_ntz-id-mode',
-    source: 'delta-spark-golden/data-reader-timestamp_ntz-id-mode/delta',
+    source: fixture('delta-spark-golden', 'data-reader-timestamp_ntz-id-mode', 'delta'),
     expected: sparkExpected('data-reader-timestamp_ntz-id-mode'),
     update: { predicate: 'id < 4', set: { id: 'id + 100' } },
     delete: 'id = 1 OR id = 5',
@@ -89,7 +89,7 @@ const CASES: Case[] = [
 function copyOf(source: string): string {
   const dir = join(root, `t${copies++}`, 'table');
   mkdirSync(dir, { recursive: true });
-  cpSync(join(FIXTURES, source), dir, { recursive: true });
+  cpSync(source, dir, { recursive: true });
   return dir;
 }
 

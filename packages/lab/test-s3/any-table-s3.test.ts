@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { DeltaTable, storeFor } from '@racelab/engine';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { fixture } from '../../../fixtures';
 import { s3Env, s3Root } from '../../engine/test-s3/env';
 import { CaseInputError } from '../src/cases/custom';
 import { locationCase } from '../src/cases/location';
@@ -17,7 +18,7 @@ import { runLab } from '../src/lab';
 import type { LocationConfig } from '../src/locations';
 import { copyRefusals } from '../src/tables/copy-refusals';
 
-const DV_TABLE = join(import.meta.dirname, '../../../../shared/fixtures/delta-golden/table-with-dv-small');
+const DV_TABLE = fixture('delta-golden', 'table-with-dv-small');
 const work = join(tmpdir(), `racelab-any-table-s3-${process.pid}`);
 const root = s3Root('any-table');
 const source = `${root}/tables/dv`;

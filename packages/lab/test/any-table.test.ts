@@ -12,15 +12,15 @@ import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildCommitInfo, commit, readCommit, storeFor, withConnection } from '@racelab/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from '../../../fixtures';
 import { CaseInputError } from '../src/cases/custom';
 import { locationCase } from '../src/cases/location';
 import { runLab } from '../src/lab';
 import type { LocationConfig } from '../src/locations';
 import { freshCopy } from '../src/tables/fresh-copy';
 
-const FIXTURES = join(import.meta.dirname, '../../../../shared/fixtures');
-const DV_TABLE = join(FIXTURES, 'delta-golden/table-with-dv-small');
-const CM_TABLE = join(FIXTURES, 'delta-spark-golden/table-with-columnmapping-mode-name/delta');
+const DV_TABLE = fixture('delta-golden', 'table-with-dv-small');
+const CM_TABLE = fixture('delta-spark-golden', 'table-with-columnmapping-mode-name', 'delta');
 
 let tmp: string;
 let cfg: LocationConfig;
@@ -37,7 +37,7 @@ function hashes(dir: string): Record<string, string> {
   return out;
 }
 
-/** A golden table copied under the roots (../shared may be another filesystem, and is read-only). */
+/** A golden table copied under the roots (the fixtures may be on another filesystem, and are read only). */
 function tableFrom(fixture: string, name: string): string {
   const dest = join(tables(), name);
   cpSync(fixture, dest, { recursive: true });

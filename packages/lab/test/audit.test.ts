@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MODELLED_NOT_MEASURED } from '@racelab/engine';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fixture } from '../../../fixtures';
 import {
   auditJobs,
   type Job,
@@ -153,8 +154,8 @@ describe('from the tables', () => {
 });
 
 describe('nothing stops the audit', () => {
-  /** The Delta Spark golden tables, beside the repository (../shared, always there in CI). */
-  const golden = join(import.meta.dirname, '../../../../shared/fixtures/delta-spark-golden');
+  /** The Delta Spark golden tables. */
+  const golden = fixture('delta-spark-golden');
   const tables = join(work, 'tables');
   // Relative locations resolve against the first root: the golden tables are named as under it.
   const both: LocationConfig = { roots: [golden, tables], workDir: work };

@@ -4,20 +4,17 @@
  * log keys stats by physical names such as `col-95b3…`). What people see is rows a scan returns and the columns
  * a predicate names. The tables are copies in a temporary folder, so nothing here can write into the fixtures.
  */
-import { cpSync, existsSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DeltaTable, parseStats } from '@racelab/engine';
 import { describe, expect, it } from 'vitest';
+import { fixture } from '../../../fixtures';
 import { auditJobs, type Job } from '../src/audit/index';
 import { forecastConflict, tableFacts } from '../src/forecast';
 import { tableLayout } from '../src/tables/layout';
 import { tempDir } from './helpers/small-base';
 
-/** `shared/` sits beside the repository (as in CI's clone); SHARED_DIR overrides it. */
-const SHARED = process.env.SHARED_DIR ?? fileURLToPath(new URL('../../../../shared', import.meta.url));
-const GOLDEN = join(SHARED, 'fixtures', 'delta-spark-golden');
-if (!existsSync(GOLDEN)) throw new Error(`the golden tables are not at ${GOLDEN}; set SHARED_DIR`);
+const GOLDEN = fixture('delta-spark-golden');
 
 const work = tempDir('logical-facts');
 const roots = join(work, 'tables');

@@ -1,12 +1,12 @@
 /** Shared pieces of the Iceberg tests: fixture path resolution, a tiny source Parquet file, a temp catalog. */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fixture } from '../../../../fixtures';
 import { sqlString, withConnection } from '../../src/data/duck';
 import { defaultResolvePath, type PathResolver } from '../../src/iceberg/paths';
-import { FIXTURES } from './paths';
 
-export const ICEBERG_GOLDEN = join(FIXTURES, 'iceberg-golden');
-export const ICEBERG_SPEC = join(FIXTURES, 'iceberg-spec');
+export const ICEBERG_GOLDEN = fixture('iceberg-golden');
+export const ICEBERG_SPEC = fixture('iceberg-spec');
 
 /** Fixture paths are relative to the duckdb-iceberg repo root (`data/persistent/…`). */
 export const goldenResolver: PathResolver = (p) => {

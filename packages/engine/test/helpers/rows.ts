@@ -1,5 +1,5 @@
 /**
- * Encodes a table's rows the way the golden fixtures' expected.json does (../shared/fixtures/README.md
+ * Encodes a table's rows the way the golden fixtures' expected.json does (fixtures/GOLDEN.md
  * section 3), so rows can be compared with numbers neither this engine nor its authors produced.
  */
 import type { DeltaTable, DeltaType, StructField } from '../../src/index';

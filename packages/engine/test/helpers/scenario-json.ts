@@ -1,5 +1,5 @@
 /**
- * Reading the conflict scenario files (shared/reference/conflict-scenarios.json for delta-rs,
+ * Reading the conflict scenario files (test/fixtures/delta-rs-conflict-scenarios.json for delta-rs,
  * test/fixtures/spark-conflict-scenarios.json for Delta Spark): both describe a table by its schema
  * as a field list and write adds with parsed stats and without size or time.
  */
