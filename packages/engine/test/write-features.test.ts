@@ -214,7 +214,7 @@ describe.each(CASES)('$table: update and delete commit as delta-rs 1.6.x would, 
 
 describe('deletion vectors in DELETE without a predicate and OPTIMIZE', () => {
   it('DELETE with no predicate removes every file, the vectors on the removes, and writes nothing', async () => {
-    const dir = copyOf('delta-spark-golden/dv-partitioned-with-checkpoint/delta');
+    const dir = copyOf(fixture('delta-spark-golden', 'dv-partitioned-with-checkpoint', 'delta'));
     const t = await DeltaTable.open(dir);
     await deleteRows(t);
     const actions = commitActions(dir, t.version + 1);
@@ -233,7 +233,7 @@ describe('deletion vectors in DELETE without a predicate and OPTIMIZE', () => {
   });
 
   it('OPTIMIZE rewrites multi-file bins with live rows only (removes keep their vectors), a lone file not', async () => {
-    const dir = copyOf('delta-golden/table-with-dv-small');
+    const dir = copyOf(fixture('delta-golden', 'table-with-dv-small'));
     const t = await DeltaTable.open(dir);
     const before = await tableRows(t);
     // delta-rs's own test appends two rows to this table, then compacts (command_optimize.rs L388-452).
@@ -263,7 +263,7 @@ describe('deletion vectors in DELETE without a predicate and OPTIMIZE', () => {
 
 describe('column mapping: OPTIMIZE is refused with delta-rs text; appends write physical files', () => {
   it('OPTIMIZE', async () => {
-    const dir = copyOf('delta-spark-golden/table-with-columnmapping-mode-name/delta');
+    const dir = copyOf(fixture('delta-spark-golden', 'table-with-columnmapping-mode-name', 'delta'));
     const t = await DeltaTable.open(dir);
     await expect(optimize(t, { targetSize: 1 << 30 })).rejects.toThrow(
       new UnsupportedFeatureError("Column mapping is not supported for write operation 'OPTIMIZE' yet"),
@@ -271,7 +271,7 @@ describe('column mapping: OPTIMIZE is refused with delta-rs text; appends write 
   });
 
   it('append to an id-mode partitioned table', async () => {
-    const dir = copyOf('delta-spark-golden/data-reader-timestamp_ntz-id-mode/delta');
+    const dir = copyOf(fixture('delta-spark-golden', 'data-reader-timestamp_ntz-id-mode', 'delta'));
     const t = await DeltaTable.open(dir);
     const rows = [{ id: 42, tsNtz: '2020-01-01 00:00:00', tsNtzPartition: '2021-11-18 02:30:00.123' }];
     await writeDeltaTable(dir, { kind: 'rows', schema: t.schema, rows }, { mode: 'append' });
