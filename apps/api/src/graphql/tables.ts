@@ -176,7 +176,10 @@ const MeasuredType = builder.objectRef<Measured>('MeasuredOutcome').implement({
     runs: t.exposeInt('runs', { description: 'every run of the pair, in either order' }),
     firstCommitted: t.exposeInt('firstCommitted', { description: EITHER_ORDER }),
     secondCommitted: t.exposeInt('secondCommitted', { description: EITHER_ORDER }),
-    messages: t.stringList({ description: EITHER_ORDER, resolve: (m, _args, ctx) => clientSafeMessages(m.messages, ctx) }),
+    messages: t.stringList({
+      description: EITHER_ORDER,
+      resolve: (m, _args, ctx) => clientSafeMessages(m.messages, ctx),
+    }),
     caseIds: t.exposeStringList('caseIds'),
     inOrder: t.field({
       type: MeasuredOrderType,
