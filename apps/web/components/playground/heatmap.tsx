@@ -1,7 +1,7 @@
 /**
  * A table's files as a heatmap: one column per file (grouped by partition), one row per thing counted in
  * each file, a cell's colour its rows (log scale, white when none; blue for the table's rows, orange for a
- * writer's matches). Drawn as plain SVG from lib/heatmap.ts's model; the lab tables' map and "your table"'s
+ * writer's matches). Drawn as plain SVG from lib/playground/heatmap.ts's model; the lab tables' map and "your table"'s
  * map are both this one.
  */
 import {
@@ -15,7 +15,7 @@ import {
   legendSteps,
   numberRanges,
   statsRange,
-} from '../../lib/heatmap';
+} from '../../lib/playground/heatmap';
 
 const CELL_W = 38;
 const CELL_H = 28;

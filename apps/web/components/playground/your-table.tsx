@@ -8,15 +8,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { gql } from '../../lib/gql';
-import { formatCount } from '../../lib/heatmap';
+import { placeProblems } from '../../lib/playground/field-problems';
+import { formatCount } from '../../lib/playground/heatmap';
+import { defaultColumn, schemaColumns } from '../../lib/playground/schema-columns';
 import {
-  defaultColumn,
   layoutPredicates,
   PLAYGROUND_OPERATIONS,
   type PlaygroundOperation,
   type PlaygroundWriter,
-  placeProblems,
-  schemaColumns,
   WHO,
   WHO_LABEL,
   type Who,
@@ -24,7 +23,7 @@ import {
   YOUR_LAYOUT_QUERY,
   yourHeatmap,
   yourWriterInput,
-} from '../../lib/your-table';
+} from '../../lib/playground/your-table';
 import { Empty, Failed, Loading } from '../states';
 import { Heatmap } from './heatmap';
 import { ForecastView } from './prediction';
