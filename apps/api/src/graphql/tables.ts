@@ -18,6 +18,7 @@ import {
   type WriterSpec,
 } from '@racelab/lab';
 import type { Audit } from '../db/prisma';
+import { InputError } from '../errors/client-errors';
 import { type Measured, measuredOutcomes, type OrderTally } from '../races/measured';
 import { toCustomWriter, type WriterInput } from '../races/spec';
 import { type Interpretation, interpret } from '../tables/interpret';
@@ -25,7 +26,6 @@ import { openTable as openTableAt } from '../tables/open-table';
 import { type ApiContext, builder } from './builder';
 import { clientSafeText } from './client-safe-text';
 import { EngineForecastType } from './engine-forecast-types';
-import { InputError } from './errors';
 import { KeyValue, type KeyValueShape, pairs, ValueCount } from './key-value-types';
 import { KeyValueInput, WriterInputType } from './race-input';
 

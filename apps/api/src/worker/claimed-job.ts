@@ -7,8 +7,8 @@
  */
 import { clientSafeMessage, namedRoots } from '@racelab/lab';
 import pg from 'pg';
-import type { ApiConfig } from '../config';
 import type { Db } from '../db/prisma';
+import type { ApiConfig } from '../process/config';
 import { releaseRaceLock, tryRaceLock } from '../races/lock';
 import { CANCEL_CHANNEL } from '../races/store';
 
