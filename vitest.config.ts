@@ -48,6 +48,8 @@ const packages: Project[] = [
   project('lab', 'packages/lab', REAL_PROCESSES),
   // The API's own graphql for yoga, Pothos and the tests: two copies make instanceof checks fail.
   { resolve: { alias: { graphql } }, ...project('api', 'apps/api', REAL_PROCESSES) },
+  // `npm start`'s launcher: the whole product from an empty folder.
+  { resolve: { alias: { graphql } }, ...project('stack', 'apps/stack', REAL_PROCESSES) },
   // The end-to-end tests run the real API, worker, Postgres, Next server and Chromium: a longer start.
   project('web', 'apps/web', { ...REAL_PROCESSES, hookTimeout: 300_000 }),
 ];

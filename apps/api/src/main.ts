@@ -5,14 +5,14 @@
  */
 import { locationConfigFromEnv } from '@racelab/lab';
 import { registerToken } from './auth/tokens';
-import { loadConfig, REPO_ROOT } from './config';
 import { openDatabase } from './db/database';
 import { createPrisma } from './db/prisma';
 import { createApiServer } from './http/server';
+import { loadConfig, REPO_ROOT } from './process/config';
+import { onStopSignal } from './process/signals';
 import { startQueue } from './queue/boss';
 import { ProgressHub } from './races/progress';
-import { startReaper } from './races/reaper';
-import { onStopSignal } from './signals';
+import { startReaper } from './worker/reaper';
 
 const cfg = loadConfig();
 const database = await openDatabase(cfg);

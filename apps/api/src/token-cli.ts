@@ -6,8 +6,8 @@
  * nothing to revoke), 2 bad usage.
  */
 import { checkLabel, createToken, listTokens, revokeTokens, type TokenInfo, TokenLabelError } from './auth/tokens';
-import { loadConfig } from './config';
 import type { Db } from './db/prisma';
+import { loadConfig } from './process/config';
 
 const USAGE = `usage: npm run token -- create [--label <label>]  a new token, printed once
        npm run token -- list                        every token: id, created, last used, label

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { findRepoRoot, REPO_ROOT } from '../src/config';
+import { findRepoRoot, REPO_ROOT } from '../src/process/config';
 
 const repo = resolve(import.meta.dirname, '../../..');
 const outside = mkdtempSync(join(tmpdir(), 'repo-root-'));

@@ -124,3 +124,7 @@ export function ago(iso: string, now = Date.now()): string {
 
 export const formatBytes = (n: number | null) =>
   n === null ? '–' : n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} B`;
+
+/** A count as the run card shows it: grouped digits, or a dash when it was not measured. */
+export const countOrDash = (v: number | null | undefined) =>
+  v === null || v === undefined ? '–' : v.toLocaleString('en-US');

@@ -8,10 +8,11 @@ import { buildSchema, type DocumentNode, print, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import * as isolation from '../lib/isolation';
 import * as jobs from '../lib/jobs';
-import * as playground from '../lib/playground';
+import * as labTables from '../lib/playground/lab-tables';
+import * as measured from '../lib/playground/measured';
+import * as yourTable from '../lib/playground/your-table';
 import * as races from '../lib/races';
 import * as sweeps from '../lib/sweeps';
-import * as yourTable from '../lib/your-table';
 import { GRAPHQL_ENV_FILE, graphqlEnv, SCHEMA_SDL_FILE } from '../scripts/graphql-env';
 
 const sdl = readFileSync(SCHEMA_SDL_FILE, 'utf8');
@@ -21,9 +22,15 @@ const isDocument = (value: unknown): value is DocumentNode =>
   typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'Document';
 
 /** Every document the lib modules export, by name. */
-const documents = Object.entries({ ...isolation, ...jobs, ...playground, ...races, ...sweeps, ...yourTable }).filter(
-  (entry): entry is [string, DocumentNode] => isDocument(entry[1]),
-);
+const documents = Object.entries({
+  ...isolation,
+  ...jobs,
+  ...labTables,
+  ...measured,
+  ...races,
+  ...sweeps,
+  ...yourTable,
+}).filter((entry): entry is [string, DocumentNode] => isDocument(entry[1]));
 
 describe('the dashboard against schema.graphql', () => {
   it('lib/graphql/graphql-env.d.ts is generated from it', () => {

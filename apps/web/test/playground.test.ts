@@ -6,24 +6,18 @@
 import { checkStartRace } from '@racelab/contracts';
 import { CONFLICT_MESSAGES, filesMatchingPredicate, parsePredicate, type StructType } from '@racelab/engine/conflict';
 import { describe, expect, it } from 'vitest';
-import { cellColor, cellIntensity, legendSteps, numberRanges } from '../lib/heatmap';
+import { cellColor, cellIntensity, legendSteps, numberRanges } from '../lib/playground/heatmap';
+import { cellTitle, labHeatmap, labHeatmapSummary } from '../lib/playground/lab-heatmap';
+import { addsOf, type LayoutFile, type PlaygroundLayout } from '../lib/playground/lab-tables';
 import {
-  APPEND_DAYS,
-  addsOf,
-  cellTitle,
-  heatmapModel,
-  heatmapSummary,
-  LAYOUT_PREDICATES,
-  type LayoutFile,
   measuredSummary,
   measuredVariables,
   PAIR_RACE_RUNS,
-  type PlaygroundLayout,
   pairRaceInput,
-  predict,
   raceProperties,
-  WRITER_MENU,
-} from '../lib/playground';
+} from '../lib/playground/measured';
+import { predict } from '../lib/playground/prediction';
+import { APPEND_DAYS, LAYOUT_PREDICATES, WRITER_MENU } from '../lib/playground/writer-menu';
 
 const SCHEMA: StructType = {
   type: 'struct',
@@ -473,12 +467,12 @@ describe('measured in the lab, and the race that measures a pair', () => {
 
 describe('the heatmap', () => {
   it('has one row per VendorID and one column per file, grouped by partition', () => {
-    const flat = heatmapModel(FLAT);
+    const flat = labHeatmap(FLAT);
     expect(flat.values).toEqual(['1', '2', '6', '7']);
     expect(flat.columns.map((c) => c.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(flat.groups).toEqual([{ partition: '', start: 0, count: 9 }]);
     expect(flat.max).toBe(3130);
-    const parted = heatmapModel(PARTITIONED);
+    const parted = labHeatmap(PARTITIONED);
     expect(parted.groups.map((g) => [g.partition, g.count])).toEqual([
       ['VendorID=1', 2],
       ['VendorID=2', 7],
@@ -488,17 +482,17 @@ describe('the heatmap', () => {
   });
 
   it('says in words where each vendor lives', () => {
-    expect(heatmapSummary('flat', heatmapModel(FLAT))).toBe(
+    expect(labHeatmapSummary('flat', labHeatmap(FLAT))).toBe(
       'Flat table, 9 files: VendorID 1 (7,830 trips) in files 1–9; VendorID 2 (28,170 trips) in files 1–9; ' +
         'VendorID 6 (6 trips) in files 8–9; VendorID 7 (14 trips) in files 1–7.',
     );
-    expect(heatmapSummary('partitioned', heatmapModel(PARTITIONED))).toMatch(
+    expect(labHeatmapSummary('partitioned', labHeatmap(PARTITIONED))).toMatch(
       /^Partitioned table, 11 files in 4 partitions: VendorID 1 \(8,000 trips\) in files 1–2; .*VendorID 7 \(12 trips\) in file 11\.$/,
     );
   });
 
   it('tooltips name the file, the vendor and the trips', () => {
-    const flat = heatmapModel(FLAT);
+    const flat = labHeatmap(FLAT);
     const third = flat.columns[2];
     expect(third && cellTitle(third, '2')).toBe('file 3, VendorID 2: 3,130 trips');
     expect(third && cellTitle(third, '6')).toBe('file 3, VendorID 6: 0 trips');

@@ -4,7 +4,7 @@
  */
 import { checkStartRace, type StartRaceInput } from '@racelab/contracts';
 import { describe, expect, it } from 'vitest';
-import { type DraftWriter, newWriter, toWriterInput } from '../components/races/writer-editor';
+import { type DraftWriter, newWriter, toWriterInput } from '../lib/writer-draft';
 
 const race = (...writers: DraftWriter[]): StartRaceInput => ({
   runs: 1,

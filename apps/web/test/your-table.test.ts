@@ -4,19 +4,11 @@
  * placed next to the fields they are about.
  */
 import { describe, expect, it } from 'vitest';
+import { placeProblems } from '../lib/playground/field-problems';
+import { type SchemaColumn, schemaColumns } from '../lib/playground/schema-columns';
+import { MAX_BANDS, overlaps, valueBands } from '../lib/playground/value-bands';
+import { layoutPredicates, type YourLayout, yourHeatmap, yourWriterInput } from '../lib/playground/your-table';
 import { setPairs } from '../lib/races';
-import {
-  layoutPredicates,
-  MAX_BANDS,
-  overlaps,
-  placeProblems,
-  type SchemaColumn,
-  schemaColumns,
-  valueBands,
-  type YourLayout,
-  yourHeatmap,
-  yourWriterInput,
-} from '../lib/your-table';
 
 const SCHEMA = JSON.stringify({
   type: 'struct',

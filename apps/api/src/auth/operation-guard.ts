@@ -6,8 +6,8 @@
  */
 import { type DocumentNode, type ExecutionResult, getOperationAST, OperationTypeNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { AuthError } from '../errors/client-errors';
 import type { ApiContext } from '../graphql/builder';
-import { AuthError } from '../graphql/errors';
 
 interface Operation {
   document: DocumentNode;

@@ -10,7 +10,7 @@
  */
 import { LAB_DATABASE } from '@racelab/lab';
 import { ensureDatabase, type PostgresServer, startPostgresServer, withDatabase } from '@racelab/pg-server';
-import type { ApiConfig } from '../config';
+import type { ApiConfig } from '../process/config';
 import { applyMigrations } from './migrate';
 
 export const DATABASE_NAME = 'racelab';

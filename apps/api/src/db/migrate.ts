@@ -9,7 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
-import { REPO_ROOT } from '../config';
+import { REPO_ROOT } from '../process/config';
 
 export const MIGRATIONS_DIR = join(REPO_ROOT, 'prisma/migrations');
 const LOCK_KEY = 72_616_365; // any constant shared by every starter of this product

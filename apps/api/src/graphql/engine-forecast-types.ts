@@ -4,7 +4,7 @@
  */
 import type { EngineForecast } from '@racelab/engine';
 import { builder } from './builder';
-import { shownOrNull } from './shown-text';
+import { clientSafeTextOrNull } from './client-safe-text';
 
 export const EngineForecastType = builder.objectRef<EngineForecast>('EngineForecast').implement({
   description:
@@ -20,7 +20,7 @@ export const EngineForecastType = builder.objectRef<EngineForecast>('EngineForec
     message: t.string({
       nullable: true,
       description: "the refusal in the engine's own words (delta-rs: the CommitFailedError text)",
-      resolve: (f, _args, ctx) => shownOrNull(f.message, ctx),
+      resolve: (f, _args, ctx) => clientSafeTextOrNull(f.message, ctx),
     }),
     note: t.exposeString('note', {
       nullable: true,

@@ -2,7 +2,12 @@
  * `isolationAdvice`: the one spelling of `delta.isolationLevel` to write for each level, with each
  * engine's reading of it, and each engine's default when the property is unset. Pure, no I/O.
  */
-import { type IsolationAdviceShape, isolationAdvice, type SpellingShape, type UnsetShape } from '../tables/spelling';
+import {
+  type IsolationAdviceShape,
+  isolationAdvice,
+  type SpellingShape,
+  type UnsetShape,
+} from '../tables/isolation-spellings';
 import { builder } from './builder';
 import { EngineInterpretation } from './tables';
 

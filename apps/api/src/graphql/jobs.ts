@@ -15,9 +15,9 @@ import {
 } from '@racelab/lab';
 import { GraphQLError } from 'graphql';
 import type { JobAudit } from '../db/prisma';
+import { InputError } from '../errors/client-errors';
 import { builder } from './builder';
 import { EngineForecastType } from './engine-forecast-types';
-import { InputError } from './errors';
 import { KeyValue, pairs } from './key-value-types';
 import { RetryPolicyType } from './sweep-types';
 

@@ -1,6 +1,9 @@
 /**
  * Per-request batching: a page of 20 races asks for 20 races' runs in one query, not 20. Keys
  * asked for in the same tick are collected and fetched together (the DataLoader idea, in a few lines).
+ * Two loaders need no per-key cache or error per key: `dataloader` (1 package) would take the same
+ * adapter from a map to the keys' order as batchLoader's 17 lines, and @pothos/plugin-dataloader
+ * (2 packages, 656 KB) would also change how the two fields are declared.
  */
 import type { Db } from '../db/prisma';
 import type { StoredVerdict } from '../races/store';

@@ -21,8 +21,8 @@ import {
 } from '@racelab/engine';
 import { LocationError, resolveTableLocation } from '@racelab/lab';
 import type { StoreProbe } from '../db/prisma';
+import { ConflictError, InputError } from '../errors/client-errors';
 import { builder } from './builder';
-import { ConflictError, InputError } from './errors';
 
 /** Smaller than the CLI's limits: a request holds a connection for the whole probe (~25 s at the defaults on radosgw). */
 export const API_PROBE_LIMITS = { rounds: 200, writers: 16 } as const;

@@ -1,14 +1,14 @@
 /** A race as the API shows it, and the events that report its progress. */
 import { namedRoots } from '@racelab/lab';
 import type { Race, RaceEvent } from '../db/prisma';
-import { shownSpec } from '../races/shown-spec';
 import type { RaceSpec } from '../races/spec';
+import { specForClients } from '../races/spec-for-clients';
 import { verdictSummary, worstVerdict } from '../races/verdict-summary';
 import { builder } from './builder';
+import { clientSafeText, clientSafeTextOrNull } from './client-safe-text';
 import { KeyValue, pairs } from './key-value-types';
 import { RaceStatusEnum } from './race-status';
 import { RunType } from './run-types';
-import { shown, shownOrNull } from './shown-text';
 
 export const RaceType = builder.objectRef<Race>('Race').implement({
   fields: (t) => ({
@@ -24,12 +24,12 @@ export const RaceType = builder.objectRef<Race>('Race').implement({
     reason: t.string({
       nullable: true,
       description: 'why the race failed or was cancelled',
-      resolve: (r, _args, ctx) => shownOrNull(r.reason, ctx),
+      resolve: (r, _args, ctx) => clientSafeTextOrNull(r.reason, ctx),
     }),
     worker: t.exposeString('worker', { nullable: true }),
     spec: t.string({
       description: "the race as the worker runs it (JSON; the server's folders shown by the settings that name them)",
-      resolve: (r, _args, ctx) => shownSpec(r.spec, namedRoots(ctx.locations)),
+      resolve: (r, _args, ctx) => specForClients(r.spec, namedRoots(ctx.locations)),
     }),
     tableRoot: t.string({ nullable: true, resolve: (r) => (r.spec as unknown as RaceSpec).tableRoot ?? null }),
     tableLocation: t.string({
@@ -68,7 +68,7 @@ export const RaceEventType = builder.objectRef<RaceEvent>('RaceEvent').implement
   fields: (t) => ({
     raceId: t.exposeID('raceId'),
     runIndex: t.exposeInt('runIndex', { nullable: true }),
-    message: t.string({ resolve: (e, _args, ctx) => shown(e.message, ctx) }),
+    message: t.string({ resolve: (e, _args, ctx) => clientSafeText(e.message, ctx) }),
     status: t.field({ type: RaceStatusEnum, resolve: (e) => e.status }),
     sequence: t.exposeInt('id', { description: 'increases with every event of every race' }),
     at: t.string({ resolve: (e) => e.createdAt.toISOString() }),

@@ -1,12 +1,12 @@
 /** Races: the case catalog, listing and reading races, starting and cancelling them, live progress. */
 import { selectCases } from '@racelab/lab';
 import type { Db, Prisma, Race } from '../db/prisma';
+import { ConflictError, InputError, NotFoundError } from '../errors/client-errors';
 import { raceEvents } from '../races/progress';
 import { type RaceSpec, raceSpec } from '../races/spec';
 import { CANCEL_CHANNEL, createRace, emit } from '../races/store';
 import { builder } from './builder';
 import { RaceCase } from './case-types';
-import { ConflictError, InputError, NotFoundError } from './errors';
 import { StartRaceInputType } from './race-input';
 import { RaceStatusEnum } from './race-status';
 import { RaceEventType, RaceType } from './race-types';

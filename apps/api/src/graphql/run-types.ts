@@ -2,9 +2,9 @@
 import type { Run, TableCheck, WriterOutcome } from '../db/prisma';
 import type { StoredVerdict } from '../races/store';
 import { builder } from './builder';
+import { clientSafeText, clientSafeTextOrNull } from './client-safe-text';
 import { KeyValue, pairs } from './key-value-types';
 import { RaceStatusEnum } from './race-status';
-import { shown, shownOrNull } from './shown-text';
 import { RunVerdictType } from './verdict-types';
 
 const WriterTimings = builder
@@ -29,7 +29,7 @@ const AttemptError = builder.objectRef<AttemptShape>('AttemptError').implement({
   fields: (t) => ({
     attempt: t.exposeInt('attempt'),
     errorClass: t.exposeString('errorClass'),
-    errorMessage: t.string({ resolve: (a, _args, ctx) => shown(a.errorMessage, ctx) }),
+    errorMessage: t.string({ resolve: (a, _args, ctx) => clientSafeText(a.errorMessage, ctx) }),
     readVersion: t.int({ nullable: true, resolve: (a) => a.readVersion ?? null }),
   }),
 });
@@ -42,7 +42,7 @@ const WriterOutcomeType = builder.objectRef<WriterOutcome>('WriterOutcome').impl
     version: t.exposeInt('version', { nullable: true }),
     attempts: t.exposeInt('attempts'),
     errorClass: t.exposeString('errorClass', { nullable: true }),
-    errorMessage: t.string({ nullable: true, resolve: (w, _args, ctx) => shownOrNull(w.errorMessage, ctx) }),
+    errorMessage: t.string({ nullable: true, resolve: (w, _args, ctx) => clientSafeTextOrNull(w.errorMessage, ctx) }),
     commitRetries: t.exposeInt('commitRetries', { nullable: true }),
     readVersion: t.exposeInt('readVersion', { nullable: true }),
     attemptErrors: t.field({ type: [AttemptError], resolve: (w) => w.attemptErrors as unknown as AttemptShape[] }),
@@ -112,7 +112,7 @@ export const RunType = builder.objectRef<RunShape>('Run').implement({
     writers: t.field({ type: [WriterOutcomeType], resolve: (r) => r.writers }),
     table: t.field({ type: TableCheckType, nullable: true, resolve: (r) => r.tableCheck }),
     durationMs: t.exposeInt('durationMs', { nullable: true }),
-    reason: t.string({ nullable: true, resolve: (r, _args, ctx) => shownOrNull(r.reason, ctx) }),
+    reason: t.string({ nullable: true, resolve: (r, _args, ctx) => clientSafeTextOrNull(r.reason, ctx) }),
     commitOrder: t.exposeStringList('commitOrder'),
     commitLog: t.field({ type: [LogEntry], resolve: (r) => (r.commitLog ?? []) as unknown as LogEntryShape[] }),
     verdict: t.field({

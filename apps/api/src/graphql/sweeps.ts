@@ -16,12 +16,12 @@ import {
   RETRY_POLICIES,
 } from '@racelab/contracts';
 import type { Db, Sweep } from '../db/prisma';
+import { ConflictError, InputError, NotFoundError } from '../errors/client-errors';
 import type { ProgressHub } from '../races/progress';
 import { tableRootOf } from '../races/spec';
 import { CANCEL_CHANNEL, TERMINAL } from '../races/store';
 import { announceSweep, createSweep } from '../sweeps/store';
 import { builder } from './builder';
-import { ConflictError, InputError, NotFoundError } from './errors';
 import { SweepType } from './sweep-types';
 
 /** The most sweeps one `sweeps` call lists (limits.ts sizes the list so). */

@@ -18,16 +18,16 @@ import {
   type WriterSpec,
 } from '@racelab/lab';
 import type { Audit } from '../db/prisma';
+import { InputError } from '../errors/client-errors';
 import { type Measured, measuredOutcomes, type OrderTally } from '../races/measured';
 import { toCustomWriter, type WriterInput } from '../races/spec';
 import { type Interpretation, interpret } from '../tables/interpret';
 import { openTable as openTableAt } from '../tables/open-table';
 import { type ApiContext, builder } from './builder';
+import { clientSafeText } from './client-safe-text';
 import { EngineForecastType } from './engine-forecast-types';
-import { InputError } from './errors';
 import { KeyValue, type KeyValueShape, pairs, ValueCount } from './key-value-types';
 import { KeyValueInput, WriterInputType } from './race-input';
-import { shown } from './shown-text';
 
 export const MAX_AUDIT_LOCATIONS = 50;
 const MAX_LAYOUT_PREDICATES = 20;
@@ -154,7 +154,9 @@ const TableLayoutType = builder.objectRef<LayoutShape>('TableLayout').implement(
 });
 
 /** The losers' messages as a client may see them, each once. */
-const shownMessages = (messages: string[], ctx: ApiContext) => [...new Set(messages.map((x) => shown(x, ctx)))];
+const clientSafeMessages = (messages: string[], ctx: ApiContext) => [
+  ...new Set(messages.map((x) => clientSafeText(x, ctx))),
+];
 
 const MeasuredOrderType = builder.objectRef<OrderTally>('MeasuredOrder').implement({
   description: 'The runs of a pair that committed in one order',
@@ -162,7 +164,7 @@ const MeasuredOrderType = builder.objectRef<OrderTally>('MeasuredOrder').impleme
     runs: t.exposeInt('runs'),
     firstCommitted: t.exposeInt('firstCommitted'),
     secondCommitted: t.exposeInt('secondCommitted'),
-    messages: t.stringList({ resolve: (o, _args, ctx) => shownMessages(o.messages, ctx) }),
+    messages: t.stringList({ resolve: (o, _args, ctx) => clientSafeMessages(o.messages, ctx) }),
   }),
 });
 
@@ -174,7 +176,10 @@ const MeasuredType = builder.objectRef<Measured>('MeasuredOutcome').implement({
     runs: t.exposeInt('runs', { description: 'every run of the pair, in either order' }),
     firstCommitted: t.exposeInt('firstCommitted', { description: EITHER_ORDER }),
     secondCommitted: t.exposeInt('secondCommitted', { description: EITHER_ORDER }),
-    messages: t.stringList({ description: EITHER_ORDER, resolve: (m, _args, ctx) => shownMessages(m.messages, ctx) }),
+    messages: t.stringList({
+      description: EITHER_ORDER,
+      resolve: (m, _args, ctx) => clientSafeMessages(m.messages, ctx),
+    }),
     caseIds: t.exposeStringList('caseIds'),
     inOrder: t.field({
       type: MeasuredOrderType,

@@ -1,7 +1,7 @@
 /**
  * The race queue: pg-boss in the product's own database (schema `pgboss`). A race is one job; a
  * job is never retried by the queue, because re-running a half-run race would mix two sets of
- * outcomes: a race whose worker dies is marked FAILED with the reason instead (see reaper.ts).
+ * outcomes: a race whose worker dies is marked FAILED with the reason instead (see worker/reaper.ts).
  */
 import { PgBoss } from 'pg-boss';
 

@@ -2,7 +2,7 @@
  * The "a worker is running this race" lock: a session-level Postgres advisory lock that the worker
  * holds on its own connection for as long as it runs the race. Postgres releases it the moment that
  * session ends, whether the worker finished, crashed or was SIGKILLed, on whatever host: so a
- * RUNNING race whose lock no session holds (pg_locks) has lost its worker (reaper.ts). No heartbeat to tune.
+ * RUNNING race whose lock no session holds (pg_locks) has lost its worker (worker/reaper.ts). No heartbeat to tune.
  */
 import type pg from 'pg';
 

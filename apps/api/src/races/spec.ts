@@ -34,7 +34,7 @@ import {
   UnknownCaseError,
   withProperties,
 } from '@racelab/lab';
-import { InputError } from '../graphql/errors';
+import { InputError } from '../errors/client-errors';
 import { openTable } from '../tables/open-table';
 
 export type { WriterInput } from '@racelab/contracts';

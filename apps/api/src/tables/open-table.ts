@@ -5,7 +5,7 @@
  */
 import { DeltaTable, NotATableError } from '@racelab/engine';
 import { type LocationConfig, LocationError, resolveTableLocation } from '@racelab/lab';
-import { InputError } from '../graphql/errors';
+import { InputError } from '../errors/client-errors';
 
 export async function openTable(location: string, locations: LocationConfig) {
   try {

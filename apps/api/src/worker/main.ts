@@ -8,12 +8,12 @@
  */
 import { hostname } from 'node:os';
 import { locationConfigFromEnv, type RemoteWriterJob, runWriterJob } from '@racelab/lab';
-import { loadConfig, REPO_ROOT } from '../config';
 import { applyMigrations } from '../db/migrate';
 import { createPrisma } from '../db/prisma';
+import { loadConfig, REPO_ROOT } from '../process/config';
+import { onStopSignal } from '../process/signals';
 import { RACE_QUEUE, type RaceJob, SWEEP_QUEUE, type SweepJob, startQueue, WRITER_QUEUE } from '../queue/boss';
-import { startReaper } from '../races/reaper';
-import { onStopSignal } from '../signals';
+import { startReaper } from './reaper';
 import { runRaceJob } from './run-race';
 import { runSweepJob } from './run-sweep';
 

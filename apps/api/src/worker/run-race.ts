@@ -1,36 +1,16 @@
 /**
- * One race, in a worker: take the race's lock, claim it, run it with the lab (writer processes on
- * fresh table copies), store each run's outcomes as it ends, and end the race DONE, CANCELLED or
- * FAILED with the reason. Cancellation arrives by NOTIFY on the lock's own connection.
+ * One race, in a worker: claimed as every job is (claimed-job.ts), run with the lab (writer processes on
+ * fresh table copies), each run's outcomes stored as it ends, and the race ended DONE with its versions.
  */
-import {
-  clientSafeMessage,
-  type LabProgress,
-  namedRoots,
-  RaceCancelledError,
-  type RemoteWriterJob,
-  type RunResult,
-  runLab,
-} from '@racelab/lab';
-import pg from 'pg';
-import type { ApiConfig } from '../config';
+import { type LabProgress, RaceCancelledError, type RemoteWriterJob, type RunResult, runLab } from '@racelab/lab';
 import type { Db } from '../db/prisma';
-import { releaseRaceLock, tryRaceLock } from '../races/lock';
 import type { RaceSpec } from '../races/spec';
-import { CANCEL_CHANNEL, claimRace, emit, endRace, saveRun, startRun } from '../races/store';
+import { claimRace, emit, endRace, saveRun, startRun } from '../races/store';
+import { type JobDeps, withClaimedJob } from './claimed-job';
 
-export interface WorkerDeps {
-  db: Db;
-  url: string;
+export interface WorkerDeps extends JobDeps {
   /** Hands a race's writer jobs to the writer queue, for races run across workers. */
   dispatch: (jobs: RemoteWriterJob[]) => Promise<void>;
-  cfg: Pick<ApiConfig, 'labWorkDir' | 'labDataDir'>;
-  /** LAB_ROOTS, resolved: a race on a table of one's own copies it from there (and names them in reasons). */
-  roots: readonly string[];
-  /** host:pid, stored with the race. */
-  worker: string;
-  /** Aborts the race in hand when the worker is asked to stop. */
-  shutdown: AbortSignal;
 }
 
 function runSummary(r: RunResult): string {
@@ -78,60 +58,36 @@ function progressStep(db: Db, raceId: string, runs: number, p: LabProgress): () 
 
 export async function runRaceJob(deps: WorkerDeps, raceId: string): Promise<void> {
   const { db } = deps;
-  const lock = new pg.Client({ connectionString: deps.url });
-  // Postgres going away (Ctrl-C reaches the embedded server too) must end this race with an error, not crash the
-  // worker with an unhandled 'error' event: the lock's next query fails, and the race is recovered as any other.
-  lock.on('error', (e) => console.error(`worker: race ${raceId}: lock connection lost: ${e.message}`));
-  await lock.connect();
-  try {
-    if (!(await tryRaceLock(lock, raceId))) return; // another worker has it (a duplicate delivery)
-    if (!(await claimRace(db, raceId, deps.worker))) return; // cancelled while queued, or already run
-    const controller = new AbortController();
-    const onShutdown = () => controller.abort();
-    deps.shutdown.addEventListener('abort', onShutdown, { once: true });
-    lock.on('notification', (n) => n.payload === raceId && controller.abort());
-    await lock.query(`LISTEN ${CANCEL_CHANNEL}`);
-    const race = await db.race.findUniqueOrThrow({ where: { id: raceId } });
-    if (race.cancelRequestedAt !== null) controller.abort(); // asked before we listened
+  const job = {
+    kind: 'race' as const,
+    id: raceId,
+    claim: () => claimRace(db, raceId, deps.worker),
+    load: () => db.race.findUniqueOrThrow({ where: { id: raceId } }),
+    abortedBy: (e: unknown) => e instanceof RaceCancelledError,
+    end: (status: 'FAILED' | 'CANCELLED', reason: string) => endRace(db, raceId, status, reason),
+  };
+  await withClaimedJob(deps, job, async (race, signal) => {
     const spec = race.spec as unknown as RaceSpec;
     const steps = serial();
+    let results: Awaited<ReturnType<typeof runLab>>;
     try {
-      const results = await runLab({
+      results = await runLab({
         cases: [spec.case],
         runs: spec.runs,
         scale: spec.scale,
         workDir: deps.cfg.labWorkDir,
         ...(deps.cfg.labDataDir && { dataDir: deps.cfg.labDataDir }),
-        signal: controller.signal,
+        signal,
         onProgress: (p) => steps.push(progressStep(db, raceId, spec.runs, p)),
         ...(spec.tableRoot && { tableRoot: spec.tableRoot }),
         roots: deps.roots,
         ...(spec.acrossWorkers && { acrossHosts: { url: deps.url, dispatch: deps.dispatch } }),
       });
-      await steps.flush();
-      await endRace(db, raceId, 'DONE', null, { versions: results.versions, dataSource: results.dataSource });
     } catch (e) {
       await steps.flush().catch(() => {});
-      if (e instanceof RaceCancelledError && deps.shutdown.aborted) {
-        await endRace(
-          db,
-          raceId,
-          'FAILED',
-          `worker ${deps.worker} was stopped; the race's writer processes were killed`,
-        );
-      } else if (e instanceof RaceCancelledError) {
-        await endRace(db, raceId, 'CANCELLED', "cancelled on request; the race's writer processes were killed");
-      } else {
-        // The reason is shown to clients: it keeps the error's gist, the log keeps all of it.
-        console.error(`race ${raceId} failed:`, e);
-        const roots = namedRoots({ workDir: deps.cfg.labWorkDir, dataDir: deps.cfg.labDataDir, roots: deps.roots });
-        await endRace(db, raceId, 'FAILED', clientSafeMessage(e, { roots }));
-      }
-    } finally {
-      deps.shutdown.removeEventListener('abort', onShutdown);
+      throw e;
     }
-    await releaseRaceLock(lock, raceId);
-  } finally {
-    await lock.end();
-  }
+    await steps.flush();
+    await endRace(db, raceId, 'DONE', null, { versions: results.versions, dataSource: results.dataSource });
+  });
 }

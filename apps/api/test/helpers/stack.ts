@@ -32,10 +32,10 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-/** `entry` (relative to apps/api) in its own node process, tsx as a loader: its PID is the code's. */
-export function spawnTs(entry: string, env: Record<string, string>): Proc {
+/** `entry` (relative to `cwd`, apps/api unless given) in its own node process, tsx as a loader: its PID is the code's. */
+export function spawnTs(entry: string, env: Record<string, string>, cwd = API_DIR): Proc {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    cwd: API_DIR,
+    cwd,
     env: { ...process.env, ...env },
     stdio: 'pipe',
   });

@@ -2,7 +2,7 @@
 /**
  * The conflict playground: where each vendor's trips live in the lab's two tables, and, for two
  * writers that read the same version, whether the second one's commit survives the first one's.
- * The prediction runs in the browser with the engine's own checker (lib/playground.ts); the lab's
+ * The prediction runs in the browser with the engine's own checker (lib/playground/prediction.ts); the lab's
  * measured runs of the same pair in the same commit order sit beside it, with a button that races it so.
  * "Your table" (components/playground/your-table.tsx) does the same for any table the API may read.
  */
@@ -17,19 +17,16 @@ import { Failed, Loading } from '../../components/states';
 import { gql } from '../../lib/gql';
 import {
   DEFAULT_SCALE,
-  LAYOUT_PREDICATES,
   labLocation,
   layoutVariables,
-  type MenuWriter,
   type PlaygroundLayout,
-  raceProperties,
   SCALES,
   TABLE_KINDS,
   TABLE_LAYOUT_QUERY,
   type TableKind,
-  WRITER_MENU,
-  type WriterKey,
-} from '../../lib/playground';
+} from '../../lib/playground/lab-tables';
+import { raceProperties } from '../../lib/playground/measured';
+import { LAYOUT_PREDICATES, type MenuWriter, WRITER_MENU, type WriterKey } from '../../lib/playground/writer-menu';
 
 const TABLE_TITLE: Record<TableKind, string> = { flat: 'Flat table', partitioned: 'Partitioned by VendorID' };
 

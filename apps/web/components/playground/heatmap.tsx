@@ -1,21 +1,19 @@
 /**
  * A table's files as a heatmap: one column per file (grouped by partition), one row per thing counted in
  * each file, a cell's colour its rows (log scale, white when none; blue for the table's rows, orange for a
- * writer's matches). Drawn as plain SVG from lib/heatmap.ts's model; the lab tables' map and "your table"'s
+ * writer's matches). Drawn as plain SVG from lib/playground/heatmap.ts's model; the lab tables' map and "your table"'s
  * map are both this one.
  */
 import {
   cellColor,
   formatCount,
-  type HeatmapColumn,
   type HeatmapGroup,
   type HeatmapPicture,
-  type HeatmapRow,
   type HeatmapTone,
   legendSteps,
   numberRanges,
-  statsRange,
-} from '../../lib/heatmap';
+} from '../../lib/playground/heatmap';
+import { HeatmapNumbers } from './heatmap-numbers';
 
 const CELL_W = 38;
 const CELL_H = 28;
@@ -142,74 +140,10 @@ export function Heatmap({
       ))}
       <details style={{ marginTop: '0.5rem' }}>
         <summary>The numbers, and what min/max stats say</summary>
-        <FileTable columns={columns} rows={rows} column={column} caption={caption} unit={unit} />
+        <HeatmapNumbers columns={columns} rows={rows} column={column} caption={caption} unit={unit} />
       </details>
     </figure>
   );
 }
 
 const fileNumbers = (g: HeatmapGroup) => Array.from({ length: g.count }, (_, i) => g.start + i + 1);
-
-function FileTable({
-  columns,
-  rows,
-  column,
-  caption,
-  unit,
-}: {
-  columns: HeatmapColumn[];
-  rows: HeatmapRow[];
-  column: string;
-  caption: string;
-  unit: string;
-}) {
-  return (
-    <div style={{ overflowX: 'auto' }}>
-      <table className="data">
-        <caption className="muted" style={{ textAlign: 'left', padding: '0.3rem 0' }}>
-          {caption}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col" rowSpan={2}>
-              File
-            </th>
-            <th scope="col" rowSpan={2}>
-              {column} in stats
-            </th>
-            <th scope="col" rowSpan={2} className="num">
-              Rows
-            </th>
-            <th scope="colgroup" colSpan={rows.length} className="num">
-              {unit[0]?.toUpperCase()}
-              {unit.slice(1)} of
-            </th>
-          </tr>
-          <tr>
-            {rows.map((r) => (
-              <th key={r.key} scope="col" className="num">
-                {r.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {columns.map((c, i) => (
-            <tr key={c.path}>
-              <th scope="row" title={c.path}>
-                {c.number}
-              </th>
-              <td>{statsRange(c, column)}</td>
-              <td className="num">{formatCount(c.rows)}</td>
-              {rows.map((r) => (
-                <td key={r.key} className="num">
-                  {formatCount(r.cells[i] ?? 0)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}

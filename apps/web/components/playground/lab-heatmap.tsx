@@ -1,10 +1,12 @@
 /** Where each vendor's trips live in one of the lab's tables: the heatmap with one row per VendorID. */
-import { COUNT_BY, heatmapModel, heatmapSummary, type TableKind, type TableLayout } from '../../lib/playground';
+import { labHeatmap, labHeatmapSummary } from '../../lib/playground/lab-heatmap';
+import type { TableKind, TableLayout } from '../../lib/playground/lab-tables';
+import { COUNT_BY } from '../../lib/playground/writer-menu';
 import { Empty } from '../states';
 import { Heatmap } from './heatmap';
 
 export function LabHeatmap({ kind, layout }: { kind: TableKind; layout: TableLayout }) {
-  const model = heatmapModel(layout);
+  const model = labHeatmap(layout);
   if (model.columns.length === 0) return <Empty>This table has no data files.</Empty>;
   if (!model.counted || model.values.length === 0) {
     return <Empty>The layout came without per-file counts of {COUNT_BY}, so there is nothing to draw.</Empty>;
@@ -13,7 +15,7 @@ export function LabHeatmap({ kind, layout }: { kind: TableKind; layout: TableLay
     <Heatmap
       picture={model}
       testId={`heatmap-${kind}`}
-      summary={heatmapSummary(kind, model)}
+      summary={labHeatmapSummary(kind, model)}
       column={COUNT_BY}
       unit="trips"
       caption={

@@ -1,18 +1,13 @@
 'use client';
 /**
  * What the lab measured for the pair beside the prediction: only the runs in which FIRST went first
- * compare with it, so they are counted apart from those that ran the other way (lib/playground.ts).
+ * compare with it, so they are counted apart from those that ran the other way (lib/playground/measured.ts).
  */
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { gql } from '../../lib/gql';
-import {
-  MEASURED_QUERY,
-  measuredSummary,
-  measuredVariables,
-  propertiesText,
-  type TableKind,
-} from '../../lib/playground';
+import type { TableKind } from '../../lib/playground/lab-tables';
+import { MEASURED_QUERY, measuredSummary, measuredVariables, propertiesText } from '../../lib/playground/measured';
 import type { RaceProperty } from '../../lib/races';
 import { Empty, Failed, Loading } from '../states';
 

@@ -1,11 +1,13 @@
 'use client';
 /**
  * The predicted fate of the SECOND writer: delta-rs's verdict, then SECOND's under every engine. The lab
- * tables' prediction is computed in the browser by the engine's own conflict checker (lib/playground.ts's
+ * tables' prediction is computed in the browser by the engine's own conflict checker (lib/playground/prediction.ts's
  * predict); "your table"'s comes from the API's predictConflict. Both are shown by ForecastView.
  */
 import { useMemo } from 'react';
-import { menuWriter, type PlaygroundLayout, type PlaygroundPrediction, predict } from '../../lib/playground';
+import type { PlaygroundLayout } from '../../lib/playground/lab-tables';
+import { type PlaygroundPrediction, predict } from '../../lib/playground/prediction';
+import { menuWriter } from '../../lib/playground/writer-menu';
 import { EngineForecasts, type EngineForecastView } from '../engine-forecasts';
 import { Failed } from '../states';
 

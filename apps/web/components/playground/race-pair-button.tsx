@@ -4,7 +4,8 @@
  * properties, SECOND changing the table only after FIRST has committed, so that it measures the order
  * the prediction is about. The browser follows the race on its page, as with every race started here.
  */
-import { labLocation, PAIR_RACE_RUNS, pairRaceInput, propertiesText, type TableKind } from '../../lib/playground';
+import { labLocation, type TableKind } from '../../lib/playground/lab-tables';
+import { PAIR_RACE_RUNS, pairRaceInput, propertiesText } from '../../lib/playground/measured';
 import type { RaceProperty } from '../../lib/races';
 import { useStartRace } from '../races/use-start-race';
 import { Failed } from '../states';

@@ -8,42 +8,27 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { gql } from '../../lib/gql';
-import { formatCount } from '../../lib/heatmap';
+import { placeProblems } from '../../lib/playground/field-problems';
+import { defaultColumn, schemaColumns } from '../../lib/playground/schema-columns';
 import {
-  defaultColumn,
   layoutPredicates,
-  PLAYGROUND_OPERATIONS,
-  type PlaygroundOperation,
   type PlaygroundWriter,
-  placeProblems,
-  schemaColumns,
-  WHO,
-  WHO_LABEL,
   type Who,
   YOUR_FORECAST_QUERY,
   YOUR_LAYOUT_QUERY,
   yourHeatmap,
   yourWriterInput,
-} from '../../lib/your-table';
+} from '../../lib/playground/your-table';
 import { Empty, Failed, Loading } from '../states';
-import { Heatmap } from './heatmap';
 import { ForecastView } from './prediction';
+import { YourFilesMap } from './your-files-map';
+import { FieldProblems, YourWriters } from './your-writers';
 
 type Writers = Record<Who, PlaygroundWriter>;
 const START: Writers = {
   first: { operation: 'update', predicate: '', set: '' },
   second: { operation: 'update', predicate: '', set: '' },
 };
-
-/** Messages under a field, each its own line, read out when they appear. */
-function FieldProblems({ messages, testId }: { messages: readonly string[]; testId: string }) {
-  if (messages.length === 0) return null;
-  return (
-    <span className="error-text" role="alert" data-testid={testId} style={{ display: 'block', margin: '0.2rem 0 0' }}>
-      {messages.join('\n')}
-    </span>
-  );
-}
 
 const errorOf = (e: unknown) => e as { message: string; problems?: string[] };
 
@@ -129,112 +114,21 @@ export function YourTable() {
       {location !== '' && layout.isPending && <Loading what={`the layout of ${location}`} />}
       {layout.data && (
         <>
-          <div className="panel stack">
-            <div className="row" style={{ alignItems: 'end' }}>
-              <label htmlFor="your-column">
-                Map its files by
-                <select id="your-column" value={column?.name ?? ''} onChange={(e) => setPicked(e.target.value)}>
-                  {columns.map((c) => (
-                    <option key={c.name} value={c.name}>
-                      {c.name} ({c.type}
-                      {c.partition ? ', partition column' : ''})
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <p className="muted" style={{ margin: 0 }} data-testid="your-version">
-                {layout.data.location}, version {layout.data.version}: {layout.data.files.length} data file
-                {layout.data.files.length === 1 ? '' : 's'},{' '}
-                {formatCount(layout.data.files.reduce((n, f) => n + f.rows, 0))} rows
-                {layout.data.partitionColumns.length > 0 &&
-                  `, partitioned by ${layout.data.partitionColumns.join(', ')}`}
-                .
-              </p>
-            </div>
-            {!picture || picture.columns.length === 0 ? (
-              <Empty>This table has no data files.</Empty>
-            ) : (
-              <>
-                <p className="muted" style={{ margin: 0 }}>
-                  One column per data file. A blue row is a band of {column?.name}&apos;s values: a file is coloured (by
-                  its rows) when its min/max stats{column?.partition ? ' (here: its partition value)' : ''} say it may
-                  hold one, as a reader of those values must read it. Orange rows are the rows each writer&apos;s
-                  predicate matches in the file, counted from the data.
-                </p>
-                <Heatmap
-                  picture={picture}
-                  testId="heatmap-yours"
-                  summary={picture.summary}
-                  column={picture.column.name}
-                  caption={`A file's min/max of ${picture.column.name} says which values it may hold; the matches say which rows a writer changes.`}
-                />
-              </>
-            )}
-            {matches.isFetching && <Loading what="the rows each predicate matches" />}
-          </div>
+          <YourFilesMap
+            layout={layout.data}
+            columns={columns}
+            column={column}
+            onPick={setPicked}
+            picture={picture}
+            counting={matches.isFetching}
+          />
 
-          <form
-            className="panel stack"
-            aria-label="Two writers on your table"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setSubmitted(writers);
-            }}
-          >
-            <div className="grid-2">
-              {WHO.map((who) => {
-                const w = writers[who];
-                return (
-                  <fieldset key={who}>
-                    <legend>
-                      {WHO_LABEL[who]} writer {who === 'first' ? '(commits first)' : '(commits after)'}
-                    </legend>
-                    <label htmlFor={`your-${who}-operation`}>
-                      Operation
-                      <select
-                        id={`your-${who}-operation`}
-                        value={w.operation}
-                        onChange={(e) => setWriter(who, { operation: e.target.value as PlaygroundOperation })}
-                      >
-                        {PLAYGROUND_OPERATIONS.map((o) => (
-                          <option key={o}>{o}</option>
-                        ))}
-                      </select>
-                    </label>
-                    {w.operation !== 'optimize' && (
-                      <label htmlFor={`your-${who}-predicate`}>
-                        Predicate
-                        <input
-                          id={`your-${who}-predicate`}
-                          value={w.predicate}
-                          placeholder="e.g. id < 100"
-                          onChange={(e) => setWriter(who, { predicate: e.target.value })}
-                          aria-invalid={problems.predicate[who].length > 0}
-                        />
-                        <FieldProblems testId={`your-${who}-predicate-problem`} messages={problems.predicate[who]} />
-                      </label>
-                    )}
-                    {w.operation === 'update' && (
-                      <label htmlFor={`your-${who}-set`}>
-                        Set (one &quot;column = expression&quot; a line)
-                        <textarea
-                          id={`your-${who}-set`}
-                          rows={2}
-                          value={w.set}
-                          onChange={(e) => setWriter(who, { set: e.target.value })}
-                          aria-invalid={problems.set[who].length > 0}
-                        />
-                        <FieldProblems testId={`your-${who}-set-problem`} messages={problems.set[who]} />
-                      </label>
-                    )}
-                  </fieldset>
-                );
-              })}
-            </div>
-            <div>
-              <button type="submit">Count and forecast</button>
-            </div>
-          </form>
+          <YourWriters
+            writers={writers}
+            problems={problems}
+            onChange={setWriter}
+            onSubmit={() => setSubmitted(writers)}
+          />
 
           <section className="panel" aria-labelledby={`${id}-forecast`}>
             <h3 id={`${id}-forecast`}>Forecast</h3>

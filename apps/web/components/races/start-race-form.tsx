@@ -11,9 +11,10 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { gql } from '../../lib/gql';
 import { CASES } from '../../lib/races';
+import { type DraftWriter, newWriter, toWriterInput } from '../../lib/writer-draft';
 import { Failed } from '../states';
 import { useStartRace } from './use-start-race';
-import { type DraftWriter, newWriter, toWriterInput, WriterEditor } from './writer-editor';
+import { WriterEditor } from './writer-editor';
 
 export function StartRaceForm() {
   const cases = useQuery({ queryKey: ['cases'], queryFn: () => gql(CASES) });

@@ -1,15 +1,11 @@
 'use client';
 /**
- * Starts a sweep: the N list, K, the operation, and a retry policy (a preset or numbers of one's own). The input
- * is checked here with the contracts' checkSweepInput (the same the API and the CLI use) before it is sent, so a
- * sweep beyond the bounds is refused with the API's own words; whatever the API refuses besides is shown as it
- * said it. Once started, the sweep's progress streams into a bar until it ends.
+ * Starts a sweep: the N list, K, the operation, and a retry policy (a preset or numbers of one's own). The draft
+ * is checked before it is sent (lib/sweep-draft.ts), so a sweep beyond the bounds is refused with the API's own
+ * words; whatever the API refuses besides is shown as it said it. Once started, the sweep's progress streams into
+ * a bar until it ends (use-sweep-progress.ts).
  */
 import {
-  checkSweepInput,
-  DEFAULT_SWEEP_APPEND_RATE,
-  DEFAULT_SWEEP_COMMITS,
-  DEFAULT_SWEEP_WRITERS,
   JITTERS,
   MAX_SWEEP_COMMITS,
   MAX_SWEEP_COMMITS_PER_WRITER,
@@ -18,123 +14,15 @@ import {
   SWEEP_OPERATIONS,
 } from '@racelab/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
-import { gql, subscribe, type VariablesOf } from '../../lib/gql';
-import { START_SWEEP, SWEEP_PROGRESS, SWEEPS_KEY } from '../../lib/sweeps';
+import { type FormEvent, useState } from 'react';
+import { gql } from '../../lib/gql';
+import { checkDraft, EMPTY_DRAFT, type StartInput, type SweepDraft } from '../../lib/sweep-draft';
+import { START_SWEEP, SWEEPS_KEY } from '../../lib/sweeps';
 import { ProgressBar } from '../progress-bar';
 import { Failed } from '../states';
+import { useSweepProgress } from './use-sweep-progress';
 
-type StartInput = VariablesOf<typeof START_SWEEP>['input'];
 const PRESETS = Object.keys(RETRY_POLICIES);
-
-export interface SweepDraft {
-  writers: string;
-  commits: string;
-  operation: string;
-  appendRate: string;
-  policy: string;
-  maxCommitRetries: string;
-  appTries: string;
-  backoffBaseMs: string;
-  backoffCapMs: string;
-  jitter: string;
-}
-
-export const EMPTY_DRAFT: SweepDraft = {
-  writers: DEFAULT_SWEEP_WRITERS.join(','),
-  commits: String(DEFAULT_SWEEP_COMMITS),
-  operation: 'append-row',
-  appendRate: String(DEFAULT_SWEEP_APPEND_RATE),
-  policy: 'delta-rs',
-  maxCommitRetries: '15',
-  appTries: '3',
-  backoffBaseMs: '',
-  backoffCapMs: '',
-  jitter: 'full',
-};
-
-/** A field as typed: a number when it reads as one, else the text itself, so the check names what was given. */
-const numberOr = (text: string): number | string =>
-  text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
-
-/** The draft as the sweep's input (what checkSweepInput and, reshaped, the API take). */
-export function draftInput(d: SweepDraft): Record<string, unknown> {
-  const custom = d.policy === 'custom';
-  const backoff =
-    d.backoffBaseMs.trim() === '' && d.backoffCapMs.trim() === ''
-      ? null
-      : { baseMs: numberOr(d.backoffBaseMs), capMs: numberOr(d.backoffCapMs), jitter: d.jitter };
-  return {
-    writers: d.writers
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s !== '')
-      .map(numberOr),
-    commitsPerWriter: numberOr(d.commits),
-    operation: d.operation,
-    ...(d.operation === 'compaction' && { appendRatePerSec: numberOr(d.appendRate) }),
-    policy: custom
-      ? { name: 'custom', maxCommitRetries: numberOr(d.maxCommitRetries), appTries: numberOr(d.appTries), backoff }
-      : d.policy,
-  };
-}
-
-/** The draft's problems in the API's words, or the GraphQL input to send. */
-export function checkDraft(d: SweepDraft): { problems: string[] } | { input: StartInput } {
-  const given = draftInput(d);
-  const checked = checkSweepInput(given);
-  if (!checked.ok) return { problems: checked.problems };
-  const v = checked.value;
-  return {
-    input: {
-      writers: v.writers,
-      commitsPerWriter: v.commitsPerWriter,
-      operation: v.operation,
-      ...(v.appendRatePerSec !== undefined && { appendRatePerSec: v.appendRatePerSec }),
-      policy:
-        v.policy.name === 'custom'
-          ? {
-              name: 'custom',
-              maxCommitRetries: v.policy.maxCommitRetries,
-              appTries: v.policy.appTries,
-              backoff: v.policy.backoff,
-            }
-          : { name: v.policy.name },
-    },
-  };
-}
-
-interface Progress {
-  id: string;
-  status: string;
-  done: number;
-  total: number;
-  writers: number | null;
-  reason: string | null;
-}
-
-/** The started sweep's progress until it ends; the list is re-read when it does. */
-function useSweepProgress(id: string | null, onEnded: (id: string) => void) {
-  const client = useQueryClient();
-  const [progress, setProgress] = useState<Progress | null>(null);
-  const [streamError, setStreamError] = useState<string | null>(null);
-  useEffect(() => {
-    if (id === null) return;
-    setProgress(null);
-    setStreamError(null);
-    return subscribe(
-      SWEEP_PROGRESS,
-      { id },
-      (d) => setProgress(d.sweepProgress),
-      (error) => {
-        if (error) setStreamError(error);
-        void client.invalidateQueries({ queryKey: [SWEEPS_KEY] });
-        onEnded(id);
-      },
-    );
-  }, [id, client, onEnded]);
-  return { progress, streamError };
-}
 
 /** A labelled text field of the draft; what is typed is checked only on submit (checkDraft). */
 function DraftInput({

@@ -90,7 +90,7 @@ export async function startE2eStack(
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const supervisor = start(process.execPath, ['--import', 'tsx', 'src/stack.ts'], join(REPO, 'apps/api'), {
+    const supervisor = start(process.execPath, ['--import', 'tsx', 'src/index.ts'], join(REPO, 'apps/stack'), {
       DATABASE_URL: '',
       LAB_DB_DIR: join(dir, 'db'),
       API_PORT: String(apiPort),

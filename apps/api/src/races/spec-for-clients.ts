@@ -8,7 +8,7 @@ import type { namedRoots } from '@racelab/lab';
 
 type NamedRoot = ReturnType<typeof namedRoots>[number];
 
-function shownPath(path: string, roots: readonly NamedRoot[]): string {
+function pathForClients(path: string, roots: readonly NamedRoot[]): string {
   let best: { name: string; rest: string; depth: number } | null = null;
   for (const root of roots) {
     const rest = relative(root.path, path);
@@ -20,8 +20,8 @@ function shownPath(path: string, roots: readonly NamedRoot[]): string {
 }
 
 /** `spec` as JSON, every absolute path in it shown relative to `roots`. */
-export function shownSpec(spec: unknown, roots: readonly NamedRoot[]): string {
+export function specForClients(spec: unknown, roots: readonly NamedRoot[]): string {
   return JSON.stringify(spec, (_key, value: unknown) =>
-    typeof value === 'string' && isAbsolute(value) ? shownPath(value, roots) : value,
+    typeof value === 'string' && isAbsolute(value) ? pathForClients(value, roots) : value,
   );
 }

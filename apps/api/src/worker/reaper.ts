@@ -1,18 +1,18 @@
 /**
  * Finds races left RUNNING by a worker that died and marks them FAILED with the reason, their
  * unfinished run too, so no race stays "running" forever. A worker holds its race's advisory lock
- * for as long as it runs it (lock.ts), so a RUNNING race whose lock nobody holds in pg_locks has
+ * for as long as it runs it (races/lock.ts), so a RUNNING race whose lock nobody holds in pg_locks has
  * lost its worker: one query, on the pool, however many races run. Sweeps are reaped the
  * same way. The API and every worker look; the atomic state change in endRace and endSweep makes
  * concurrent looks harmless.
  */
 import type { Db } from '../db/prisma';
+import { LOCK_CLASS } from '../races/lock';
+import { endRace } from '../races/store';
 import { endSweep } from '../sweeps/store';
-import { LOCK_CLASS } from './lock';
-import { endRace } from './store';
 
 /**
- * The RUNNING rows of `table` whose advisory lock (lock.ts, keyed by the row's id) nobody holds. The table's name is
+ * The RUNNING rows of `table` whose advisory lock (races/lock.ts, keyed by the row's id) nobody holds. The table's name is
  * one of two literals, never a caller's text; the lock class goes as a parameter.
  */
 function lockless(db: Db, table: 'Race' | 'Sweep'): Promise<{ id: string; worker: string | null }[]> {

@@ -9,18 +9,24 @@
  * the dashboard build, and the data the first presets race on. The workers start once that data is
  * ready, so none of them builds it a second time; "racelab is up" waits only for the API and dashboard.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import {
+  createPrisma,
+  createRace,
+  type Database,
+  firstAdminToken,
+  issueToken,
+  loadConfig,
+  onStopSignal,
+  openDatabase,
+  REPO_ROOT,
+  raceSpec,
+  registerToken,
+  startQueue,
+} from '@racelab/api';
 import { compiledEntry, locationConfigFromEnv, ProgressBoard, type ProgressTask, prepareLabData } from '@racelab/lab';
-import { firstAdminToken, issueToken, registerToken } from './auth/tokens';
-import { loadConfig, REPO_ROOT } from './config';
-import { type Database, openDatabase } from './db/database';
-import { createPrisma } from './db/prisma';
-import { startQueue } from './queue/boss';
-import { raceSpec } from './races/spec';
-import { createRace } from './races/store';
-import { onStopSignal } from './signals';
-import { buildDashboard } from './start/web-build';
+import { Children, printedBy, ready } from './children';
+import { buildDashboard } from './web-build';
 
 const API_DIR = join(REPO_ROOT, 'apps/api');
 const WEB_DIR = join(REPO_ROOT, 'apps/web');
@@ -33,92 +39,18 @@ const cfg = loadConfig();
 const workers = Number(process.env.LAB_WORKERS ?? 1);
 const withWeb = process.env.LAB_NO_WEB !== '1';
 const firstRaces = process.env.LAB_FIRST_RACES !== '0';
-const children = new Map<string, ChildProcess>();
 const board = new ProgressBoard(process.stdout);
 /** Aborted on stop: ends the dashboard build if it is still running. */
 const shutdown = new AbortController();
-let stopping = false;
 let database: Database | null = null;
-
-function start(name: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): ChildProcess {
-  // Plain node on a compiled script, no loader and no CLI wrapper: the PID we hold is the process that
-  // runs the code, so stopping or killing it really stops that code.
-  const child = spawn(process.execPath, args, {
-    cwd,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const prefix = (b: Buffer) =>
-    b
-      .toString()
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => `[${name}] ${l}\n`)
-      .join('');
-  child.stdout?.on('data', (b: Buffer) => board.log(prefix(b)));
-  child.stderr?.on('data', (b: Buffer) => board.log(prefix(b), process.stderr));
-  children.set(name, child);
-  child.on('exit', (code, signal) => {
-    children.delete(name);
-    if (stopping) return;
-    board.log(`${name} exited (${signal ?? code}); stopping everything`, process.stderr);
-    void stop(1);
-  });
-  return child;
-}
-
-/** Resolves when `child` prints a line matching `line`; rejects if it exits first. */
-function printedBy(child: ChildProcess, line: RegExp, what: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const onData = (b: Buffer) => {
-      seen += b.toString();
-      if (!line.test(seen)) return;
-      child.off('exit', onExit);
-      child.stdout?.off('data', onData);
-      resolve();
-    };
-    const onExit = () => reject(new Error(`${what} exited while starting`));
-    child.stdout?.on('data', onData);
-    child.once('exit', onExit);
-  });
-}
-
-/** Resolves when `url` answers 2xx; rejects if `child` exits first. */
-async function ready(url: string, child: ChildProcess, what: string): Promise<void> {
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', () => reject(new Error(`${what} exited while starting`))),
-  );
-  exited.catch(() => {});
-  for (;;) {
-    const ok = await Promise.race([
-      fetch(url).then(
-        (r) => r.ok,
-        () => false,
-      ),
-      exited,
-    ]);
-    if (ok) return;
-    await Promise.race([new Promise((r) => setTimeout(r, 250)), exited]);
-  }
-}
-
-async function stop(code: number) {
-  if (stopping) return;
-  stopping = true;
-  shutdown.abort();
-  board.close();
-  const waits = [...children.values()].map(
-    (c) =>
-      new Promise<void>((resolve) =>
-        c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve()),
-      ),
-  );
-  for (const c of children.values()) c.kill('SIGTERM');
-  await Promise.all(waits);
-  await database?.stop();
-  process.exit(code);
-}
+const children = new Children(board, {
+  stopping: () => shutdown.abort(),
+  stopped: async () => {
+    await database?.stop();
+  },
+});
+const start = children.start.bind(children);
+const stop = children.stop.bind(children);
 onStopSignal(() => void stop(0));
 
 /** Runs `run` as a step with a progress line, which ends with `summary` of its value, or says why it failed. */

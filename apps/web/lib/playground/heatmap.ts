@@ -1,9 +1,10 @@
 /**
  * The one picture of a table's files the playground draws, pure (no React): one column per data file
  * (grouped by partition), one row per thing counted in each file, a cell's colour its rows on a log scale.
- * The lab tables' map (rows: VendorID values, counted from the data) and "your table"'s map (rows: bands
- * of the chosen column's values from the files' stats, then the writers' matches from the data) are both
- * built as this model and drawn by the one component (components/playground/heatmap.tsx).
+ * The lab tables' map (lab-heatmap.ts; rows: VendorID values, counted from the data) and "your table"'s map
+ * (your-table.ts; rows: bands of the chosen column's values from the files' stats, then the writers' matches
+ * from the data) are both built by heatmapOfFiles and drawn by the one component
+ * (components/playground/heatmap.tsx).
  */
 
 /** A file as a tableLayout query gives it; the fields the picture reads. */
@@ -79,7 +80,7 @@ export function fileColumns(files: readonly HeatmapFile[]): HeatmapColumn[] {
 }
 
 /** Runs of neighbouring columns in the same partition. */
-export function partitionGroups(columns: readonly HeatmapColumn[]): HeatmapGroup[] {
+function partitionGroups(columns: readonly HeatmapColumn[]): HeatmapGroup[] {
   const groups: HeatmapGroup[] = [];
   columns.forEach((c, i) => {
     const last = groups[groups.length - 1];
@@ -89,8 +90,25 @@ export function partitionGroups(columns: readonly HeatmapColumn[]): HeatmapGroup
   return groups;
 }
 
-export const largestCell = (rows: readonly HeatmapRow[]): number =>
+const largestCell = (rows: readonly HeatmapRow[]): number =>
   rows.reduce((m, r) => r.cells.reduce((a, b) => Math.max(a, b), m), 0);
+
+/** The picture of `columns` with `rows` counted in them: partition groups, and one scale for every cell. */
+export function heatmapPicture<C extends HeatmapColumn>(
+  columns: C[],
+  rows: HeatmapRow[],
+): HeatmapPicture & { columns: C[] } {
+  return { columns, groups: partitionGroups(columns), rows, max: largestCell(rows) };
+}
+
+const fileCount = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+
+/** "9 files", or "9 files in 3 partitions" when the picture's files are partitioned. */
+export function filesText(picture: Pick<HeatmapPicture, 'columns' | 'groups'>): string {
+  const parted = picture.groups.filter((g) => g.partition !== '').length;
+  const n = fileCount(picture.columns.length);
+  return parted > 0 ? `${n} in ${parted} partition${parted === 1 ? '' : 's'}` : n;
+}
 
 /** 0 for an empty cell, else from 0.12 (one row) to 1 (the largest cell), on a log scale. */
 export function cellIntensity(rows: number, max: number): number {

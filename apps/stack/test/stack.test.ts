@@ -7,21 +7,19 @@
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { applyMigrations, hashToken, startQueue } from '@racelab/api';
 import { ensureDatabase, findFreePort, processAlive, startPostgresServer, withDatabase } from '@racelab/pg-server';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
-import { hashToken } from '../src/auth/tokens';
-import { applyMigrations } from '../src/db/migrate';
-import { startQueue } from '../src/queue/boss';
-import { gql } from './helpers/client';
-import { printed, spawnTs } from './helpers/stack';
+import { gql } from '../../api/test/helpers/client';
+import { printed, spawnTs } from '../../api/test/helpers/stack';
 
-const API_DIR = resolve(import.meta.dirname, '..');
+const STACK_DIR = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'racelab-stack-'));
 chmodSync(dir, 0o755);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const startSupervisor = (env: Record<string, string>) => spawnTs('src/stack.ts', env);
+const startSupervisor = (env: Record<string, string>) => spawnTs('src/index.ts', env, STACK_DIR);
 
 /** The SQLSTATE `sql` fails with as `url`'s role ('connected' when it connects and succeeds). */
 async function outcome(url: string, sql = 'SELECT 1'): Promise<string> {
@@ -79,7 +77,7 @@ it('brings the product up from nothing, prints where it is, and stops every proc
     LAB_DB_DIR: join(dir, 'db'),
     API_PORT: String(port),
     LAB_NO_WEB: '1',
-    LAB_WORK_DIR: resolve(API_DIR, '../../var/lab'),
+    LAB_WORK_DIR: resolve(STACK_DIR, '../../var/lab'),
     LAB_FIRST_RACES: '0',
     DATABASE_URL: '',
     LAB_API_TOKEN: '',
@@ -181,7 +179,7 @@ it('upgrades the cluster of an older install: a fixed superuser password, everyt
     LAB_DB_DIR: db,
     API_PORT: String(apiPort),
     LAB_NO_WEB: '1',
-    LAB_WORK_DIR: resolve(API_DIR, '../../var/lab'),
+    LAB_WORK_DIR: resolve(STACK_DIR, '../../var/lab'),
     LAB_FIRST_RACES: '0',
     DATABASE_URL: '',
     LAB_API_TOKEN: '',

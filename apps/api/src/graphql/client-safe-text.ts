@@ -5,5 +5,7 @@
 import { clientSafeMessage, namedRoots } from '@racelab/lab';
 import type { ApiContext } from './builder';
 
-export const shown = (text: string, ctx: ApiContext) => clientSafeMessage(text, { roots: namedRoots(ctx.locations) });
-export const shownOrNull = (text: string | null, ctx: ApiContext) => (text === null ? null : shown(text, ctx));
+export const clientSafeText = (text: string, ctx: ApiContext) =>
+  clientSafeMessage(text, { roots: namedRoots(ctx.locations) });
+export const clientSafeTextOrNull = (text: string | null, ctx: ApiContext) =>
+  text === null ? null : clientSafeText(text, ctx);

@@ -3,7 +3,7 @@
  * Next 16.4.6's own (turbopack, `typescript.ignoreBuildErrors`), as a build printed them.
  */
 import { expect, it } from 'vitest';
-import { buildPhaseOf, NEXT_PHASES } from '../src/start/web-build';
+import { buildPhaseOf, NEXT_PHASES } from '../src/web-build';
 
 const NEXT_OUTPUT = `▲ Next.js 16.4.6 (Turbopack)
 ✓ Running next.config.ts took 73ms

@@ -1,0 +1,50 @@
+/** A run's writers in a table: operation, outcome (the error, when one failed), read version, attempts and writes. */
+import { formatBytes, countOrDash as n, type RunRow } from '../../lib/races';
+
+export function WriterOutcomes({ writers }: { writers: RunRow['writers'] }) {
+  return (
+    <table className="data">
+      <thead>
+        <tr>
+          <th>Writer</th>
+          <th>Operation</th>
+          <th>Outcome</th>
+          <th className="num">Read v</th>
+          <th className="num">Attempts</th>
+          <th className="num">Commit retries</th>
+          <th className="num">Written</th>
+        </tr>
+      </thead>
+      <tbody>
+        {writers.map((w) => (
+          <tr key={w.name} data-testid="writer" data-committed={String(w.committed)}>
+            <td>
+              <strong>{w.name}</strong>
+            </td>
+            <td>{w.operation}</td>
+            <td>
+              {w.committed ? (
+                <span className="badge ok">committed v{w.version}</span>
+              ) : (
+                <>
+                  <span className="badge bad">{w.errorClass ?? 'failed'}</span>
+                  {w.errorMessage && (
+                    <p className="error-text" data-testid="error-message">
+                      {w.errorMessage}
+                    </p>
+                  )}
+                </>
+              )}
+            </td>
+            <td className="num">{n(w.readVersion)}</td>
+            <td className="num">{w.attempts}</td>
+            <td className="num">{n(w.commitRetries)}</td>
+            <td className="num">
+              {n(w.filesWritten)} file{w.filesWritten === 1 ? '' : 's'} · {formatBytes(w.bytesWritten)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
