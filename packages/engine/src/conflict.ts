@@ -6,17 +6,17 @@
  * forecast runs, in the lab, the API and the browser alike.
  */
 
-export * from './delta/commit/conflict-checker';
-export * from './delta/commit/engines';
-export { CommitFailedError, type CommitFailureKind, conflictError } from './delta/commit/errors';
-export * from './delta/commit/isolation';
-export * from './delta/commit/spark-conflict-checker';
-export * from './delta/commit/spark-errors';
-export * from './delta/commit/spelling';
-export { compactionBins } from './delta/ops/compaction-bins';
-export type { Action, Add, CommitInfo, Metadata, Protocol, Remove, Txn } from './delta/protocol/actions';
-export { DEFAULT_TARGET_FILE_SIZE, targetFileSize } from './delta/protocol/config';
-export type { DeltaType, StructField, StructType } from './delta/protocol/schema';
-export { type FileStats, parseStats } from './delta/protocol/stats';
-export * from './simulation/index';
-export * from './sql/index';
+export * from './kernel/conflict/conflict-checker';
+export * from './kernel/conflict/engines';
+export { CommitFailedError, type CommitFailureKind, conflictError } from './kernel/conflict/errors';
+export * from './kernel/conflict/isolation';
+export * from './kernel/conflict/isolation-spelling';
+export * from './kernel/conflict/spark-conflict-checker';
+export * from './kernel/conflict/spark-errors';
+export { compactionBins } from './kernel/delta/compaction-bins';
+export type { Action, Add, CommitInfo, Metadata, Protocol, Remove, Txn } from './kernel/delta/protocol/actions';
+export { DEFAULT_TARGET_FILE_SIZE, targetFileSize } from './kernel/delta/protocol/config';
+export type { DeltaType, StructField, StructType } from './kernel/delta/protocol/schema';
+export { type FileStats, parseStats } from './kernel/delta/protocol/stats';
+export * from './kernel/simulation/index';
+export * from './kernel/sql/index';

@@ -7,8 +7,6 @@
 import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { relativeDvPath } from '../src/delta/dv/descriptor';
-import { fileKey } from '../src/delta/log/replay';
 import {
   type Add,
   commit,
@@ -26,6 +24,8 @@ import {
   writeCheckpoint,
   writeDeltaTable,
 } from '../src/index';
+import { relativeDvPath } from '../src/kernel/delta/dv/descriptor';
+import { fileKey } from '../src/kernel/delta/log/replay';
 import {
   type DvStorage,
   dataFilePath,

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { latestVersion, listedLatestVersion, PROBE_LIMIT } from '../src/delta/log/latest';
 import { buildCommitInfo, commit, field, LocalObjectStore, newTableMetadata, protocolForSchema } from '../src/index';
+import { latestVersion, listedLatestVersion, PROBE_LIMIT } from '../src/ops/delta/log/latest';
 import { tempDir } from './helpers/tmp';
 
 const COMMITTER = fileURLToPath(new URL('./helpers/log-committer.ts', import.meta.url));

@@ -7,10 +7,6 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withConnection } from '../src/data/duck';
-import { writeDataFiles, writeRowsFile } from '../src/data/parquet-write';
-import { smallRowsColumns } from '../src/data/small-rows';
-import { conformToSchema, prepareSource } from '../src/data/source';
 import {
   type ColumnMappingMode,
   DeltaTable,
@@ -23,6 +19,10 @@ import {
   statsColumns,
   writeDeltaTable,
 } from '../src/index';
+import { withConnection } from '../src/ops/parquet/duck';
+import { writeDataFiles, writeRowsFile } from '../src/ops/parquet/parquet-write';
+import { smallRowsColumns } from '../src/ops/parquet/small-rows';
+import { conformToSchema, prepareSource } from '../src/ops/parquet/source';
 import { TLC_SCHEMA, taxiRows } from './helpers/taxi';
 import { tempDir } from './helpers/tmp';
 

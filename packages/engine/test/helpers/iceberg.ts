@@ -1,8 +1,8 @@
 /** Shared pieces of the Iceberg tests: fixture path resolution, a tiny source Parquet file, a temp catalog. */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { sqlString, withConnection } from '../../src/data/duck';
-import { defaultResolvePath, type PathResolver } from '../../src/iceberg/paths';
+import { defaultResolvePath, type PathResolver } from '../../src/ops/iceberg/paths';
+import { sqlString, withConnection } from '../../src/ops/parquet/duck';
 import { FIXTURES } from './paths';
 
 export const ICEBERG_GOLDEN = join(FIXTURES, 'iceberg-golden');
