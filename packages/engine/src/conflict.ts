@@ -18,5 +18,14 @@ export type { Action, Add, CommitInfo, Metadata, Protocol, Remove, Txn } from '.
 export { DEFAULT_TARGET_FILE_SIZE, targetFileSize } from './kernel/delta/protocol/config';
 export type { DeltaType, StructField, StructType } from './kernel/delta/protocol/schema';
 export { type FileStats, parseStats } from './kernel/delta/protocol/stats';
+export {
+  type Backoff,
+  backoffPause,
+  DEFAULT_MAX_RETRIES,
+  JITTERS,
+  type RetryPolicy,
+  seededRandom,
+} from './kernel/retry/policy';
 export * from './kernel/simulation/index';
 export * from './kernel/sql/index';
+export { nearestRank, type Quantiles, quantileSampler, quantilesOf } from './kernel/statistics/quantiles';

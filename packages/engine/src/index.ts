@@ -22,7 +22,6 @@ export {
   type CommitRequest,
   type CommitResult,
   commit,
-  DEFAULT_MAX_RETRIES,
   latestVersion,
 } from './ops/delta/commit/commit';
 export { buildCommitInfo, CommitPropertiesError, ENGINE_INFO } from './ops/delta/commit/commit-info';

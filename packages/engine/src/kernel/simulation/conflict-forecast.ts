@@ -17,7 +17,7 @@ import {
   type IsolationLevel,
   readIsolationLevel,
 } from '../conflict/isolation';
-import { DEFAULT_MAX_RETRIES } from '../retry/commit-retries';
+import { DEFAULT_MAX_RETRIES } from '../retry/policy';
 import type { SimulatedCommit } from './commits';
 import type { SimulationFacts } from './facts';
 import { type SimulatedWriter, writerCommit } from './writers';

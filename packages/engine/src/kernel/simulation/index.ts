@@ -1,6 +1,5 @@
 /** The one conflict simulation (pure, browser-safe): two writers on one snapshot, FIRST commits, SECOND's fate. */
 
-export { nearestRank, quantilesOf } from '../statistics/quantiles';
 export {
   type ConflictForecast,
   type ConflictInput,
@@ -10,28 +9,26 @@ export {
   simulateConflict,
   type WriterForecast,
 } from './conflict-forecast';
-/** Many writers' commit loops, simulated: success per attempt, retry exhaustion and throughput (contention.ts). */
+/** Many writers' commit loops, simulated: success per attempt, retry exhaustion and throughput (contention/). */
 export {
-  backoffPause,
-  CONFLICT_REFUSAL,
   type CompactionForecast,
   type CompactionInput,
   type ContentionForecast,
   type ContentionInput,
+  forecastCompaction,
+  forecastContention,
+} from './contention/contention-forecast';
+export { simulateContention } from './contention/loop';
+export {
+  CONFLICT_REFUSAL,
   type ContentionModel,
   type ContentionOutcome,
   type ContentionPolicy,
-  forecastCompaction,
-  forecastContention,
   type GroupOutcome,
   MAX_SIMULATED_ATTEMPTS_PER_COMMIT,
-  type Quantiles,
-  quantileSampler,
   STILL_TRYING,
-  seededRandom,
-  simulateContention,
   type WriterGroup,
-} from './contention';
+} from './contention/model';
 export {
   type ForecastPoint,
   forecastPoint,
@@ -39,6 +36,6 @@ export {
   latenciesAt,
   type SweepForecast,
   type SweepForecastInput,
-} from './contention-sweep';
+} from './contention/sweep-forecast';
 export { type AppendedFile, factsNeeded, type SimulationFacts, type TableSnapshot } from './facts';
 export { ForecastError, type SimulatedWriter, type WriterChange, writerExpressionError } from './writers';

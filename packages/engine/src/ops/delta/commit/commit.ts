@@ -9,14 +9,12 @@ import type { WinningCommit } from '../../../kernel/conflict/conflict-checker';
 import { appendOnlyViolation, maxCommitAttempts, tableAlreadyCreated } from '../../../kernel/conflict/errors';
 import { type Action, serializeCommit } from '../../../kernel/delta/protocol/actions';
 import { parseCommitText, validateCommitActions } from '../../../kernel/delta/protocol/validate';
-import { DEFAULT_MAX_RETRIES } from '../../../kernel/retry/commit-retries';
+import { DEFAULT_MAX_RETRIES } from '../../../kernel/retry/policy';
 import type { ObjectStore } from '../../../storage/object-store';
 import { writeCheckpoint } from '../log/checkpoint';
 import { latestVersion } from '../log/latest';
 import { commitKey } from '../log/listing';
 import { type LoadedState, loadState, readCommit, rememberCommitted } from '../log/snapshot';
-
-export { DEFAULT_MAX_RETRIES };
 
 export interface CommitRequest {
   store: ObjectStore;

@@ -12,10 +12,10 @@
 
 import type { Add, Remove } from '../../../kernel/delta/protocol/actions';
 import { deletedFileRetentionMs } from '../../../kernel/delta/protocol/config';
+import { DEFAULT_MAX_RETRIES } from '../../../kernel/retry/policy';
 import type { ObjectMeta } from '../../../storage/object-store';
 import { leftoverKind, leftoverUnit, ownerAlive } from '../../../storage/staging';
 import { fromLogPath } from '../../parquet/data-file-paths';
-import { DEFAULT_MAX_RETRIES } from '../commit/commit';
 import { type CommitOptions, Transaction } from '../commit/transaction';
 import { dvFileKey } from '../dv/locate';
 import type { DeltaTable } from '../table';

@@ -1,5 +1,5 @@
 /**
- * A sweep's forecast: the contention model (contention.ts) run at every N from 1 to the sweep's largest, fed with
+ * A sweep's forecast: the contention model (model.ts, loop.ts) run at every N from 1 to the sweep's largest, fed with
  * the latencies the sweep measured, and its error against the measured points.
  *
  * Local tables: a writer's steps are CPU work, and N processes share the machine's cores. The model then shares
@@ -16,13 +16,10 @@
  * between (an attempt at N = 16 on a shared store is slower than at N = 2).
  * Structural types only: the sweep's contract (@racelab/contracts) depends on this package, not the reverse.
  */
-import {
-  type ContentionForecast,
-  type ContentionPolicy,
-  forecastCompaction,
-  forecastContention,
-  type Quantiles,
-} from './contention';
+import { DEFAULT_MAX_RETRIES } from '../../retry/policy';
+import type { Quantiles } from '../../statistics/quantiles';
+import { type ContentionForecast, forecastCompaction, forecastContention } from './contention-forecast';
+import type { ContentionPolicy } from './model';
 
 /**
  * The share of a local attempt's measured time that lies between its listing and its claim. A local attempt is
@@ -33,9 +30,6 @@ import {
  * Object stores keep the whole attempt as the window: there the listing and the claim are each a round trip.
  */
 export const LOCAL_CLAIM_SHARE = 0.05;
-
-/** OPTIMIZE commits with delta-rs's default library retries whatever the caller asked (delta/ops/optimize.ts). */
-const OPTIMIZE_RETRIES = 15;
 
 export interface SweepForecastInput {
   /** Where the tables lived; 'local' (the default) queues the writers' steps for the machine's cores. */
@@ -151,7 +145,7 @@ export function forecastPoint(sweep: SweepForecastInput, n: number): ForecastPoi
       compactions: input.commitsPerWriter,
       compactorRatePerSec: rate,
       ...cpus,
-      compactorPolicy: { ...input.policy, maxCommitRetries: OPTIMIZE_RETRIES },
+      compactorPolicy: { ...input.policy, maxCommitRetries: DEFAULT_MAX_RETRIES },
       appenderPolicy: input.policy,
       attemptMs: m.attemptMs,
       prepareMs: m.prepareMs,
