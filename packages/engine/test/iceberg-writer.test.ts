@@ -86,7 +86,7 @@ beforeAll(async () => {
 afterAll(() => catalog.close());
 
 describe('what the writer produces', () => {
-  it('manifests match the reference manifest_entry schema by field id and carry the required header keys', () => {
+  it('manifests match the reference manifest_entry schema by field id and carry the required header keys', async () => {
     const manifests = readdirSync(metadataDir).filter((f) => f.endsWith('-m0.avro'));
     expect(manifests).toHaveLength(2);
     for (const f of manifests) {
@@ -102,7 +102,7 @@ describe('what the writer produces', () => {
       expect(c.metadata['format-version']).toBe('2');
       expect(c.metadata.content).toBe('data');
       expect(c.codec).toBe('deflate');
-      const entries = readManifest(join(metadataDir, f), (p) => p).entries;
+      const entries = (await readManifest(join(metadataDir, f), (p) => p)).entries;
       expect(entries).toHaveLength(1);
       expect(entries[0]?.status).toBe(1);
       expect(entries[0]?.sequenceNumber).toBeNull();
@@ -118,7 +118,7 @@ describe('what the writer produces', () => {
     }
   });
 
-  it('manifest lists match the reference manifest_file v2 schema by field id', () => {
+  it('manifest lists match the reference manifest_file v2 schema by field id', async () => {
     const lists = readdirSync(metadataDir).filter((f) => f.startsWith('snap-'));
     expect(lists).toHaveLength(2);
     for (const f of lists) {
@@ -130,7 +130,7 @@ describe('what the writer produces', () => {
       expect(n).toBe(18);
       for (const k of ['snapshot-id', 'parent-snapshot-id', 'sequence-number', 'format-version'])
         expect(c.metadata[k], k).toBeDefined();
-      for (const m of readManifestList(join(metadataDir, f), (p) => p))
+      for (const m of await readManifestList(join(metadataDir, f), (p) => p))
         expect(m.manifestPath.startsWith('file:///')).toBe(true);
     }
   });

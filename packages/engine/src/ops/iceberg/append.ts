@@ -5,14 +5,13 @@
  * AssertRefSnapshotId(main) + AssertTableUUID. Lost attempts' manifests are deleted; data stays.
  */
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { type RetryHooks, retryPolicyFrom, withCommitRetry } from '../../kernel/iceberg/commit-retry';
 import { type IcebergSchema, parseIdentifier, type Snapshot, type TableMetadata } from '../../kernel/iceberg/types';
-import { writeNewFileSync } from '../../storage/durable';
 import { withConnection } from '../parquet/duck';
 import type { IcebergCatalog } from './catalog';
 import { type CommitTableOptions, commitTable, type Requirement, type Update, writeMetadataFile } from './commit';
 import { writeDataFile } from './data-files';
+import { fileAt, type IcebergFile, writeNewFile } from './files';
 import { type DataFile, encodeManifest, encodeManifestList, type ManifestFile, readManifestList } from './manifest';
 import { currentSchema, currentSnapshot, newMetadataLocation, newTableMetadata } from './metadata';
 import { joinLocation, toFileUri } from './paths';
@@ -50,7 +49,7 @@ export async function createIcebergTable(
   const metadata = newTableMetadata({ location: toFileUri(base), schema, properties: opts.properties ?? {} });
   const location = newMetadataLocation(metadata, 0);
   await catalog.createNamespace(identifier.namespace);
-  writeMetadataFile(catalog, location, metadata);
+  await writeMetadataFile(catalog, location, metadata);
   await catalog.insertTable(identifier, location);
   return { catalog, identifier, metadataLocation: location, metadata };
 }
@@ -102,31 +101,31 @@ function summaryFor(
  * Writes the new manifest and manifest list for `snapshotId` on top of `m`'s main head and returns the
  * updates and requirements to commit, plus the files written (to delete if this attempt loses).
  */
-function stageAppend(
+async function stageAppend(
   catalog: IcebergCatalog,
   m: TableMetadata,
   snapshotId: bigint,
   dataFile: DataFile,
   properties: Record<string, string>,
-): { updates: Update[]; requirements: Requirement[]; written: string[] } {
+): Promise<{ updates: Update[]; requirements: Requirement[]; written: IcebergFile[] }> {
   const commitUuid = randomUUID();
   const parent = currentSnapshot(m);
   const sequenceNumber = m['last-sequence-number'] + 1;
   const metadataDir = m.properties['write.metadata.path'] ?? joinLocation(m.location, 'metadata');
   const schema = currentSchema(m);
-  const write = (location: string, bytes: Buffer): string => {
-    const file = catalog.resolvePath(location);
+  const write = async (location: string, bytes: Uint8Array): Promise<IcebergFile> => {
+    const file = fileAt(location, catalog.resolvePath);
     // Durably: the commit will name it.
-    writeNewFileSync(file, bytes);
+    await writeNewFile(file, bytes);
     return file;
   };
   const manifestLocation = joinLocation(metadataDir, `${commitUuid}-m0.avro`);
   const manifestBytes = encodeManifest({ schema, snapshotId, files: [dataFile] });
-  const manifestFile = write(manifestLocation, manifestBytes);
+  const manifestFile = await write(manifestLocation, manifestBytes);
   const seq = BigInt(sequenceNumber);
   const manifests: ManifestFile[] = [
     {
-      manifestPath: toFileUri(manifestFile),
+      manifestPath: toFileUri(manifestFile.path),
       manifestLength: BigInt(manifestBytes.length),
       partitionSpecId: m['default-spec-id'],
       content: 0,
@@ -141,10 +140,10 @@ function stageAppend(
       deletedRowsCount: 0n,
     },
     // Fast append: the parent's manifests are carried over as they are.
-    ...(parent ? readManifestList(parent['manifest-list'], catalog.resolvePath) : []),
+    ...(parent ? await readManifestList(parent['manifest-list'], catalog.resolvePath) : []),
   ];
   const listLocation = joinLocation(metadataDir, `snap-${snapshotId}-0-${commitUuid}.avro`);
-  const listFile = write(
+  const listFile = await write(
     listLocation,
     encodeManifestList({ snapshotId, parentSnapshotId: parent?.['snapshot-id'], sequenceNumber: seq, manifests }),
   );
@@ -153,7 +152,7 @@ function stageAppend(
     ...(parent ? { 'parent-snapshot-id': parent['snapshot-id'] } : {}),
     'sequence-number': sequenceNumber,
     'timestamp-ms': Date.now(),
-    'manifest-list': toFileUri(listFile),
+    'manifest-list': toFileUri(listFile.path),
     summary: summaryFor(parent, dataFile, properties),
     'schema-id': schema['schema-id'],
   };
@@ -168,6 +167,11 @@ function stageAppend(
     ],
     written: [manifestFile, listFile],
   };
+}
+
+/** Removes lost attempts' manifests and manifest lists (the data file stays: the next attempt names it). */
+async function removeFiles(attempts: IcebergFile[][]): Promise<void> {
+  for (const files of attempts) for (const f of files) await f.store.delete(f.key);
 }
 
 export interface PrepareAppendOptions {
@@ -203,13 +207,13 @@ export async function prepareIcebergAppend(
       if (used) throw new Error('This append was already committed (or failed); prepare a new one');
       used = true;
       const policy = retryPolicyFrom(table.metadata.properties);
-      const written: string[][] = [];
+      const written: IcebergFile[][] = [];
       let current = table;
       const outcome = await withCommitRetry(
         policy,
         {
           attempt: async () => {
-            const staged = stageAppend(
+            const staged = await stageAppend(
               table.catalog,
               current.metadata,
               snapshotId,
@@ -218,7 +222,7 @@ export async function prepareIcebergAppend(
             );
             written.push(staged.written);
             const done = await commitTable(table.catalog, table.identifier, staged, { beforeSwap: opts.beforeSwap });
-            for (const files of written.slice(0, -1)) for (const f of files) rmSync(f, { force: true });
+            await removeFiles(written.slice(0, -1));
             return done.metadataLocation;
           },
           refresh: async () => {
@@ -234,7 +238,7 @@ export async function prepareIcebergAppend(
               : null;
           },
           onGiveUp: async () => {
-            for (const files of written) for (const f of files) rmSync(f, { force: true });
+            await removeFiles(written);
           },
         },
         opts,

@@ -4,7 +4,6 @@
  * the catalog row with `UPDATE … WHERE metadata_location = <old>`. The file is written (and checked)
  * before the swap, so the row never points at a file that does not exist; a lost swap leaves it orphaned.
  */
-import { existsSync } from 'node:fs';
 import {
   CommitFailedException,
   formatIdentifier,
@@ -12,8 +11,8 @@ import {
   type TableIdentifier,
   type TableMetadata,
 } from '../../kernel/iceberg/types';
-import { writeNewFileSync } from '../../storage/durable';
 import type { IcebergCatalog } from './catalog';
+import { fileAt, writeNewFile } from './files';
 import { metadataVersion, newMetadataLocation, serializeTableMetadata } from './metadata';
 import { type IcebergTable, loadTable } from './table';
 
@@ -103,10 +102,10 @@ export function applyUpdates(
  * Writes a metadata file that must not exist yet, durably (the catalog's swap is the commit, and it must
  * not point at a file a power loss can take), and checks it is there before anyone points at it.
  */
-export function writeMetadataFile(catalog: IcebergCatalog, location: string, m: TableMetadata): void {
-  const file = catalog.resolvePath(location);
-  writeNewFileSync(file, Buffer.from(serializeTableMetadata(m)));
-  if (!existsSync(file)) throw new Error(`Metadata file ${file} was not written`);
+export async function writeMetadataFile(catalog: IcebergCatalog, location: string, m: TableMetadata): Promise<void> {
+  const file = fileAt(location, catalog.resolvePath);
+  await writeNewFile(file, new TextEncoder().encode(serializeTableMetadata(m)));
+  if ((await file.store.head(file.key)) === null) throw new Error(`Metadata file ${file.path} was not written`);
 }
 
 export interface CommitTableOptions {
@@ -124,7 +123,7 @@ export async function commitTable(
   for (const r of change.requirements) validateRequirement(r, fresh.metadata);
   const next = applyUpdates(fresh.metadata, fresh.metadataLocation, change.updates);
   const location = newMetadataLocation(next, metadataVersion(fresh.metadataLocation) + 1);
-  writeMetadataFile(catalog, location, next);
+  await writeMetadataFile(catalog, location, next);
   await opts.beforeSwap?.();
   const swapped = await catalog.swapMetadataLocation(id, fresh.metadataLocation, location);
   if (!swapped) throw new CommitFailedException(`Table has been updated by another process: ${formatIdentifier(id)}`);

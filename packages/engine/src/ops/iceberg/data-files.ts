@@ -4,12 +4,12 @@
  * differ only in case, or be renamed).
  */
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { rm, rmdir, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { IcebergSchema } from '../../kernel/iceberg/types';
-import { mkdirDurable, syncFileAndName } from '../../storage/durable';
 import { sqlIdent, sqlList, sqlString } from '../parquet/duck';
+import { fileAt } from './files';
 import type { DataFile } from './manifest';
 import { joinLocation, type PathResolver, toFileUri } from './paths';
 import { duckTypeFor } from './schema';
@@ -43,7 +43,9 @@ export async function parquetTopLevelColumns(
 
 /**
  * Writes `sources` (Parquet) as one zstd Parquet data file in `dataDir` (a location), columns cast to
- * the table schema and tagged with its field ids. Source columns are matched by name.
+ * the table schema and tagged with its field ids. Source columns are matched by name. DuckDB writes it into the
+ * data folder's store's staging folder, where its footer is read, and the store then puts it in place, durably
+ * (as Delta's data files: parquet-write.ts).
  */
 export async function writeDataFile(
   c: DuckDBConnection,
@@ -67,23 +69,36 @@ export async function writeDataFile(
   });
   const fieldIds = opts.schema.fields.map((f) => `${sqlString(f.name)}: ${f.id}`).join(', ');
   const location = joinLocation(opts.dataDir, `00000-0-${randomUUID()}.parquet`);
-  const file = opts.resolvePath(location);
-  await mkdirDurable(dirname(file));
-  await c.run(
-    `COPY (SELECT ${select.join(', ')} FROM read_parquet(${sqlList(opts.sources)})) TO ${sqlString(file)} ` +
-      `(FORMAT parquet, COMPRESSION zstd, FIELD_IDS {${fieldIds}})`,
-  );
-  // DuckDB does not fsync; the commit that names the file must not outlive its bytes.
-  await syncFileAndName(file);
-  const count = await c.runAndReadAll(`SELECT num_rows FROM parquet_file_metadata(${sqlString(file)})`);
-  return {
-    content: 0,
-    filePath: toFileUri(file),
-    fileFormat: 'PARQUET',
-    recordCount: BigInt(String(count.getRowsJson()[0]?.[0] ?? 0)),
-    fileSizeInBytes: BigInt(statSync(file).size),
-    ...(await footerMetrics(c, file, opts.schema)),
-  };
+  const target = fileAt(location, opts.resolvePath);
+  const staging = await target.store.stagingDir();
+  try {
+    const file = join(staging, target.key);
+    await c.run(
+      `COPY (SELECT ${select.join(', ')} FROM read_parquet(${sqlList(opts.sources)})) TO ${sqlString(file)} ` +
+        `(FORMAT parquet, COMPRESSION zstd, FIELD_IDS {${fieldIds}})`,
+    );
+    const count = await c.runAndReadAll(`SELECT num_rows FROM parquet_file_metadata(${sqlString(file)})`);
+    const dataFile: DataFile = {
+      content: 0,
+      filePath: toFileUri(target.path),
+      fileFormat: 'PARQUET',
+      recordCount: BigInt(String(count.getRowsJson()[0]?.[0] ?? 0)),
+      fileSizeInBytes: BigInt((await stat(file)).size),
+      ...(await footerMetrics(c, file, opts.schema)),
+    };
+    // DuckDB does not fsync; putFile does, so the commit that names the file cannot outlive its bytes.
+    await target.store.putFile(target.key, file);
+    return dataFile;
+  } finally {
+    await removeStaging(staging);
+  }
+}
+
+/** The staging folder, and the store's folder of staging folders once no other writer's is left in it. */
+async function removeStaging(staging: string): Promise<void> {
+  await rm(staging, { recursive: true, force: true });
+  // Fails while another writer stages beside it: that writer removes it.
+  await rmdir(dirname(staging)).catch(() => {});
 }
 
 /**

@@ -4,9 +4,9 @@
  * field order and record names), plus the `schema-id` header key the spec requires and pyiceberg omits.
  * Reading resolves every field by field id, not by name: old Java lists call 504-506 `added_data_files_count` etc.
  */
-import { readFileSync } from 'node:fs';
 import { IcebergReadError, type IcebergSchema } from '../../kernel/iceberg/types';
 import { type AvroSchema, readContainer, writeContainer } from './avro';
+import { fileAt, readBytes } from './files';
 import type { PathResolver } from './paths';
 
 type Field = { name: string; 'field-id': number; type: AvroSchema; doc?: string; default?: null };
@@ -257,21 +257,20 @@ function recordOf(t: AvroSchema): AvroSchema {
   return b as AvroSchema;
 }
 
-function readAvroFile(
+async function readAvroFile(
   location: string,
   resolvePath: PathResolver,
   what: string,
-): ReturnType<typeof readContainer> & { file: string } {
-  const file = resolvePath(location);
-  let buf: Buffer;
-  try {
-    buf = readFileSync(file);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new IcebergReadError(
-      code === 'ENOENT' ? `${what} does not exist: ${file}` : `Cannot read ${what} ${file}: ${(e as Error).message}`,
-    );
-  }
+): Promise<ReturnType<typeof readContainer> & { file: string }> {
+  const at = fileAt(location, resolvePath);
+  const file = at.path;
+  const buf = Buffer.from(
+    await readBytes(
+      at,
+      () => new IcebergReadError(`${what} does not exist: ${file}`),
+      (e) => new IcebergReadError(`Cannot read ${what} ${file}: ${e.message}`),
+    ),
+  );
   const where = `${what} ${file}`;
   try {
     return { ...readContainer(buf, where), file };
@@ -293,8 +292,8 @@ const getter =
   };
 const bigOrNull = (v: unknown): bigint | null => (v === null ? null : BigInt(v as bigint));
 
-export function readManifestList(location: string, resolvePath: PathResolver): ManifestFile[] {
-  const c = readAvroFile(location, resolvePath, 'manifest list');
+export async function readManifestList(location: string, resolvePath: PathResolver): Promise<ManifestFile[]> {
+  const c = await readAvroFile(location, resolvePath, 'manifest list');
   const names = namesById(c.schema);
   return c.records.map((r) => {
     const g = getter(names, r, c.file);
@@ -316,11 +315,11 @@ export function readManifestList(location: string, resolvePath: PathResolver): M
   });
 }
 
-export function readManifest(
+export async function readManifest(
   location: string,
   resolvePath: PathResolver,
-): { entries: ManifestEntry[]; metadata: Record<string, string> } {
-  const c = readAvroFile(location, resolvePath, 'manifest');
+): Promise<{ entries: ManifestEntry[]; metadata: Record<string, string> }> {
+  const c = await readAvroFile(location, resolvePath, 'manifest');
   const names = namesById(c.schema);
   const dfName = names.get(2);
   const dfField = (c.schema as { fields: Rec[] }).fields.find((f) => f.name === dfName);

@@ -3,9 +3,9 @@
  * v2 spec's required fields, serialise in pyiceberg's key order, and name files `NNNNN-<uuid>.metadata.json`.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { JsonError, parseJson, stringifyJson } from '../../kernel/iceberg/json';
 import { IcebergReadError, type IcebergSchema, type Snapshot, type TableMetadata } from '../../kernel/iceberg/types';
+import { fileAt, readBytes } from './files';
 import { joinLocation, type PathResolver } from './paths';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -147,20 +147,15 @@ export function parseTableMetadata(text: string, where: string): TableMetadata {
 }
 
 /** Reads and parses a metadata file; errors name the file. */
-export function readTableMetadata(location: string, resolvePath: PathResolver): TableMetadata {
-  const file = resolvePath(location);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new IcebergReadError(
-      code === 'ENOENT'
-        ? `Metadata file does not exist: ${file}`
-        : `Cannot read metadata file ${file}: ${(e as Error).message}`,
-    );
-  }
-  return parseTableMetadata(text, `metadata file ${file}`);
+export async function readTableMetadata(location: string, resolvePath: PathResolver): Promise<TableMetadata> {
+  const at = fileAt(location, resolvePath);
+  const file = at.path;
+  const bytes = await readBytes(
+    at,
+    () => new IcebergReadError(`Metadata file does not exist: ${file}`),
+    (e) => new IcebergReadError(`Cannot read metadata file ${file}: ${e.message}`),
+  );
+  return parseTableMetadata(new TextDecoder().decode(bytes), `metadata file ${file}`);
 }
 
 /** pyiceberg's field order (metadata.py), with keys we do not know appended after. */

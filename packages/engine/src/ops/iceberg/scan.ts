@@ -3,11 +3,11 @@
  * Columns are bound by Iceberg field id through `parquet_schema()` and referenced by position, never
  * by name (names can differ only in case, and DuckDB renames such duplicates).
  */
-import { existsSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { IcebergReadError, type Snapshot, type TableMetadata } from '../../kernel/iceberg/types';
 import { sqlString, withConnection } from '../parquet/duck';
 import { parquetTopLevelColumns } from './data-files';
+import { fileAt } from './files';
 import { readManifest, readManifestList } from './manifest';
 import { currentSchema, currentSnapshot } from './metadata';
 import type { PathResolver } from './paths';
@@ -34,11 +34,11 @@ export interface IcebergScan {
 }
 
 /** The live data files of a snapshot (ADDED and EXISTING entries of its data manifests). */
-export function snapshotDataFiles(snapshot: Snapshot, resolvePath: PathResolver): ScannedDataFile[] {
+export async function snapshotDataFiles(snapshot: Snapshot, resolvePath: PathResolver): Promise<ScannedDataFile[]> {
   const out: ScannedDataFile[] = [];
-  for (const mf of readManifestList(snapshot['manifest-list'], resolvePath)) {
+  for (const mf of await readManifestList(snapshot['manifest-list'], resolvePath)) {
     if (mf.content !== 0) throw new IcebergReadError(`${mf.manifestPath}: delete manifests are not supported`);
-    for (const e of readManifest(mf.manifestPath, resolvePath).entries) {
+    for (const e of (await readManifest(mf.manifestPath, resolvePath)).entries) {
       if (e.status === 2) continue;
       if (e.dataFile.content !== 0)
         throw new IcebergReadError(`${e.dataFile.filePath}: delete files are not supported`);
@@ -54,8 +54,16 @@ export function snapshotDataFiles(snapshot: Snapshot, resolvePath: PathResolver)
   return out;
 }
 
-async function selectByFieldId(c: DuckDBConnection, m: TableMetadata, file: string): Promise<string> {
-  if (!existsSync(file)) throw new IcebergReadError(`Data file does not exist: ${file}`);
+/** The SELECT of one data file's columns by field id, read where its store says DuckDB can read it. */
+async function selectByFieldId(
+  c: DuckDBConnection,
+  m: TableMetadata,
+  f: ScannedDataFile,
+  resolvePath: PathResolver,
+): Promise<string> {
+  const at = fileAt(f.filePath, resolvePath);
+  if ((await at.store.head(at.key)) === null) throw new IcebergReadError(`Data file does not exist: ${f.localPath}`);
+  const file = await at.store.localPath(at.key);
   const cols = await parquetTopLevelColumns(c, file);
   if (cols.every((x) => x.fieldId === null) && m.properties['schema.name-mapping.default'] === undefined) {
     throw new IcebergReadError(
@@ -72,10 +80,10 @@ async function selectByFieldId(c: DuckDBConnection, m: TableMetadata, file: stri
 }
 
 /** The live data files of a snapshot (the current one by default), without reading them. */
-export function icebergDataFiles(
+export async function icebergDataFiles(
   table: IcebergTable,
   opts: { snapshotId?: string } = {},
-): { snapshotId: string | null; dataFiles: ScannedDataFile[] } {
+): Promise<{ snapshotId: string | null; dataFiles: ScannedDataFile[] }> {
   const m = table.metadata;
   const snapshot =
     opts.snapshotId === undefined
@@ -86,19 +94,19 @@ export function icebergDataFiles(
   if (!snapshot) return { snapshotId: null, dataFiles: [] };
   return {
     snapshotId: String(snapshot['snapshot-id']),
-    dataFiles: snapshotDataFiles(snapshot, table.catalog.resolvePath),
+    dataFiles: await snapshotDataFiles(snapshot, table.catalog.resolvePath),
   };
 }
 
 export async function scanIcebergTable(table: IcebergTable, opts: { snapshotId?: string } = {}): Promise<IcebergScan> {
   const m = table.metadata;
   const columns = currentSchema(m).fields.map((f) => f.name);
-  const { snapshotId, dataFiles } = icebergDataFiles(table, opts);
+  const { snapshotId, dataFiles } = await icebergDataFiles(table, opts);
   if (snapshotId === null) return { snapshotId: null, columns, dataFiles: [], rowCount: 0, rows: [] };
   const rows = await withConnection(async (c) => {
     if (dataFiles.length === 0) return [];
     const parts: string[] = [];
-    for (const f of dataFiles) parts.push(await selectByFieldId(c, m, f.localPath));
+    for (const f of dataFiles) parts.push(await selectByFieldId(c, m, f, table.catalog.resolvePath));
     const r = await c.runAndReadAll(`${parts.join(' UNION ALL ')} ORDER BY ALL`);
     return r.getRowsJson() as (string | null)[][];
   });

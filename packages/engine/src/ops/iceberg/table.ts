@@ -28,7 +28,7 @@ export async function loadTable(catalog: IcebergCatalog, id: TableIdentifier | s
       catalog,
       identifier,
       metadataLocation: location,
-      metadata: readTableMetadata(location, catalog.resolvePath),
+      metadata: await readTableMetadata(location, catalog.resolvePath),
     };
   } catch (e) {
     if (!(e instanceof IcebergReadError)) throw e;
