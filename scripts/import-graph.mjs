@@ -8,11 +8,13 @@
  * file directly in A imports a file directly in B. The check looks at every folder level: at depth d each folder
  * stands for everything below it (src/delta for src/delta/log and src/delta/commit), so two sibling folders that
  * lean on each other through their subfolders are a cycle too. A cycle is a strongly connected component of more
- * than one folder at some depth; the same component found at several depths counts once.
+ * than one folder at some depth; a component that is one already found a level up (its folders cut to that
+ * level) counts once.
  *
  *   node scripts/import-graph.mjs [dir…]   prints each package's cycles (default: every workspace package and app)
  *                                          and exits 1 when there is one
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,16 +36,41 @@ const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|jsx)$/;
 const SKIPPED_DIRS = new Set(['node_modules', '.next', 'var', 'dist', 'out', '.turbo', 'coverage']);
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs', '.jsx'];
 
-/** Every source file under `root`, as absolute paths (declaration files left out). */
-function sourceFiles(root) {
+const isSource = (name) => SOURCE.test(name) && !name.endsWith('.d.ts');
+
+/** Every file under `root` by walking its folders (hidden ones and build output left out). */
+function walk(root) {
   const found = [];
   for (const entry of readdirSync(root, { withFileTypes: true })) {
     if (entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name)) continue;
     const path = join(root, entry.name);
-    if (entry.isDirectory()) found.push(...sourceFiles(path));
-    else if (SOURCE.test(entry.name) && !entry.name.endsWith('.d.ts')) found.push(path);
+    if (entry.isDirectory()) found.push(...walk(path));
+    else found.push(path);
   }
   return found;
+}
+
+/**
+ * Every source file under `root`, as absolute paths (declaration files left out): in a git work tree the files
+ * git knows or would add (generated code it ignores is no one's to read), elsewhere every file found.
+ */
+function sourceFiles(root) {
+  let files;
+  try {
+    const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    files = listed
+      .split('\0')
+      .filter(Boolean)
+      .map((f) => join(root, f))
+      .filter((f) => existsSync(f));
+  } catch {
+    files = walk(root);
+  }
+  return files.filter((f) => isSource(f));
 }
 
 /** Comments blanked out, so an import written in a comment is no edge. */
@@ -186,7 +213,19 @@ export function folderCycles(root, aliases) {
     }
     for (const folders of stronglyConnected(edges)) {
       const key = folders.join(' ');
-      if (seen.has(key)) continue;
+      // The same loop seen one level up (its folders cut to depth - 1) is already counted.
+      const above = [
+        ...new Set(
+          folders.map(
+            (f) =>
+              f
+                .split('/')
+                .slice(0, depth - 1)
+                .join('/') || '.',
+          ),
+        ),
+      ].sort();
+      if (seen.has(key) || seen.has(above.join(' '))) continue;
       const members = new Set(folders);
       const imports = [...witness]
         .filter(([pair]) => pair.split(' ').every((f) => members.has(f)))
