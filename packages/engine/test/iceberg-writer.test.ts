@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson } from '../src/kernel/iceberg/json';
+import { parseJson } from '../src/kernel/iceberg/bigint-json';
 import { appendParquetToIcebergTable, createIcebergTable } from '../src/ops/iceberg/append';
 import { type AvroSchema, readContainer } from '../src/ops/iceberg/avro';
 import { readManifest, readManifestList } from '../src/ops/iceberg/manifest';

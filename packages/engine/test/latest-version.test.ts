@@ -1,5 +1,5 @@
 /**
- * The latest version found by probing (a stat of each version after a known one, delta/log/latest.ts) against a
+ * The latest version found by probing (a stat of each version after a known one, ops/delta/log/latest.ts) against a
  * listing of `_delta_log`, while writer processes commit to the table. Two ways to see "the same instant":
  * - by construction: versions only ever grow, so a probe taken between two listings must lie between their
  *   answers, whatever the writers did meanwhile;

@@ -1,6 +1,6 @@
 /**
- * A small write's file encoded in TypeScript (data/small-rows.ts, data/parquet-encode.ts) against the same rows
- * written by DuckDB's COPY (data/parquet-write.ts): DuckDB must read back the same rows with the same column
+ * A small write's file encoded in TypeScript (ops/parquet/small-rows.ts, ops/parquet/parquet-encode.ts) against the same rows
+ * written by DuckDB's COPY (ops/parquet/parquet-write.ts): DuckDB must read back the same rows with the same column
  * types (and the same names and field ids on a column-mapped table), filters on each column must find the rows
  * (the file's own min/max statistics), and the add action's stats must be the same. Then the write path: which
  * writes take it, and that one that cannot still writes what DuckDB would.

@@ -243,7 +243,7 @@ export function readIsolationLevel(value: string | null, engine: EngineId): Engi
   if (value === null) return { engine, ...reading, flagged: false };
   const meant = intendedLevel(value);
   const flagged = reading.effective === null || reading.effective !== meant;
-  // Every suggestion is the one spelling recommended for the level (spelling.ts), never an engine's own favourite.
+  // Every suggestion is the one spelling recommended for the level (isolation-spelling.ts), never an engine's own favourite.
   const fix = meant === null ? null : CAMEL[meant];
   const suggest = flagged && fix !== null && fix !== value && READERS[engine](fix).effective === meant;
   return { engine, ...reading, flagged, ...(suggest && { suggestion: fix }) };

@@ -18,9 +18,9 @@ import {
   readIsolationLevel,
 } from '../conflict/isolation';
 import { DEFAULT_MAX_RETRIES } from '../retry/policy';
-import type { SimulatedCommit } from './commits';
-import type { SimulationFacts } from './facts';
-import { type SimulatedWriter, writerCommit } from './writers';
+import type { SimulatedCommit } from './simulated-commit';
+import { type SimulatedWriter, writerCommit } from './simulated-writer';
+import type { SimulationFacts } from './simulation-facts';
 
 /** One object, so that what the forecast is for can grow without changing its callers. */
 export interface ConflictInput {

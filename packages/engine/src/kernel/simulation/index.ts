@@ -37,5 +37,5 @@ export {
   type SweepForecast,
   type SweepForecastInput,
 } from './contention/sweep-forecast';
-export { type AppendedFile, factsNeeded, type SimulationFacts, type TableSnapshot } from './facts';
-export { ForecastError, type SimulatedWriter, type WriterChange, writerExpressionError } from './writers';
+export { ForecastError, type SimulatedWriter, type WriterChange, writerExpressionError } from './simulated-writer';
+export { type AppendedFile, factsNeeded, type SimulationFacts, type TableSnapshot } from './simulation-facts';

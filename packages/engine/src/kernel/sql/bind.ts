@@ -26,9 +26,9 @@ import {
   type SqlType,
   type TimestampLiteral,
 } from './ast';
+import { dateToTimestamp, parseDate, parseTimestamp } from './date-time';
 import { fail } from './errors';
 import { renderExpression } from './render';
-import { dateToTimestamp, parseDate, parseTimestamp } from './time';
 
 /** What binding needs to know: the table's fields, and what the text is, for messages. */
 export interface Scope {

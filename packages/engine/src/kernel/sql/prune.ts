@@ -13,8 +13,8 @@
  * file is kept unless TRUE is impossible. Anything not understood is "unknown", which keeps it.
  */
 import type { Column, CompareOp, Expr, SqlType } from './ast';
-import { dateToTimestamp, MICROS_PER_DAY, parseDate, parseTimestamp, timestampToDate } from './time';
-import { compareScalars, type Scalar } from './values';
+import { dateToTimestamp, MICROS_PER_DAY, parseDate, parseTimestamp, timestampToDate } from './date-time';
+import { compareScalars, type Scalar } from './value-order';
 
 export interface FileStatsView {
   /** Raw strings from the Delta log; null is a null partition. */

@@ -5,8 +5,8 @@
  */
 import { deltaToDuckType } from '../delta/protocol/schema';
 import type { Expr, Literal } from './ast';
+import { formatTimestamp } from './date-time';
 import { isKeyword } from './lexer';
-import { formatTimestamp } from './time';
 
 function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;

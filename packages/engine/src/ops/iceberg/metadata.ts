@@ -1,9 +1,9 @@
 /**
- * Table metadata JSON: parse (ids as BigInt through json.ts, never JSON.parse), validate against the
+ * Table metadata JSON: parse (ids as BigInt through kernel/iceberg/bigint-json.ts, never JSON.parse), validate against the
  * v2 spec's required fields, serialise in pyiceberg's key order, and name files `NNNNN-<uuid>.metadata.json`.
  */
 import { randomUUID } from 'node:crypto';
-import { JsonError, parseJson, stringifyJson } from '../../kernel/iceberg/json';
+import { JsonError, parseJson, stringifyJson } from '../../kernel/iceberg/bigint-json';
 import { IcebergReadError, type IcebergSchema, type Snapshot, type TableMetadata } from '../../kernel/iceberg/types';
 import { fileAt, readBytes } from './files';
 import { joinLocation, type PathResolver } from './paths';

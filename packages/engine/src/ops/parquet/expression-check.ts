@@ -1,7 +1,7 @@
 /**
  * The last check before a user's expression is accepted for work: DuckDB itself binds the SQL the
  * engine renders from it, against a table of the schema, and runs it on one row of NULLs. The
- * binder in `sql/` models DuckDB's types but not every signature (round()'s digits are an INTEGER,
+ * binder in `kernel/sql/` models DuckDB's types but not every signature (round()'s digits are an INTEGER,
  * an IN list is cast to one type), and it leaves constants to DuckDB's own conversion rules
  * (`CAST('abc' AS DOUBLE)`); this catches both, so a race, forecast or audit never starts with an
  * expression that cannot run. What depends on the data is refused by the binder (casts that do not

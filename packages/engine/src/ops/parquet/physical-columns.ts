@@ -4,7 +4,7 @@
  * physical name with its `delta.columnMapping.id` as the Parquet field_id, in `name` and `id` mode alike; struct
  * fields at every depth (inside lists and maps too) renamed and given ids; list elements and map keys and values
  * keep their Parquet names and get no id. Partition values and stats are then keyed by physical name, since they
- * take the file's column names. The reverse, reading, is column-mapping.ts.
+ * take the file's column names. The reverse, reading, is logical-columns.ts.
  */
 import {
   type ColumnMappingMode,

@@ -8,8 +8,8 @@ import { type StructType, schemaUses } from './schema';
 /**
  * Reader features this engine implements; any other is refused by name, never misread.
  * - `deletionVectors`: every scan leaves out the rows a file's vector deletes, by row position inside DuckDB
- *   (data/deleted-rows.ts, delta/dv/).
- * - `columnMapping`: columns are read by physical name or Parquet field id (data/column-mapping.ts), stats and
+ *   (ops/delta/read/deleted-rows.ts, kernel/delta/dv/, ops/delta/dv/).
+ * - `columnMapping`: columns are read by physical name or Parquet field id (ops/parquet/logical-columns.ts), stats and
  *   partition values by physical name (protocol/column-mapping.ts); users see logical names only.
  * - `v2Checkpoint`: UUID-named and classic v2 checkpoints, JSON or Parquet, with sidecars (log/checkpoint.ts).
  * - `vacuumProtocolCheck`: nothing to do when reading. It asks that VACUUM run the writer protocol check before

@@ -33,7 +33,7 @@ export interface CommitRequest {
   appendOnly?: boolean;
   /**
    * The state `readVersion` was read as (DeltaTable.state). Given, the state the commit makes is remembered for
-   * the table's next load in this process (delta/log/snapshot.ts), from the winners the loop read anyway.
+   * the table's next load in this process (ops/delta/log/snapshot.ts), from the winners the loop read anyway.
    */
   readState?: LoadedState;
   /** Called after each failed claim, for the lab's per-attempt record. */

@@ -134,7 +134,7 @@ export async function prepareWrite(
   const started = Date.now();
   const small = smallWrite(data, table, options);
   if (small) {
-    // A few plain rows: one file encoded here, no DuckDB (data/small-rows.ts says which rows qualify).
+    // A few plain rows: one file encoded here, no DuckDB (ops/parquet/small-rows.ts says which rows qualify).
     const { schema, metadata } = small;
     const written = await writeRowsFile({
       store,

@@ -14,7 +14,7 @@ import type { CheckerEngine, EngineTransaction } from '../conflict/engines';
 import type { Action, Add } from '../delta/protocol/actions';
 import { type FileStats, parseStats } from '../delta/protocol/stats';
 import type { Expr } from '../sql/index';
-import type { AppendedFile, TableSnapshot } from './facts';
+import type { AppendedFile, TableSnapshot } from './simulation-facts';
 
 export interface SimulatedCommit {
   /** commitInfo first, then the file actions. */

@@ -7,7 +7,7 @@
 import type { Add, Protocol } from '../delta/protocol/actions';
 import type { StructType } from '../delta/protocol/schema';
 import type { FileStats } from '../delta/protocol/stats';
-import type { SimulatedWriter } from './writers';
+import type { SimulatedWriter } from './simulated-writer';
 
 /** The version both writers read, as its log describes it. */
 export interface TableSnapshot {

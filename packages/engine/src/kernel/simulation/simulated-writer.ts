@@ -7,8 +7,14 @@ import type { CheckerEngine } from '../conflict/engines';
 import { compactionBins } from '../delta/compaction-bins';
 import { targetFileSize } from '../delta/protocol/config';
 import { ExpressionError, parsePredicate, parseUpdateExpression, resolveColumn } from '../sql/index';
-import { appendCommit, compactionCommit, overwriteCommit, rewriteCommit, type SimulatedCommit } from './commits';
-import type { SimulationFacts } from './facts';
+import {
+  appendCommit,
+  compactionCommit,
+  overwriteCommit,
+  rewriteCommit,
+  type SimulatedCommit,
+} from './simulated-commit';
+import type { SimulationFacts } from './simulation-facts';
 
 export type WriterChange =
   /**
