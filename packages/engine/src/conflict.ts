@@ -1,9 +1,9 @@
 /**
- * @racelab/engine/conflict: the engine's pure half, safe for the browser (no `node:` imports, no
- * DuckDB): the expression parser and stats pruning, the conflict checkers (delta-rs's, and the
- * Delta Spark / Databricks model behind `checkerFor`), the isolation-level
- * parsing and per-engine interpretation, and the one conflict simulation (simulation/) that every
- * forecast runs, in the lab, the API and the browser alike.
+ * @racelab/engine/conflict: the engine's pure half, safe for the browser (everything here comes from kernel/,
+ * which has no `node:` imports and no DuckDB): the expression parser and stats pruning, the conflict checkers
+ * (delta-rs's, and the Delta Spark / Databricks model behind `checkerFor`), the isolation-level parsing and
+ * per-engine interpretation, the one retry policy, and the one conflict simulation (kernel/simulation/) that
+ * every forecast runs, in the lab, the API and the browser alike.
  */
 
 export * from './kernel/conflict/conflict-checker';

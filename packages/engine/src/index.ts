@@ -1,7 +1,12 @@
 /**
- * @racelab/engine: Delta Lake tables written the way delta-rs 1.6.x writes them. The pure half
- * (expressions, pruning, conflict checker, isolation parsing, the conflict simulation) is also exported
- * on its own as `@racelab/engine/conflict`, for the browser.
+ * @racelab/engine: Delta Lake tables written the way delta-rs 1.6.x writes them, and Iceberg tables the way
+ * pyiceberg does. The pure half (expressions, pruning, conflict checkers, isolation parsing, the retry policy, the
+ * simulations) is also exported on its own as `@racelab/engine/conflict`, for the browser.
+ *
+ * Layers (src/README.md): `kernel/` is pure (no I/O: it bundles for the browser) and imports only itself;
+ * `ops/` does the work (DuckDB, Parquet, the Delta and Iceberg operations) and imports `storage/` and `kernel/`;
+ * `storage/` holds the ObjectStore handlers, knows nothing of Delta or Iceberg, and imports only itself and pure
+ * helpers of `kernel/`. No folder imports one that imports it back.
  */
 export * from './conflict';
 export { type DvSource, dvSource } from './kernel/delta/dv/descriptor';
