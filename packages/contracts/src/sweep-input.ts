@@ -4,6 +4,8 @@
  * What the CLI and the API's startSweep take; checked before any work starts, every problem at once. A policy is
  * given by its preset's name or as numbers (`custom`); the checked input carries it resolved to numbers.
  */
+import type { RetryPolicy as EngineRetryPolicy } from '@racelab/engine/conflict';
+import { JITTERS } from '@racelab/engine/conflict';
 import * as v from 'valibot';
 import { type Checked, checkWith, describe, isObject, mustBe, objectMessage } from './problems';
 import { notList } from './shapes';
@@ -18,7 +20,7 @@ export const SWEEP_OPERATIONS = [
 export type SweepOperation = (typeof SWEEP_OPERATIONS)[number];
 export const RETRY_POLICY_NAMES = ['delta-rs', 'pyiceberg-like', 'spark-like', 'none', 'custom'] as const;
 export type RetryPolicyName = (typeof RETRY_POLICY_NAMES)[number];
-export const JITTERS = ['none', 'full', 'equal'] as const;
+export { JITTERS };
 
 export const MAX_SWEEP_WRITERS = 64;
 export const MAX_SWEEP_COMMITS_PER_WRITER = 50;
@@ -36,20 +38,11 @@ export const DEFAULT_SWEEP_COMMITS = 10;
 export const DEFAULT_SWEEP_APPEND_RATE = 1;
 export const DEFAULT_SWEEP_SEED = 1;
 
-export interface Backoff {
-  baseMs: number;
-  capMs: number;
-  jitter: (typeof JITTERS)[number];
-}
+export type { Backoff } from '@racelab/engine/conflict';
 
-export interface RetryPolicy {
+/** The engine's retry policy (what the sweep writers and the contention model retry by), named. */
+export interface RetryPolicy extends EngineRetryPolicy {
   name: RetryPolicyName;
-  /** The library's commit loop (delta-rs max_commit_retries). */
-  maxCommitRetries: number;
-  /** The application loop's tries of the whole change (1 = no app retry). */
-  appTries: number;
-  /** Pause before try t > 1: min(cap, base * 2^(t-2)), jittered. */
-  backoff: Backoff | null;
 }
 
 /**
@@ -92,7 +85,7 @@ const backoffSchema = v.pipe(
   }),
 );
 
-/** A policy as numbers: what results carry, and what `custom` gives. */
+/** A policy as numbers: what results carry, and what `custom` gives. Its output is the engine's RetryPolicy. */
 export const retryPolicySchema = object({
   name: v.picklist(RETRY_POLICY_NAMES, oneOf(RETRY_POLICY_NAMES)),
   maxCommitRetries: described(
@@ -104,7 +97,7 @@ export const retryPolicySchema = object({
     v.nullable(backoffSchema),
     'pause before app try t > 1: min(cap, base * 2^(t-2)); full jitter uniform(0, that), equal that/2 + uniform(0, that/2)',
   ),
-});
+}) satisfies v.GenericSchema<unknown, RetryPolicy>;
 
 const PRESETS = RETRY_POLICY_NAMES.filter((n) => n !== 'custom');
 

@@ -1,5 +1,5 @@
 /**
- * A one-row append to an S3 table takes the small-write path (data/small-rows.ts): its file is encoded in
+ * A one-row append to an S3 table takes the small-write path (ops/parquet/small-rows.ts): its file is encoded in
  * TypeScript and sent from memory (putBytes), and kept as the cached download of its key, as putFile keeps what
  * DuckDB wrote, so a reader on this host does not fetch it again.
  */

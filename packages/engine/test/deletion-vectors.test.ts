@@ -8,8 +8,6 @@ import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../../../fixtures';
-import { relativeDvPath } from '../src/delta/dv/descriptor';
-import { fileKey } from '../src/delta/log/replay';
 import {
   type Add,
   commit,
@@ -27,6 +25,8 @@ import {
   writeCheckpoint,
   writeDeltaTable,
 } from '../src/index';
+import { relativeDvPath } from '../src/kernel/delta/dv/descriptor';
+import { fileKey } from '../src/kernel/delta/log/replay';
 import {
   type DvStorage,
   dataFilePath,

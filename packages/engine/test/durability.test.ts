@@ -11,8 +11,8 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createIcebergTable } from '../src/iceberg/append';
-import { SqliteCatalog } from '../src/iceberg/sqlite-catalog';
+import { createIcebergTable } from '../src/ops/iceberg/append';
+import { SqliteCatalog } from '../src/ops/iceberg/sqlite-catalog';
 import { writeTripsParquet } from './helpers/iceberg';
 import { lessonTable } from './helpers/lesson';
 import { tempDir } from './helpers/tmp';
@@ -113,6 +113,23 @@ function expectRenamedDurably(calls: Call[], test: (to: string) => boolean, what
   return name;
 }
 
+/**
+ * Asserts a new file claimed with link() (the store's put-if-absent) had its staged bytes synced before the link and
+ * its folder synced after it: returns when the folder was.
+ */
+function expectLinkedDurably(calls: Call[], test: (to: string) => boolean, what: string): number {
+  const linked = find(calls, (c) => c.name.startsWith('link') && test(c.paths.at(-1) as string));
+  expect(linked, `${what} claimed with link()`).toBeGreaterThan(-1);
+  const [staged, to] = [calls[linked]?.paths.at(-2) as string, calls[linked]?.paths.at(-1) as string];
+  expect(staged.startsWith(`${to}#`), `${what} staged beside its name`).toBe(true);
+  const bytes = find(calls, synced(staged));
+  expect(bytes, `${what}: its bytes synced before link()`).toBeGreaterThan(-1);
+  expect(bytes).toBeLessThan(linked);
+  const name = find(calls, synced(dirname(to)), linked);
+  expect(name, `${what}: its folder synced after link()`).toBeGreaterThan(-1);
+  return name;
+}
+
 describe('durability, read from a real writer with strace', () => {
   it('a Delta append syncs its data file, log entry, checkpoint and _last_checkpoint, with their folders, before it answers', async () => {
     const dir = await lessonTable(root, 'delta', { configuration: { 'delta.checkpointInterval': '2' } });
@@ -157,18 +174,14 @@ describe('durability, read from a real writer with strace', () => {
     expect(JSON.parse(out[1] as string).error).toBeUndefined();
     const swap = calls.findLastIndex((c) => c.ok && isSync(c) && (c.paths[0] ?? '').startsWith(db));
     expect(swap, 'the catalog commit').toBeGreaterThan(-1);
+    const data = expectRenamedDurably(calls, (to) => to.includes('/data/') && to.endsWith('.parquet'), 'data file');
+    expect(data, 'data file durable before the swap').toBeLessThan(swap);
     for (const [what, test] of [
-      ['data file', (p: string) => p.includes('/data/') && p.endsWith('.parquet')],
       ['manifest', (p: string) => p.endsWith('-m0.avro')],
       ['manifest list', (p: string) => /\/snap-[^/]+\.avro$/.test(p)],
       ['metadata', (p: string) => /\/00001-[^/]+\.metadata\.json$/.test(p)],
     ] as const) {
-      const file = find(calls, (c) => isSync(c) && test(c.paths[0] ?? ''));
-      expect(file, `${what} synced`).toBeGreaterThan(-1);
-      expect(file, `${what} synced before the swap`).toBeLessThan(swap);
-      const folder = find(calls, synced(dirname(calls[file]?.paths[0] as string)), file);
-      expect(folder, `${what}'s folder synced before the swap`).toBeLessThan(swap);
-      expect(folder).toBeGreaterThan(file);
+      expect(expectLinkedDurably(calls, test, what), `${what} durable before the swap`).toBeLessThan(swap);
     }
   });
 });

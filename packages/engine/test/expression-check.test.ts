@@ -5,11 +5,17 @@
  * DuckDB's own text kept as the cause. Each refused predicate is first shown to fail in DuckDB.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, sqlIdent } from '../src/data/duck';
-import { checkExpressionRuns } from '../src/data/expression-check';
-import { deltaToDuckType, type StructType } from '../src/delta/protocol/schema';
-import type { Expr } from '../src/sql/ast';
-import { ExpressionError, parsePredicate, parseUpdateExpression, renderExpression, renderSql } from '../src/sql/index';
+import { deltaToDuckType, type StructType } from '../src/kernel/delta/protocol/schema';
+import type { Expr } from '../src/kernel/sql/ast';
+import {
+  ExpressionError,
+  parsePredicate,
+  parseUpdateExpression,
+  renderExpression,
+  renderSql,
+} from '../src/kernel/sql/index';
+import { connect, sqlIdent } from '../src/ops/parquet/duck';
+import { checkExpressionRuns } from '../src/ops/parquet/expression-check';
 import { FUZZ_SCHEMA } from './helpers/predicate-fuzz';
 
 const schema: StructType = FUZZ_SCHEMA;

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { appendParquetToIcebergTable, createIcebergTable, prepareIcebergAppend } from '../src/iceberg/append';
-import { backoffMs, retryPolicyFrom, withCommitRetry } from '../src/iceberg/retry';
-import { scanIcebergTable } from '../src/iceberg/scan';
-import { SqliteCatalog } from '../src/iceberg/sqlite-catalog';
-import { openIcebergTable } from '../src/iceberg/table';
-import { CommitFailedException } from '../src/iceberg/types';
+import { backoffMs, retryPolicyFrom, withCommitRetry } from '../src/kernel/iceberg/commit-retry';
+import { CommitFailedException } from '../src/kernel/iceberg/types';
+import { appendParquetToIcebergTable, createIcebergTable, prepareIcebergAppend } from '../src/ops/iceberg/append';
+import { scanIcebergTable } from '../src/ops/iceberg/scan';
+import { SqliteCatalog } from '../src/ops/iceberg/sqlite-catalog';
+import { openIcebergTable } from '../src/ops/iceberg/table';
 import { writeTripsParquet } from './helpers/iceberg';
 import { tempDir } from './helpers/tmp';
 

@@ -5,9 +5,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scanIcebergTable } from '../src/iceberg/scan';
-import { SqliteCatalog } from '../src/iceberg/sqlite-catalog';
-import { openIcebergTable } from '../src/iceberg/table';
+import { scanIcebergTable } from '../src/ops/iceberg/scan';
+import { SqliteCatalog } from '../src/ops/iceberg/sqlite-catalog';
+import { openIcebergTable } from '../src/ops/iceberg/table';
 import { copyGoldenCatalog, goldenResolver, ICEBERG_GOLDEN } from './helpers/iceberg';
 import { tempDir } from './helpers/tmp';
 

@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type PostgresServer, processAlive, startPostgresServer } from '@racelab/pg-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendParquetToIcebergTable, createIcebergTable, prepareIcebergAppend } from '../src/iceberg/append';
-import { PostgresCatalog } from '../src/iceberg/postgres-catalog';
-import { scanIcebergTable } from '../src/iceberg/scan';
-import { openIcebergTable } from '../src/iceberg/table';
-import { CommitFailedException } from '../src/iceberg/types';
+import { CommitFailedException } from '../src/kernel/iceberg/types';
+import { appendParquetToIcebergTable, createIcebergTable, prepareIcebergAppend } from '../src/ops/iceberg/append';
+import { PostgresCatalog } from '../src/ops/iceberg/postgres-catalog';
+import { scanIcebergTable } from '../src/ops/iceberg/scan';
+import { openIcebergTable } from '../src/ops/iceberg/table';
 import { writeTripsParquet } from './helpers/iceberg';
 import { raceProcesses, releaseInOrder } from './helpers/processes';
 

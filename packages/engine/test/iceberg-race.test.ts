@@ -5,10 +5,10 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendParquetToIcebergTable, createIcebergTable } from '../src/iceberg/append';
-import { scanIcebergTable } from '../src/iceberg/scan';
-import { SqliteCatalog } from '../src/iceberg/sqlite-catalog';
-import { openIcebergTable } from '../src/iceberg/table';
+import { appendParquetToIcebergTable, createIcebergTable } from '../src/ops/iceberg/append';
+import { scanIcebergTable } from '../src/ops/iceberg/scan';
+import { SqliteCatalog } from '../src/ops/iceberg/sqlite-catalog';
+import { openIcebergTable } from '../src/ops/iceberg/table';
 import { writeTripsParquet } from './helpers/iceberg';
 import { raceProcesses, releaseInOrder } from './helpers/processes';
 import { tempDir } from './helpers/tmp';

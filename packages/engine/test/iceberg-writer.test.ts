@@ -6,18 +6,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqlString, withConnection } from '../src/data/duck';
-import { appendParquetToIcebergTable, createIcebergTable } from '../src/iceberg/append';
-import { type AvroSchema, readContainer } from '../src/iceberg/avro';
-import { parseJson } from '../src/iceberg/json';
-import { readManifest, readManifestList } from '../src/iceberg/manifest';
-import { parseTableMetadata, validateTableMetadata } from '../src/iceberg/metadata';
-import { defaultResolvePath, toFileUri } from '../src/iceberg/paths';
-import { scanIcebergTable } from '../src/iceberg/scan';
-import { schemaFromFields } from '../src/iceberg/schema';
-import { snapshotIdFromUuid } from '../src/iceberg/snapshot-id';
-import { SqliteCatalog } from '../src/iceberg/sqlite-catalog';
-import { openIcebergTable } from '../src/iceberg/table';
+import { parseJson } from '../src/kernel/iceberg/bigint-json';
+import { appendParquetToIcebergTable, createIcebergTable } from '../src/ops/iceberg/append';
+import { type AvroSchema, readContainer } from '../src/ops/iceberg/avro';
+import { readManifest, readManifestList } from '../src/ops/iceberg/manifest';
+import { parseTableMetadata, validateTableMetadata } from '../src/ops/iceberg/metadata';
+import { defaultResolvePath, toFileUri } from '../src/ops/iceberg/paths';
+import { scanIcebergTable } from '../src/ops/iceberg/scan';
+import { schemaFromFields } from '../src/ops/iceberg/schema';
+import { snapshotIdFromUuid } from '../src/ops/iceberg/snapshot-id';
+import { SqliteCatalog } from '../src/ops/iceberg/sqlite-catalog';
+import { openIcebergTable } from '../src/ops/iceberg/table';
+import { sqlString, withConnection } from '../src/ops/parquet/duck';
 import { ICEBERG_SPEC, writeTripsParquet } from './helpers/iceberg';
 import { tempDir } from './helpers/tmp';
 
@@ -86,7 +86,7 @@ beforeAll(async () => {
 afterAll(() => catalog.close());
 
 describe('what the writer produces', () => {
-  it('manifests match the reference manifest_entry schema by field id and carry the required header keys', () => {
+  it('manifests match the reference manifest_entry schema by field id and carry the required header keys', async () => {
     const manifests = readdirSync(metadataDir).filter((f) => f.endsWith('-m0.avro'));
     expect(manifests).toHaveLength(2);
     for (const f of manifests) {
@@ -102,7 +102,7 @@ describe('what the writer produces', () => {
       expect(c.metadata['format-version']).toBe('2');
       expect(c.metadata.content).toBe('data');
       expect(c.codec).toBe('deflate');
-      const entries = readManifest(join(metadataDir, f), (p) => p).entries;
+      const entries = (await readManifest(join(metadataDir, f), (p) => p)).entries;
       expect(entries).toHaveLength(1);
       expect(entries[0]?.status).toBe(1);
       expect(entries[0]?.sequenceNumber).toBeNull();
@@ -118,7 +118,7 @@ describe('what the writer produces', () => {
     }
   });
 
-  it('manifest lists match the reference manifest_file v2 schema by field id', () => {
+  it('manifest lists match the reference manifest_file v2 schema by field id', async () => {
     const lists = readdirSync(metadataDir).filter((f) => f.startsWith('snap-'));
     expect(lists).toHaveLength(2);
     for (const f of lists) {
@@ -130,7 +130,7 @@ describe('what the writer produces', () => {
       expect(n).toBe(18);
       for (const k of ['snapshot-id', 'parent-snapshot-id', 'sequence-number', 'format-version'])
         expect(c.metadata[k], k).toBeDefined();
-      for (const m of readManifestList(join(metadataDir, f), (p) => p))
+      for (const m of await readManifestList(join(metadataDir, f), (p) => p))
         expect(m.manifestPath.startsWith('file:///')).toBe(true);
     }
   });

@@ -1,6 +1,6 @@
 /**
  * A latest load in a process that loaded the table before reads only the commits after the state it remembers
- * (delta/log/snapshot.ts). Held here to what a full load in a fresh process sees (helpers/load-worker.ts), after
+ * (ops/delta/log/snapshot.ts). Held here to what a full load in a fresh process sees (helpers/load-worker.ts), after
  * this process's own commits, another writer's, a checkpoint, and a table replaced at the same place.
  */
 import { spawnSync } from 'node:child_process';

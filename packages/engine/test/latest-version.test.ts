@@ -1,5 +1,5 @@
 /**
- * The latest version found by probing (a stat of each version after a known one, delta/log/latest.ts) against a
+ * The latest version found by probing (a stat of each version after a known one, ops/delta/log/latest.ts) against a
  * listing of `_delta_log`, while writer processes commit to the table. Two ways to see "the same instant":
  * - by construction: versions only ever grow, so a probe taken between two listings must lie between their
  *   answers, whatever the writers did meanwhile;
@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { latestVersion, listedLatestVersion, PROBE_LIMIT } from '../src/delta/log/latest';
 import { buildCommitInfo, commit, field, LocalObjectStore, newTableMetadata, protocolForSchema } from '../src/index';
+import { latestVersion, listedLatestVersion, PROBE_LIMIT } from '../src/ops/delta/log/latest';
 import { tempDir } from './helpers/tmp';
 
 const COMMITTER = fileURLToPath(new URL('./helpers/log-committer.ts', import.meta.url));

@@ -6,7 +6,7 @@
  * the same at any size and seed.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { connect } from '../src/data/duck';
+import { connect } from '../src/ops/parquet/duck';
 import { FUZZ_SCHEMA, fuzzPredicates, parseProblems } from './helpers/predicate-fuzz';
 
 const CASES = 3000;

@@ -4,7 +4,7 @@
  * could make right. The fuzzer's predicates hold it to parsePredicate on a real schema.
  */
 import { describe, expect, it } from 'vitest';
-import { checkPredicateSyntax, ExpressionError, parsePredicate } from '../src/sql/index';
+import { checkPredicateSyntax, ExpressionError, parsePredicate } from '../src/kernel/sql/index';
 import { FUZZ_SCHEMA, fuzzedPredicates } from './helpers/predicate-fuzz';
 
 const refusal = (text: string) => {

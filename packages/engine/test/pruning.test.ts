@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { field, type StructType } from '../src/delta/protocol/schema';
-import { canMatch, type FileStatsView, parsePredicate } from '../src/sql';
+import { field, type StructType } from '../src/kernel/delta/protocol/schema';
+import { canMatch, type FileStatsView, parsePredicate } from '../src/kernel/sql';
 
 const schema: StructType = {
   type: 'struct',

@@ -21,7 +21,7 @@ import {
   simulateConflict,
   type WriterChange,
 } from '../src/index';
-import { writerCommit } from '../src/simulation/writers';
+import { writerCommit } from '../src/kernel/simulation/simulated-writer';
 
 const schema: StructType = {
   type: 'struct',

@@ -1,16 +1,12 @@
 /**
- * A small write's file encoded in TypeScript (data/small-rows.ts, data/parquet-encode.ts) against the same rows
- * written by DuckDB's COPY (data/parquet-write.ts): DuckDB must read back the same rows with the same column
+ * A small write's file encoded in TypeScript (ops/parquet/small-rows.ts, ops/parquet/parquet-encode.ts) against the same rows
+ * written by DuckDB's COPY (ops/parquet/parquet-write.ts): DuckDB must read back the same rows with the same column
  * types (and the same names and field ids on a column-mapped table), filters on each column must find the rows
  * (the file's own min/max statistics), and the add action's stats must be the same. Then the write path: which
  * writes take it, and that one that cannot still writes what DuckDB would.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withConnection } from '../src/data/duck';
-import { writeDataFiles, writeRowsFile } from '../src/data/parquet-write';
-import { smallRowsColumns } from '../src/data/small-rows';
-import { conformToSchema, prepareSource } from '../src/data/source';
 import {
   type ColumnMappingMode,
   DeltaTable,
@@ -23,6 +19,10 @@ import {
   statsColumns,
   writeDeltaTable,
 } from '../src/index';
+import { withConnection } from '../src/ops/parquet/duck';
+import { writeDataFiles, writeRowsFile } from '../src/ops/parquet/parquet-write';
+import { smallRowsColumns } from '../src/ops/parquet/small-rows';
+import { conformToSchema, prepareSource } from '../src/ops/parquet/source';
 import { TLC_SCHEMA, taxiRows } from './helpers/taxi';
 import { tempDir } from './helpers/tmp';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { field, type StructType } from '../src/delta/protocol/schema';
+import { field, type StructType } from '../src/kernel/delta/protocol/schema';
 import {
   columnsOf,
   ExpressionError,
@@ -8,7 +8,7 @@ import {
   renderExpression,
   renderSql,
   resolveColumn,
-} from '../src/sql';
+} from '../src/kernel/sql';
 import { TLC_SCHEMA as taxi } from './helpers/taxi';
 
 /** Columns beyond the taxi set, for types and names the taxi schema lacks. */

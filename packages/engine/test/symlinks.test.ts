@@ -103,7 +103,7 @@ describe('symlinks inside a table', () => {
     const { dir, outside } = await tables('staging');
     const elsewhere = join(outside, 'elsewhere');
     mkdirSync(elsewhere);
-    // A write of a few rows stages nothing (data/small-rows.ts), so the folder may not exist yet.
+    // A write of a few rows stages nothing (ops/parquet/small-rows.ts), so the folder may not exist yet.
     mkdirSync(join(dir, '_staging'), { recursive: true });
     swapForSymlink(join(dir, '_staging'), elsewhere);
     await expectRefused(

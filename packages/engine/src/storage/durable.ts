@@ -2,9 +2,8 @@
  * Durability on a local disk (docs/durability.md): a file's bytes reach the disk only with an fsync of
  * the file, and its name only with an fsync of the folder holding it (and a new folder's name with one
  * of its parent). A commit is acknowledged only after every file it names and its log entry got both.
- * The sync variants serve the Iceberg writer, which writes with sync calls.
  */
-import { closeSync, fsync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fsync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -25,15 +24,6 @@ export async function syncPath(path: string): Promise<void> {
   }
 }
 
-function syncPathSync(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** The folders mkdir created, from `first` (what recursive mkdir returns) down to `dir`. */
 function created(first: string | undefined, dir: string): string[] {
   if (first === undefined) return [];
@@ -47,25 +37,8 @@ export async function mkdirDurable(dir: string): Promise<void> {
   for (const d of created(mkdirSync(dir, { recursive: true }), dir)) await syncPath(dirname(d));
 }
 
-function mkdirDurableSync(dir: string): void {
-  for (const d of created(mkdirSync(dir, { recursive: true }), dir)) syncPathSync(dirname(d));
-}
-
 /** Syncs a file someone else wrote (DuckDB) and its name in its folder. */
 export async function syncFileAndName(file: string): Promise<void> {
   await syncPath(file);
   await syncPath(dirname(file));
-}
-
-/** Creates `file`, which must not exist, with `bytes`, durably: folders, bytes and name. */
-export function writeNewFileSync(file: string, bytes: Uint8Array): void {
-  mkdirDurableSync(dirname(file));
-  const fd = openSync(file, 'wx');
-  try {
-    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  syncPathSync(dirname(file));
 }

@@ -55,7 +55,7 @@ export class LocalObjectStore implements ObjectStore {
   private readonly base: string;
   /** The root's real path, once it exists. */
   private realRoot: string | undefined;
-  /** A stat per version beats reading a `_delta_log` of thousands of entries (delta/log/latest.ts). */
+  /** A stat per version beats reading a `_delta_log` of thousands of entries (ops/delta/log/latest.ts). */
   readonly latestBy = 'probe';
 
   constructor(readonly root: string) {

@@ -32,7 +32,7 @@ export interface ObjectStore {
   /** Where the table lives, for messages: a path or an s3:// URL. */
   readonly location: string;
   /**
-   * How the newest log version is cheapest to find here (delta/log/latest.ts): 'probe', a lookup of each
+   * How the newest log version is cheapest to find here (ops/delta/log/latest.ts): 'probe', a lookup of each
    * version after a known one (a stat on a local disk, where listing reads the whole folder), or 'list' (the
    * default: one LIST after a key, as on S3).
    */

@@ -5,7 +5,7 @@ import {
   IcebergSqliteCatalog,
   openIcebergTable,
   prepareIcebergAppend,
-} from '../../src/iceberg/index';
+} from '../../src/ops/iceberg/index';
 
 // The catalog is a SQLite file, or a Postgres URL (then named 'lab', as the Postgres tests create it).
 const [where, id, source] = process.argv.slice(2) as [string, string, string];

@@ -2,8 +2,8 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixture } from '../../../../fixtures';
-import { sqlString, withConnection } from '../../src/data/duck';
-import { defaultResolvePath, type PathResolver } from '../../src/iceberg/paths';
+import { defaultResolvePath, type PathResolver } from '../../src/ops/iceberg/paths';
+import { sqlString, withConnection } from '../../src/ops/parquet/duck';
 
 export const ICEBERG_GOLDEN = fixture('iceberg-golden');
 export const ICEBERG_SPEC = fixture('iceberg-spec');

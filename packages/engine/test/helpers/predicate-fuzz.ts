@@ -8,9 +8,15 @@
  * tests at a small size and by bench/predicate-fuzz.ts at any size.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { checkExpressionRuns } from '../../src/data/expression-check';
-import { field, type StructType } from '../../src/delta/protocol/schema';
-import { ALLOWED_FUNCTIONS, ExpressionError, parsePredicate, renderExpression, renderSql } from '../../src/sql/index';
+import { field, type StructType } from '../../src/kernel/delta/protocol/schema';
+import {
+  ALLOWED_FUNCTIONS,
+  ExpressionError,
+  parsePredicate,
+  renderExpression,
+  renderSql,
+} from '../../src/kernel/sql/index';
+import { checkExpressionRuns } from '../../src/ops/parquet/expression-check';
 import { TLC_SCHEMA } from './taxi';
 
 /** The lab's taxi columns with their types, plus one column of each type the taxi files lack. */

@@ -27,7 +27,7 @@ const TABLE = 'lab.trips';
 async function checkIcebergTable(catalogPath: string): Promise<TableCheck> {
   const catalog = await IcebergSqliteCatalog.open({ path: catalogPath });
   try {
-    const { dataFiles } = icebergDataFiles(await openIcebergTable(catalog, TABLE));
+    const { dataFiles } = await icebergDataFiles(await openIcebergTable(catalog, TABLE));
     const list = `[${dataFiles.map((f) => `'${f.localPath.replaceAll("'", "''")}'`).join(', ')}]`;
     return await withConnection(async (c) => {
       const totals =

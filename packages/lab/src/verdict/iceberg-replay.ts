@@ -39,18 +39,18 @@ export interface IcebergState {
   commits: Map<string, { sequenceNumber: number; added: IcebergDataFile[] }>;
 }
 
-export function icebergState(table: IcebergTable): IcebergState {
-  const filesOf = (id: bigint | undefined) =>
-    id === undefined ? [] : icebergDataFiles(table, { snapshotId: String(id) }).dataFiles;
+export async function icebergState(table: IcebergTable): Promise<IcebergState> {
+  const filesOf = async (id: bigint | undefined) =>
+    id === undefined ? [] : (await icebergDataFiles(table, { snapshotId: String(id) })).dataFiles;
   const commits: IcebergState['commits'] = new Map();
   for (const s of table.metadata.snapshots) {
     const writer = s.summary.writer;
     if (writer === undefined) continue;
-    const before = new Set(filesOf(s['parent-snapshot-id']).map((f) => f.filePath));
-    const added = filesOf(s['snapshot-id']).filter((f) => !before.has(f.filePath));
+    const before = new Set((await filesOf(s['parent-snapshot-id'])).map((f) => f.filePath));
+    const added = (await filesOf(s['snapshot-id'])).filter((f) => !before.has(f.filePath));
     commits.set(writer, { sequenceNumber: s['sequence-number'], added });
   }
-  return { dataFiles: icebergDataFiles(table).dataFiles, commits };
+  return { dataFiles: (await icebergDataFiles(table)).dataFiles, commits };
 }
 
 export interface IcebergReplayed extends IcebergState {
@@ -65,7 +65,7 @@ export interface IcebergReplayed extends IcebergState {
  * identifier, the writers' specs and their rows files.
  */
 export async function icebergReplayInputs(input: IcebergReplayInput): Promise<string> {
-  const metadata = readIcebergTableMetadata(input.start, defaultIcebergPathResolver);
+  const metadata = await readIcebergTableMetadata(input.start, defaultIcebergPathResolver);
   return memoKey({
     engine: 'iceberg',
     table: input.table,
@@ -85,7 +85,7 @@ export async function icebergCopy(
   start: string,
   dir: string,
 ): Promise<{ catalog: IcebergSqliteCatalog; metadataLocation: string }> {
-  const metadata = readIcebergTableMetadata(start, defaultIcebergPathResolver);
+  const metadata = await readIcebergTableMetadata(start, defaultIcebergPathResolver);
   const location = join(dir, 'table');
   const metadataFile = join(location, 'metadata', `00000-${randomUUID()}.metadata.json`);
   mkdirSync(join(location, 'metadata'), { recursive: true });
@@ -125,7 +125,7 @@ export async function replayIceberg(input: IcebergReplayInput, order: string[], 
         failures.push(`${name}'s replayed append failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
       }
     }
-    return { ...icebergState(await openIcebergTable(catalog, input.table)), failures, figures: new Map() };
+    return { ...(await icebergState(await openIcebergTable(catalog, input.table))), failures, figures: new Map() };
   } finally {
     await catalog.close();
   }

@@ -34,7 +34,7 @@ export interface IcebergVerdictInput extends IcebergReplayInput {
 export async function racedIcebergState(catalogPath: string, table: string): Promise<IcebergState> {
   const catalog = await IcebergSqliteCatalog.open({ path: catalogPath });
   try {
-    return icebergState(await openIcebergTable(catalog, table));
+    return await icebergState(await openIcebergTable(catalog, table));
   } finally {
     await catalog.close();
   }

@@ -3,7 +3,7 @@
  * CLI writes with `--json`, the API's `probeStore` returns and the dashboard draws; docs/s3.md
  * describes every field.
  */
-import { nearestRank } from '../../simulation/quantiles';
+import { nearestRank } from '../../kernel/statistics/quantiles';
 
 /** The checks that decide the verdict, in the order they run. */
 export const DECIDING_CHECKS = [

@@ -1,0 +1,41 @@
+/** The one conflict simulation (pure, browser-safe): two writers on one snapshot, FIRST commits, SECOND's fate. */
+
+export {
+  type ConflictForecast,
+  type ConflictInput,
+  type EngineForecast,
+  MODELLED_NOT_MEASURED,
+  type Refusal,
+  simulateConflict,
+  type WriterForecast,
+} from './conflict-forecast';
+/** Many writers' commit loops, simulated: success per attempt, retry exhaustion and throughput (contention/). */
+export {
+  type CompactionForecast,
+  type CompactionInput,
+  type ContentionForecast,
+  type ContentionInput,
+  forecastCompaction,
+  forecastContention,
+} from './contention/contention-forecast';
+export { simulateContention } from './contention/loop';
+export {
+  CONFLICT_REFUSAL,
+  type ContentionModel,
+  type ContentionOutcome,
+  type ContentionPolicy,
+  type GroupOutcome,
+  MAX_SIMULATED_ATTEMPTS_PER_COMMIT,
+  STILL_TRYING,
+  type WriterGroup,
+} from './contention/model';
+export {
+  type ForecastPoint,
+  forecastPoint,
+  forecastSweep,
+  latenciesAt,
+  type SweepForecast,
+  type SweepForecastInput,
+} from './contention/sweep-forecast';
+export { ForecastError, type SimulatedWriter, type WriterChange, writerExpressionError } from './simulated-writer';
+export { type AppendedFile, factsNeeded, type SimulationFacts, type TableSnapshot } from './simulation-facts';
