@@ -24,7 +24,7 @@ import type { FebDay, WriterOperation, WriterSpec } from './cases/catalog';
 import { type Dataset, FEBRUARY_DAYS } from './data/index';
 import type { Conn } from './data/sql';
 import { runnablePredicate, runnableUpdateValue } from './expressions';
-import { checkOf, dayPredicate } from './runner/operations';
+import { checkOf, dayPredicate } from './cases/operations';
 import { appendedFiles } from './tables/append-stats';
 import { logicalFiles } from './tables/logical-files';
 

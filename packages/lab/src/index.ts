@@ -61,7 +61,7 @@ export {
   runPostgresCase,
   swapInNextCopy,
   tipUpdateSql,
-} from './postgres/index';
+} from './formats/postgres/index';
 export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';
 export * from './results/types';
 export { type AcrossHosts, type RemoteWriterJob, runWriterJob, type WriterHost } from './runner/across-hosts';

@@ -117,6 +117,6 @@ describe('compiled writer entries', () => {
   });
 
   it('writer-process.ts is the source the bundle is named from', () => {
-    expect(WRITER_SOURCE).toMatch(/packages\/lab\/src\/runner\/writer-process\.ts$/);
+    expect(WRITER_SOURCE).toMatch(/packages\/lab\/src\/processes\/writer-process\.ts$/);
   });
 });

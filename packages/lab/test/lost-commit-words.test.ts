@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CASES, selectCases } from '../src/cases/catalog';
-import { lostCommitWords } from '../src/verdict/words';
+import { lostCommitWords } from '../src/verdict/summary-text';
 
 describe('lostCommitWords', () => {
   it('names the writer whose commit the log does not hold, and who holds the version', () => {

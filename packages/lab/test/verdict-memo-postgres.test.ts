@@ -15,7 +15,7 @@ import {
   postgresVerdict,
   preparePostgresLab,
   runPostgresCase,
-} from '../src/postgres/index';
+} from '../src/formats/postgres/index';
 import type { RunVerdict } from '../src/results/types';
 import { VerdictMemo } from '../src/verdict/memo';
 import { writeSmallJanuary } from './helpers/small-january';

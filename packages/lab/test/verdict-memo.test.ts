@@ -12,15 +12,15 @@ import { DeltaTable, openIcebergTable, prepareIcebergAppend, readCommit } from '
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WriterSpec } from '../src/cases/catalog';
 import { customCase, type RunVerdict, runLab, type WriterResult } from '../src/index';
-import { seedIcebergTable } from '../src/runner/iceberg-run';
-import { dayPredicate } from '../src/runner/operations';
+import { seedIcebergTable } from '../src/formats/iceberg/run';
+import { dayPredicate } from '../src/cases/operations';
 import { RaceCancelledError } from '../src/runner/race';
 import { type BaseTables, ensureJan15 } from '../src/tables/base-tables';
 import { freshCopy } from '../src/tables/fresh-copy';
-import { icebergCopy } from '../src/verdict/iceberg-replay';
+import { icebergCopy } from '../src/formats/iceberg/replay';
 import { deltaVerdict, icebergVerdict, racedIcebergState } from '../src/verdict/index';
 import { VerdictMemo } from '../src/verdict/memo';
-import { replaySerial } from '../src/verdict/replay';
+import { replaySerial } from '../src/formats/delta/replay';
 import { noTlcDir, SMALL_SCALE, smallBase, tempDir } from './helpers/small-base';
 import { writerResult } from './helpers/writer-result';
 

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { LabResults } from '../results/types';
 import { checkDocument, DEFAULT_CASES_DOC, derivedFigures } from './document';
 import { CASE_SPECS } from './expectations/index';
-import { checkGeneric } from './generic';
+import { checkGeneric } from './every-run-rules';
 import { recount } from './recount';
 import { RunCheck } from './run-check';
 import {
@@ -15,7 +15,7 @@ import {
   type Report,
   UnusableInputError,
 } from './types';
-import { checkVerdict, verdictLine } from './verdict';
+import { checkVerdict, verdictLine } from './verdict-check';
 
 function checkCases(results: LabResults, figures: Figures): Pick<Report, 'cases' | 'checked' | 'skipped' | 'unknown'> {
   const cases: CaseReport[] = [];

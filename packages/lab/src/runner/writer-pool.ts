@@ -15,7 +15,7 @@ import { REPO_ROOT } from '../build/repo-root';
 import type { ProcessJob, ToWriter } from './messages';
 
 /** The writer's source; bundles are named from it (see compiledEntry), never from this module's own URL. */
-export const WRITER_SOURCE = join(REPO_ROOT, 'packages/lab/src/runner/writer-process.ts');
+export const WRITER_SOURCE = join(REPO_ROOT, 'packages/lab/src/processes/writer-process.ts');
 
 /** The runnable writer bundle, built on first use and whenever a source it was built from changed. */
 export const writerEntry = (): Promise<string> => compiledEntry(WRITER_SOURCE);

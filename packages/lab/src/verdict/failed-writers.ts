@@ -6,9 +6,9 @@
  */
 import type { WriterOperation, WriterSpec } from '../cases/catalog';
 import type { FailedWriterCheck } from '../results/types';
-import { dayPredicate } from '../runner/operations';
+import { dayPredicate } from '../cases/operations';
 import { countRows, parquetRows } from './compare';
-import { describePredicate, operationWord, rows, thousands } from './words';
+import { describePredicate, operationWord, rows, thousands } from './summary-text';
 
 /** The raced table and the serial result a run's failed writers are checked against. */
 export interface ComparedTables {

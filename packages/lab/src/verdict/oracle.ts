@@ -9,7 +9,7 @@ import type { RowDiff } from './compare';
 import { checkFailedWriters } from './failed-writers';
 import type { VerdictMemo } from './memo';
 import { otherOrders } from './orders';
-import { notSerializableSummary, orderLabels, reorderedSummary, SERIALIZABLE_SUMMARY } from './words';
+import { notSerializableSummary, orderLabels, reorderedSummary, SERIALIZABLE_SUMMARY } from './summary-text';
 
 export interface SerialResult {
   /** Replayed commits that failed, in words: with nobody racing, a finding in itself. */

@@ -5,13 +5,13 @@
  * one try, a compaction compacts what it finds.
  */
 import { DeltaTable } from '@racelab/engine';
-import type { WriterOperation, WriterSpec } from '../cases/catalog';
-import type { WriterResult } from '../results/types';
-import { checkOf, prepareChange } from '../runner/operations';
-import { freshCopy } from '../tables/fresh-copy';
-import type { FiguresCache } from './compare';
-import { committedInOrder } from './orders';
-import { memoKey, rowsFileFacts } from './replay-key';
+import type { WriterOperation, WriterSpec } from '../../cases/catalog';
+import type { WriterResult } from '../../results/types';
+import { checkOf, prepareChange } from '../../cases/operations';
+import { freshCopy } from '../../tables/fresh-copy';
+import type { FiguresCache } from '../../verdict/compare';
+import { committedInOrder } from '../../verdict/orders';
+import { memoKey, rowsFileFacts } from '../../verdict/replay-key';
 
 export interface ReplayInput {
   /** The table the run's copy was made from, and the properties the copy got. */

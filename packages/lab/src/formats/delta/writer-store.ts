@@ -4,7 +4,7 @@
  * never builds one.
  */
 import { LostAnswerStore, type ObjectStore, storeFor } from '@racelab/engine';
-import type { WriterSpec } from '../cases/catalog';
+import type { WriterSpec } from '../../cases/catalog';
 
 export function writerStore(table: string, writer: WriterSpec): ObjectStore {
   const store = storeFor(table);

@@ -5,8 +5,8 @@
  */
 import { rm } from 'node:fs/promises';
 import { type IcebergDataFile, IcebergSqliteCatalog, openIcebergTable } from '@racelab/engine';
-import type { RunVerdict, WriterResult } from '../results/types';
-import { countRows, diffRows, type FiguresCache, parquetRows, type RowSource, sameRowsIn, unshared } from './compare';
+import type { RunVerdict, WriterResult } from '../../results/types';
+import { countRows, diffRows, type FiguresCache, parquetRows, type RowSource, sameRowsIn, unshared } from '../../verdict/compare';
 import {
   type IcebergReplayed,
   type IcebergReplayInput,
@@ -14,11 +14,11 @@ import {
   icebergReplayInputs,
   icebergState,
   replayIceberg,
-} from './iceberg-replay';
-import type { VerdictMemo } from './memo';
-import { type EngineOracle, serialReplayVerdict } from './oracle';
-import { committedInOrder } from './orders';
-import { writerChange } from './writer-changes';
+} from './replay';
+import type { VerdictMemo } from '../../verdict/memo';
+import { type EngineOracle, serialReplayVerdict } from '../../verdict/oracle';
+import { committedInOrder } from '../../verdict/orders';
+import { writerChange } from '../../verdict/writer-changes';
 
 export interface IcebergVerdictInput extends IcebergReplayInput {
   /** The raced table, after its writers finished. */

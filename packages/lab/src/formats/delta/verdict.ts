@@ -4,14 +4,14 @@
  * removed whatever happens.
  */
 import { DeltaTable } from '@racelab/engine';
-import type { RunVerdict, WriterResult } from '../results/types';
-import { removeTable } from '../tables/table-store';
-import { diffTables, type FiguresCache, sameTables } from './compare';
-import type { VerdictMemo } from './memo';
-import { type EngineOracle, serialReplayVerdict } from './oracle';
+import type { RunVerdict, WriterResult } from '../../results/types';
+import { removeTable } from '../../tables/table-store';
+import { diffTables, type FiguresCache, sameTables } from '../../verdict/compare';
+import type { VerdictMemo } from '../../verdict/memo';
+import { type EngineOracle, serialReplayVerdict } from '../../verdict/oracle';
 import { commitOrderOf, type Replayed, type ReplayInput, replayInputs, replaySerial } from './replay';
-import { lostCommitWords } from './words';
-import { writerChanges } from './writer-changes';
+import { lostCommitWords } from '../../verdict/summary-text';
+import { writerChanges } from '../../verdict/writer-changes';
 
 export interface DeltaVerdictInput extends ReplayInput {
   /** The raced table, after its writers finished. */

@@ -4,11 +4,11 @@
  * the app's last version in the table and skips a batch that is already there.
  */
 import { CommitFailedError, type CommitOptions, DeltaTable, readCommit, type Txn } from '@racelab/engine';
-import type { WriterSpec } from '../cases/catalog';
-import type { WriterJob, WriterOutcome } from './messages';
-import { prepareChange } from './operations';
-import { asError, emptyOutcome } from './outcome';
-import type { Send } from './writer-process';
+import type { WriterSpec } from '../../cases/catalog';
+import type { WriterJob, WriterOutcome } from '../../runner/messages';
+import { prepareChange } from '../../cases/operations';
+import { asError, emptyOutcome } from '../../runner/outcome';
+import type { Send } from '../../processes/writer-process';
 import { faultWarnings } from './writer-store';
 
 /** The engine's commit options a writer's spec asks for. */

@@ -3,17 +3,17 @@
  * writers' race, then the table checks and the commit order the log records.
  */
 import { DeltaTable, readCommit } from '@racelab/engine';
-import type { DeltaCase } from '../cases/catalog';
-import type { RunResult } from '../results/types';
-import type { BaseTables } from '../tables/base-tables';
-import { CopyRefusedError, raceRefusals } from '../tables/copy-refusals';
-import { freshCopy } from '../tables/fresh-copy';
-import { removeTable } from '../tables/table-store';
-import { deltaVerdict } from '../verdict/index';
-import { raceAcrossHosts } from './across-hosts';
-import { rowsFileOf } from './operations';
-import { race } from './race';
-import { type RunContext, runDir } from './run-context';
+import type { DeltaCase } from '../../cases/catalog';
+import type { RunResult } from '../../results/types';
+import type { BaseTables } from '../../tables/base-tables';
+import { CopyRefusedError, raceRefusals } from '../../tables/copy-refusals';
+import { freshCopy } from '../../tables/fresh-copy';
+import { removeTable } from '../../tables/table-store';
+import { deltaVerdict } from '../../verdict/index';
+import { raceAcrossHosts } from '../../runner/across-hosts';
+import { rowsFileOf } from '../../cases/operations';
+import { race } from '../../runner/race';
+import { type RunContext, runDir } from '../../runner/run-context';
 import { checkTable } from './table-check';
 
 export interface DeltaRunContext extends RunContext {

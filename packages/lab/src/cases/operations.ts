@@ -12,7 +12,7 @@ import {
   prepareUpdate,
   prepareWrite,
 } from '@racelab/engine';
-import type { FebDay, WriterOperation } from '../cases/catalog';
+import type { FebDay, WriterOperation } from './catalog';
 
 export const dayPredicate = (day: string) => `CAST(tpep_pickup_datetime AS DATE) = DATE '${day}'`;
 

@@ -13,14 +13,14 @@ import {
   openIcebergTable,
   withConnection,
 } from '@racelab/engine';
-import type { IcebergCase } from '../cases/catalog';
-import type { RunResult, TableCheck } from '../results/types';
-import { icebergCopy } from '../verdict/iceberg-replay';
-import { icebergCommitOrder, icebergVerdict, racedIcebergState } from '../verdict/index';
-import { rowsFileOf } from './operations';
-import { race } from './race';
-import { type RunContext, runDir } from './run-context';
-import { LAB_DAYS } from './table-check';
+import type { IcebergCase } from '../../cases/catalog';
+import type { RunResult, TableCheck } from '../../results/types';
+import { icebergCopy } from './replay';
+import { icebergCommitOrder, icebergVerdict, racedIcebergState } from '../../verdict/index';
+import { rowsFileOf } from '../../cases/operations';
+import { race } from '../../runner/race';
+import { type RunContext, runDir } from '../../runner/run-context';
+import { LAB_DAYS } from '../delta/table-check';
 
 const TABLE = 'lab.trips';
 

@@ -19,9 +19,9 @@ import {
   readIcebergTableMetadata,
   serializeIcebergTableMetadata,
 } from '@racelab/engine';
-import type { WriterOperation, WriterSpec } from '../cases/catalog';
-import type { FiguresCache } from './compare';
-import { memoKey, rowsFileFacts } from './replay-key';
+import type { WriterOperation, WriterSpec } from '../../cases/catalog';
+import type { FiguresCache } from '../../verdict/compare';
+import { memoKey, rowsFileFacts } from '../../verdict/replay-key';
 
 export interface IcebergReplayInput {
   /** The run's table identifier (`namespace.table`) and its metadata location before the race. */

@@ -3,7 +3,7 @@
  * tip delta against `trips_original` and how many tips changed.
  */
 import type pg from 'pg';
-import type { TableCheck } from '../results/types';
+import type { TableCheck } from '../../results/types';
 import { labDatabaseUrl, withLabClient } from './connect';
 import { assertPrepared } from './prepare';
 

@@ -4,9 +4,9 @@
  * what pyiceberg would have logged.
  */
 import { type IcebergTable, prepareIcebergAppend } from '@racelab/engine';
-import type { WriterJob, WriterOutcome } from './messages';
-import { asError, emptyOutcome } from './outcome';
-import type { Send } from './writer-process';
+import type { WriterJob, WriterOutcome } from '../../runner/messages';
+import { asError, emptyOutcome } from '../../runner/outcome';
+import type { Send } from '../../processes/writer-process';
 
 export async function icebergAppend(
   table: IcebergTable,

@@ -15,11 +15,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
-import type { FailedWriterCheck, RunVerdict, VerdictExample, VerdictWriter } from '../results/types';
-import type { VerdictMemo } from '../verdict/memo';
-import { otherOrders } from '../verdict/orders';
-import { memoKey } from '../verdict/replay-key';
-import { notSerializableSummary, reorderedSummary, rows, SERIALIZABLE_SUMMARY } from '../verdict/words';
+import type { FailedWriterCheck, RunVerdict, VerdictExample, VerdictWriter } from '../../results/types';
+import type { VerdictMemo } from '../../verdict/memo';
+import { otherOrders } from '../../verdict/orders';
+import { memoKey } from '../../verdict/replay-key';
+import { notSerializableSummary, reorderedSummary, rows, SERIALIZABLE_SUMMARY } from '../../verdict/summary-text';
 import { TRIP_COLUMNS, tipUpdateSql, tipUpdateWhere } from './tip-update';
 
 /** A writer as the oracle replays it: its name, whether it reported committed, the vendor its update touches. */

@@ -6,8 +6,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
-import type { RunVerdict, TableCheck, WriterResult, WriterTimings } from '../results/types';
-import type { VerdictMemo } from '../verdict/memo';
+import type { RunVerdict, TableCheck, WriterResult, WriterTimings } from '../../results/types';
+import type { VerdictMemo } from '../../verdict/memo';
 import { labDatabaseUrl, openClient } from './connect';
 import { classify } from './error-class';
 import { assertPrepared } from './prepare';

@@ -8,8 +8,8 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DeltaTable, withConnection } from '@racelab/engine';
-import type { DeltaCase, WriterOperation } from '../cases/catalog';
-import { sqlString } from '../data/sql';
+import type { DeltaCase, WriterOperation } from '../../cases/catalog';
+import { sqlString } from '../../data/sql';
 
 /** Writes `n` rows of `source`'s current version to `file` (written aside and renamed). */
 export async function writeSample(source: string, n: number, file: string): Promise<void> {

@@ -5,12 +5,12 @@
 import { hostname } from 'node:os';
 import { DeltaTable, IcebergSqliteCatalog, openIcebergTable } from '@racelab/engine';
 import { runSweepJob } from '../sweep/writer';
-import { deltaChange } from './delta-writer';
-import { icebergAppend } from './iceberg-writer';
-import type { FromSweepWriter, FromWriter, ProcessJob, ToWriter, WriterJob, WriterOutcome } from './messages';
-import { checkOf } from './operations';
-import { type BarrierRef, PgBarrier, released } from './pg-barrier';
-import { writerStore } from './writer-store';
+import { deltaChange } from '../formats/delta/writer';
+import { icebergAppend } from '../formats/iceberg/writer';
+import type { FromSweepWriter, FromWriter, ProcessJob, ToWriter, WriterJob, WriterOutcome } from '../runner/messages';
+import { checkOf } from '../cases/operations';
+import { type BarrierRef, PgBarrier, released } from '../runner/pg-barrier';
+import { writerStore } from '../formats/delta/writer-store';
 
 export type Send = (msg: FromWriter) => Promise<void>;
 
