@@ -21,10 +21,10 @@ import {
   writerExpressionError,
 } from '@racelab/engine';
 import type { FebDay, WriterOperation, WriterSpec } from './cases/catalog';
+import { checkOf, dayPredicate } from './cases/operations';
 import { type Dataset, FEBRUARY_DAYS } from './data/index';
 import type { Conn } from './data/sql';
 import { runnablePredicate, runnableUpdateValue } from './expressions';
-import { checkOf, dayPredicate } from './cases/operations';
 import { appendedFiles } from './tables/append-stats';
 import { logicalFiles } from './tables/logical-files';
 

@@ -20,9 +20,8 @@ export {
   type LabCase,
   type PostgresCase,
   type RowsFrom,
-  selectCases,
   type TableAt,
-  UnknownCaseError,
+  type TableFormatId,
   type WriterOperation,
   type WriterSpec,
 } from './cases/catalog';
@@ -36,22 +35,15 @@ export {
   MAX_WRITERS,
   propertyProblems,
   runnableCustomCase,
-  withProperties,
 } from './cases/custom';
 export { type LocationCaseOptions, locationCase } from './cases/location';
 export { ProgressBoard, type ProgressTask } from './cli/progress';
 export { type Dataset, prepareDataset, SERVED_SCALES, scaledFigures } from './data/index';
 export { type DemoReport, runDemo } from './demo';
 export { type ConflictForecast, ForecastError, type ForecastInput, forecastConflict } from './forecast';
-export { LabInputError, type LabOptions, type LabProgress, MAX_RUNS, runLab, validateLabOptions } from './lab';
-export {
-  type LocationConfig,
-  LocationError,
-  locationConfigFromEnv,
-  MAX_LOCATION_LENGTH,
-  type ResolvedLocation,
-  resolveTableLocation,
-} from './locations';
+export { withProperties } from './formats/case-properties';
+export { commitOrderOf } from './formats/delta/replay';
+export { type DeltaVerdictInput, deltaVerdict } from './formats/delta/verdict';
 export {
   buildNextCopy,
   copyFromFile,
@@ -62,6 +54,33 @@ export {
   swapInNextCopy,
   tipUpdateSql,
 } from './formats/postgres/index';
+export {
+  formatById,
+  formatOf,
+  labCases,
+  onBaseTable,
+  registerFormat,
+  selectCases,
+  tableFormats,
+  UnknownCaseError,
+} from './formats/registry';
+export type {
+  BaseTableCase,
+  CaseRuns,
+  FormatSession,
+  LabSetting,
+  TableFormat,
+  WriterChange,
+} from './formats/table-format';
+export { LabInputError, type LabOptions, type LabProgress, MAX_RUNS, runLab, validateLabOptions } from './lab';
+export {
+  type LocationConfig,
+  LocationError,
+  locationConfigFromEnv,
+  MAX_LOCATION_LENGTH,
+  type ResolvedLocation,
+  resolveTableLocation,
+} from './locations';
 export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';
 export * from './results/types';
 export { type AcrossHosts, type RemoteWriterJob, runWriterJob, type WriterHost } from './runner/across-hosts';
@@ -82,4 +101,4 @@ export { type LabDataOptions, prepareLabData } from './tables/base-tables';
 export { CopyRefusedError, copyRefusals, raceRefusals, writeRefusal } from './tables/copy-refusals';
 export { type CopyOptions, freshCopy } from './tables/fresh-copy';
 export { type LayoutFile, type LayoutOptions, type TableLayout, tableLayout, type ValueCount } from './tables/layout';
-export { caseVerdict, commitOrderOf, type DeltaVerdictInput, deltaVerdict } from './verdict/index';
+export { caseVerdict } from './verdict/index';

@@ -80,7 +80,8 @@ describe('compiled writer entries', () => {
       await withConnection((c) => c.run(`COPY (SELECT 2::BIGINT AS id) TO '${rows}' (FORMAT parquet)`));
       const writers = await race(
         ['a', 'b'].map((name) => ({
-          engine: 'delta' as const,
+          kind: 'race' as const,
+          format: 'delta' as const,
           table,
           writer: { name, operation: { kind: 'append' as const, from: { file: rows } } },
           rowsFile: rows,

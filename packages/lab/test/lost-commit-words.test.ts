@@ -3,7 +3,8 @@
  * lies: two writers told they own one version), and H1, the race that shows it, kept out of the default lab.
  */
 import { describe, expect, it } from 'vitest';
-import { CASES, selectCases } from '../src/cases/catalog';
+import { CASES } from '../src/cases/catalog';
+import { selectCases } from '../src/formats/registry';
 import { lostCommitWords } from '../src/verdict/summary-text';
 
 describe('lostCommitWords', () => {

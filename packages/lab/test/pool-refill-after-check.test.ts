@@ -28,7 +28,7 @@ afterAll(() => pool.close());
 const twoAppends: DeltaCase = {
   id: 'T1',
   title: 'two appends',
-  engine: 'delta',
+  format: 'delta',
   table: 'flat',
   writers: [
     { name: 'feb01', operation: { kind: 'append', day: '2025-02-01' } },

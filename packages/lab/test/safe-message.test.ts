@@ -238,7 +238,8 @@ describe('a writer process that fails at run time', () => {
     const [writer] = await race(
       [
         {
-          engine: 'delta',
+          kind: 'race',
+          format: 'delta',
           table,
           writer: { name: 'A', operation: { kind: 'append', day: '2025-02-01' } },
           rowsFile: dayFile,

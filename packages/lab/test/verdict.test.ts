@@ -18,6 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CASES, type IcebergCase } from '../src/cases/catalog';
 import { scaledFigures } from '../src/data/index';
+import { icebergVerdict, racedIcebergState } from '../src/formats/iceberg/verdict';
 import {
   type CaseResult,
   customCase,
@@ -29,7 +30,6 @@ import {
 } from '../src/index';
 import { ensureJan15 } from '../src/tables/base-tables';
 import { diffRows, parquetRows } from '../src/verdict/compare';
-import { icebergVerdict, racedIcebergState } from '../src/verdict/index';
 import { otherOrders } from '../src/verdict/orders';
 import { writerResult } from './helpers/writer-result';
 

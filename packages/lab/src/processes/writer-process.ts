@@ -3,39 +3,29 @@
  * prepare, say "ready", wait for "go", then run the change. Started by the race with `fork()`.
  */
 import { hostname } from 'node:os';
-import { DeltaTable, IcebergSqliteCatalog, openIcebergTable } from '@racelab/engine';
-import { runSweepJob } from '../sweep/writer';
-import { deltaChange } from '../formats/delta/writer';
-import { icebergAppend } from '../formats/iceberg/writer';
-import type { FromSweepWriter, FromWriter, ProcessJob, ToWriter, WriterJob, WriterOutcome } from '../runner/messages';
-import { checkOf } from '../cases/operations';
+import { formatById } from '../formats/registry';
+import type { FromWriter, Send, ToWriter, WriterJob } from '../runner/messages';
 import { type BarrierRef, PgBarrier, released } from '../runner/pg-barrier';
-import { writerStore } from '../formats/delta/writer-store';
+import type { FromSweepWriter, SweepJob } from '../sweep/job';
+import { runSweepJob } from '../sweep/writer';
 
-export type Send = (msg: FromWriter) => Promise<void>;
+/** Any job a writer process takes: a race's writer, or one writer (or the compactor) of a sweep's point. */
+type ProcessJob = WriterJob | SweepJob;
 
 const post = (msg: FromWriter | FromSweepWriter) =>
   new Promise<void>((resolve, reject) => process.send?.(msg, (e: Error | null) => (e ? reject(e) : resolve())));
 const send: Send = post;
 
-/** Opens what the writer holds before the barrier and returns the change to run after it. */
-async function openWith(job: WriterJob, send: Send): Promise<() => Promise<WriterOutcome>> {
-  if (job.engine === 'iceberg') {
-    const catalog = await IcebergSqliteCatalog.open({ path: job.catalog });
-    const table = await openIcebergTable(catalog, job.table);
-    return () => icebergAppend(table, job, send);
-  }
-  const table = await DeltaTable.open(writerStore(job.table, job.writer));
-  const observed: Record<string, number> = {};
-  const op = job.writer.operation;
-  const check = checkOf(op);
-  // The job's check reads the table as it opened it, before the barrier, as the lesson's job did.
-  if (check) observed[check.key] = await table.count(check.predicate);
-  return () => deltaChange(table, job, observed, send);
+/** Opens what the writer holds before the barrier and returns the change to run after it: its format's doing. */
+async function openWith(job: WriterJob, send: Send) {
+  const format = formatById(job.format);
+  if (!format.openWriter) throw new Error(`${job.format} tables have no writer processes`);
+  return format.openWriter(job, send);
 }
 
 /** The barrier's release: the parent's `go`. */
-const go = () => new Promise<void>((resolve) => process.once('message', (m: ToWriter) => m.type === 'go' && resolve()));
+const go = () =>
+  new Promise<void>((resolve) => process.once('message', (m: ToWriter<ProcessJob>) => m.type === 'go' && resolve()));
 
 async function main(job: WriterJob): Promise<void> {
   const change = await openWith(job, send);
@@ -81,7 +71,7 @@ async function mainWithBarrier(job: WriterJob & { barrier: BarrierRef }): Promis
 /** The job: the first message from the parent (which may have started this process ahead of its race). */
 function jobOf(): Promise<ProcessJob> {
   return new Promise((resolve) => {
-    const take = (m: ToWriter) => {
+    const take = (m: ToWriter<ProcessJob>) => {
       if (m.type !== 'job') return;
       process.off('message', take);
       resolve(m.job);
@@ -96,13 +86,13 @@ function jobOf(): Promise<ProcessJob> {
 process.once('disconnect', () => process.exit(0));
 const job = await jobOf();
 const run =
-  job.engine === 'sweep'
+  job.kind === 'sweep'
     ? runSweepJob(job, post, go)
-    : job.engine === 'delta' && job.barrier
+    : job.barrier
       ? mainWithBarrier({ ...job, barrier: job.barrier })
       : main(job);
 run.catch(async (e: unknown) => {
   const err = e instanceof Error ? e : new Error(String(e));
-  process.stderr.write(`writer ${job.engine === 'sweep' ? job.name : job.writer.name}: ${err.name}: ${err.message}\n`);
+  process.stderr.write(`writer ${job.kind === 'sweep' ? job.name : job.writer.name}: ${err.name}: ${err.message}\n`);
   process.exit(1);
 });

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { LabResults } from '../results/types';
 import { checkDocument, DEFAULT_CASES_DOC, derivedFigures } from './document';
+import { checkEveryRun } from './every-run-rules';
 import { CASE_SPECS } from './expectations/index';
-import { checkGeneric } from './every-run-rules';
 import { recount } from './recount';
 import { RunCheck } from './run-check';
 import {
@@ -37,7 +37,7 @@ function checkCases(results: LabResults, figures: Figures): Pick<Report, 'cases'
     if (repeated.length) report.mismatches.push(`${spec.id}: run index ${repeated.join(', ')} stored twice`);
     for (const run of runs) {
       const c = new RunCheck(spec.id, run, figures);
-      checkGeneric(c, spec);
+      checkEveryRun(c, spec);
       spec.check(c);
       checkVerdict(c, spec);
       report.verdicts.push(verdictLine(c));

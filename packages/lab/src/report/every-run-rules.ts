@@ -1,11 +1,14 @@
-/** Rules every stored run obeys whatever its case: writer names, outcome fields, attempts, Delta versions. */
-
+/**
+ * Rules every stored run obeys whatever its case: writer names, outcome fields, attempts; and where its format
+ * numbers commits as table versions (Delta), the versions.
+ */
+import { formatById } from '../formats/registry';
 import type { WriterResult } from '../results/types';
 import type { CaseSpec } from './expectations/index';
 import { finalReadVersion } from './expectations/retry';
 import { fmt, type RunCheck } from './run-check';
 
-export function checkGeneric(c: RunCheck, spec: CaseSpec): void {
+export function checkEveryRun(c: RunCheck, spec: CaseSpec): void {
   const names = c.run.writers.map((w) => w.name);
   const expected = [...spec.writers];
   const missing = expected.filter((n) => !names.includes(n));
@@ -34,7 +37,7 @@ export function checkGeneric(c: RunCheck, spec: CaseSpec): void {
     });
   }
 
-  if (spec.engine !== 'delta') return;
+  if (!formatById(spec.format).numbersCommits) return;
 
   for (const w of c.run.writers) {
     if (w.committed && (w.version === null || w.version < 1)) c.fail(`${w.name} committed without a version`);

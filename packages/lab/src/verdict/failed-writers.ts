@@ -5,8 +5,8 @@
  * the writer's scope are compared, over the files the two tables do not share.
  */
 import type { WriterOperation, WriterSpec } from '../cases/catalog';
-import type { FailedWriterCheck } from '../results/types';
 import { dayPredicate } from '../cases/operations';
+import type { FailedWriterCheck } from '../results/types';
 import { countRows, parquetRows } from './compare';
 import { describePredicate, operationWord, rows, thousands } from './summary-text';
 

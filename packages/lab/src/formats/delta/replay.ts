@@ -6,8 +6,8 @@
  */
 import { DeltaTable } from '@racelab/engine';
 import type { WriterOperation, WriterSpec } from '../../cases/catalog';
-import type { WriterResult } from '../../results/types';
 import { checkOf, prepareChange } from '../../cases/operations';
+import type { WriterResult } from '../../results/types';
 import { freshCopy } from '../../tables/fresh-copy';
 import type { FiguresCache } from '../../verdict/compare';
 import { committedInOrder } from '../../verdict/orders';

@@ -4,17 +4,17 @@
  */
 import { DeltaTable, readCommit } from '@racelab/engine';
 import type { DeltaCase } from '../../cases/catalog';
+import { rowsFileOf } from '../../cases/operations';
 import type { RunResult } from '../../results/types';
+import { raceAcrossHosts } from '../../runner/across-hosts';
+import { race } from '../../runner/race';
+import { type RunContext, runDir } from '../../runner/run-context';
 import type { BaseTables } from '../../tables/base-tables';
 import { CopyRefusedError, raceRefusals } from '../../tables/copy-refusals';
 import { freshCopy } from '../../tables/fresh-copy';
 import { removeTable } from '../../tables/table-store';
-import { deltaVerdict } from '../../verdict/index';
-import { raceAcrossHosts } from '../../runner/across-hosts';
-import { rowsFileOf } from '../../cases/operations';
-import { race } from '../../runner/race';
-import { type RunContext, runDir } from '../../runner/run-context';
 import { checkTable } from './table-check';
+import { deltaVerdict } from './verdict';
 
 export interface DeltaRunContext extends RunContext {
   /** The lab's base tables; absent when no case of the race needs them. */
@@ -66,7 +66,7 @@ export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunCon
       rowsFileOf(op, (day) => ctx.dataset.february(day));
     const jobs = c.writers.map((writer) => {
       const file = rowsFile(writer.operation);
-      return { engine: 'delta' as const, table: dir, writer, ...(file && { rowsFile: file }) };
+      return { kind: 'race' as const, format: c.format, table: dir, writer, ...(file && { rowsFile: file }) };
     });
     const writers = ctx.acrossHosts
       ? await raceAcrossHosts(jobs, started, ctx.dataset.scale, ctx.acrossHosts, ctx)

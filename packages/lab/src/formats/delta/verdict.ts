@@ -9,9 +9,9 @@ import { removeTable } from '../../tables/table-store';
 import { diffTables, type FiguresCache, sameTables } from '../../verdict/compare';
 import type { VerdictMemo } from '../../verdict/memo';
 import { type EngineOracle, serialReplayVerdict } from '../../verdict/oracle';
-import { commitOrderOf, type Replayed, type ReplayInput, replayInputs, replaySerial } from './replay';
 import { lostCommitWords } from '../../verdict/summary-text';
 import { writerChanges } from '../../verdict/writer-changes';
+import { commitOrderOf, type Replayed, type ReplayInput, replayInputs, replaySerial } from './replay';
 
 export interface DeltaVerdictInput extends ReplayInput {
   /** The raced table, after its writers finished. */

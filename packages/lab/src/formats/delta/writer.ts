@@ -5,11 +5,10 @@
  */
 import { CommitFailedError, type CommitOptions, DeltaTable, readCommit, type Txn } from '@racelab/engine';
 import type { WriterSpec } from '../../cases/catalog';
-import type { WriterJob, WriterOutcome } from '../../runner/messages';
-import { prepareChange } from '../../cases/operations';
+import { checkOf, prepareChange } from '../../cases/operations';
+import type { Send, WriterJob, WriterOutcome } from '../../runner/messages';
 import { asError, emptyOutcome } from '../../runner/outcome';
-import type { Send } from '../../processes/writer-process';
-import { faultWarnings } from './writer-store';
+import { faultWarnings, writerStore } from './writer-store';
 
 /** The engine's commit options a writer's spec asks for. */
 export function commitOptionsOf(writer: WriterSpec): CommitOptions {
@@ -37,7 +36,7 @@ const retries = (writer: WriterSpec, e: unknown) => e instanceof CommitFailedErr
 
 export async function deltaChange(
   opened: DeltaTable,
-  job: Extract<WriterJob, { engine: 'delta' }>,
+  job: WriterJob,
   observed: Record<string, number>,
   send: Send,
 ): Promise<WriterOutcome> {
@@ -101,4 +100,17 @@ export async function deltaChange(
   }
   outcome.warnings.unshift(...faultWarnings(opened.store));
   return outcome;
+}
+
+/**
+ * A Delta writer in its process: opens the run's table through the writer's store (with its fault, if any) and,
+ * for a check-then-append, counts what it checks; returns the change to run after the barrier.
+ */
+export async function openDeltaWriter(job: WriterJob, send: Send): Promise<() => Promise<WriterOutcome>> {
+  const table = await DeltaTable.open(writerStore(job.table, job.writer));
+  const observed: Record<string, number> = {};
+  const check = checkOf(job.writer.operation);
+  // The job's check reads the table as it opened it, before the barrier, as the lesson's job did.
+  if (check) observed[check.key] = await table.count(check.predicate);
+  return () => deltaChange(table, job, observed, send);
 }

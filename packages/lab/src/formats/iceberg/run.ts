@@ -14,13 +14,13 @@ import {
   withConnection,
 } from '@racelab/engine';
 import type { IcebergCase } from '../../cases/catalog';
-import type { RunResult, TableCheck } from '../../results/types';
-import { icebergCopy } from './replay';
-import { icebergCommitOrder, icebergVerdict, racedIcebergState } from '../../verdict/index';
 import { rowsFileOf } from '../../cases/operations';
+import type { RunResult, TableCheck } from '../../results/types';
 import { race } from '../../runner/race';
 import { type RunContext, runDir } from '../../runner/run-context';
 import { LAB_DAYS } from '../delta/table-check';
+import { icebergCopy } from './replay';
+import { icebergCommitOrder, icebergVerdict, racedIcebergState } from './verdict';
 
 const TABLE = 'lab.trips';
 
@@ -93,7 +93,14 @@ export async function runIcebergCase(c: IcebergCase, index: number, ctx: Iceberg
     start = copy.metadataLocation;
     const jobs = c.writers.map((writer) => {
       const rowsFile = rowsFileOf(writer.operation, (d) => ctx.dataset.february(d));
-      return { engine: 'iceberg' as const, catalog: catalogPath, table: TABLE, writer, ...(rowsFile && { rowsFile }) };
+      return {
+        kind: 'race' as const,
+        format: c.format,
+        catalog: catalogPath,
+        table: TABLE,
+        writer,
+        ...(rowsFile && { rowsFile }),
+      };
     });
     const writers = await race(jobs, started, ctx);
     const table = await checkIcebergTable(catalogPath);

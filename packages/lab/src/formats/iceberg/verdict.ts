@@ -6,7 +6,19 @@
 import { rm } from 'node:fs/promises';
 import { type IcebergDataFile, IcebergSqliteCatalog, openIcebergTable } from '@racelab/engine';
 import type { RunVerdict, WriterResult } from '../../results/types';
-import { countRows, diffRows, type FiguresCache, parquetRows, type RowSource, sameRowsIn, unshared } from '../../verdict/compare';
+import {
+  countRows,
+  diffRows,
+  type FiguresCache,
+  parquetRows,
+  type RowSource,
+  sameRowsIn,
+  unshared,
+} from '../../verdict/compare';
+import type { VerdictMemo } from '../../verdict/memo';
+import { type EngineOracle, serialReplayVerdict } from '../../verdict/oracle';
+import { committedInOrder } from '../../verdict/orders';
+import { writerChange } from '../../verdict/writer-changes';
 import {
   type IcebergReplayed,
   type IcebergReplayInput,
@@ -15,10 +27,6 @@ import {
   icebergState,
   replayIceberg,
 } from './replay';
-import type { VerdictMemo } from '../../verdict/memo';
-import { type EngineOracle, serialReplayVerdict } from '../../verdict/oracle';
-import { committedInOrder } from '../../verdict/orders';
-import { writerChange } from '../../verdict/writer-changes';
 
 export interface IcebergVerdictInput extends IcebergReplayInput {
   /** The raced table, after its writers finished. */

@@ -3,16 +3,11 @@
  * SQL catalog with pyiceberg's retries (the table's `commit.retry.num-retries`); its warnings are
  * what pyiceberg would have logged.
  */
-import { type IcebergTable, prepareIcebergAppend } from '@racelab/engine';
-import type { WriterJob, WriterOutcome } from '../../runner/messages';
+import { IcebergSqliteCatalog, type IcebergTable, openIcebergTable, prepareIcebergAppend } from '@racelab/engine';
+import type { Send, WriterJob, WriterOutcome } from '../../runner/messages';
 import { asError, emptyOutcome } from '../../runner/outcome';
-import type { Send } from '../../processes/writer-process';
 
-export async function icebergAppend(
-  table: IcebergTable,
-  job: Extract<WriterJob, { engine: 'iceberg' }>,
-  send: Send,
-): Promise<WriterOutcome> {
+export async function icebergAppend(table: IcebergTable, job: WriterJob, send: Send): Promise<WriterOutcome> {
   const outcome = emptyOutcome();
   outcome.attempts = 1;
   if (!job.rowsFile) throw new Error(`${job.writer.name}: an Iceberg append needs a day file`);
@@ -31,4 +26,12 @@ export async function icebergAppend(
     outcome.errorMessage = err.message;
   }
   return outcome;
+}
+
+/** An Iceberg writer in its process: opens the run's table in its SQLite catalog; returns the append to run. */
+export async function openIcebergWriter(job: WriterJob, send: Send): Promise<() => Promise<WriterOutcome>> {
+  if (!job.catalog) throw new Error(`${job.writer.name}: an Iceberg writer needs its table's catalog`);
+  const catalog = await IcebergSqliteCatalog.open({ path: job.catalog });
+  const table = await openIcebergTable(catalog, job.table);
+  return () => icebergAppend(table, job, send);
 }

@@ -72,7 +72,7 @@ function expectFeb14(c: RunCheck, copies: number, version: number): void {
 export const ambiguousCases: CaseSpec[] = [
   {
     id: 'G1',
-    engine: 'delta',
+    format: 'delta',
     writers: ['default', 'own-bytes'],
     suite: 'ambiguous-commits',
     commitsMayRepeat: true,
@@ -103,7 +103,7 @@ export const ambiguousCases: CaseSpec[] = [
   },
   {
     id: 'G2',
-    engine: 'delta',
+    format: 'delta',
     writers: JOB,
     suite: 'ambiguous-commits',
     commitsMayRepeat: true,
@@ -122,7 +122,7 @@ export const ambiguousCases: CaseSpec[] = [
   },
   {
     id: 'G3',
-    engine: 'delta',
+    format: 'delta',
     writers: JOB,
     suite: 'ambiguous-commits',
     check(c) {

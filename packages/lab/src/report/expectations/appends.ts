@@ -22,7 +22,7 @@ export function febDay(c: RunCheck, writer: string): { day: string; trips: numbe
 export const appendCases: CaseSpec[] = [
   {
     id: 'A1',
-    engine: 'delta',
+    format: 'delta',
     writers: WRITERS,
     check(c) {
       const both = WRITERS.map((w) => expectCommitted(c, w));
@@ -43,7 +43,7 @@ export const appendCases: CaseSpec[] = [
   },
   {
     id: 'A2',
-    engine: 'delta',
+    format: 'delta',
     writers: WRITERS,
     check(c) {
       const race = oneWinner(c, 'feb01', 'feb02');

@@ -33,7 +33,7 @@ function expectTable(c: RunCheck): void {
 export const compactionCases: CaseSpec[] = [
   {
     id: 'C1',
-    engine: 'delta',
+    format: 'delta',
     writers: WRITERS,
     check(c) {
       const race = oneWinner(c, 'compact', 'vendor2');
@@ -43,7 +43,7 @@ export const compactionCases: CaseSpec[] = [
   },
   {
     id: 'C2',
-    engine: 'delta',
+    format: 'delta',
     writers: WRITERS,
     check(c) {
       expectRace(c, 'compact');
@@ -52,7 +52,7 @@ export const compactionCases: CaseSpec[] = [
   },
   {
     id: 'C3',
-    engine: 'delta',
+    format: 'delta',
     writers: WRITERS,
     check(c) {
       expectRace(c, 'vendor2');

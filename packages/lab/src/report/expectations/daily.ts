@@ -31,7 +31,7 @@ function expectDayTable(c: RunCheck, copies: number): void {
 export const dailyCases: CaseSpec[] = [
   {
     id: 'E1',
-    engine: 'delta',
+    format: 'delta',
     writers: WRITERS,
     check(c) {
       expectAllCommitted(c, WRITERS);
@@ -51,7 +51,7 @@ export const dailyCases: CaseSpec[] = [
   },
   {
     id: 'E2',
-    engine: 'delta',
+    format: 'delta',
     writers: WRITERS,
     check(c) {
       expectAllCommitted(c, WRITERS);

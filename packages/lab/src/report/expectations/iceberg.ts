@@ -27,7 +27,7 @@ function expectTable(c: RunCheck, days: readonly string[]): void {
 export const icebergCases: CaseSpec[] = [
   {
     id: 'F1',
-    engine: 'iceberg',
+    format: 'iceberg',
     writers: WRITERS,
     check(c) {
       for (const n of WRITERS) expectCommitted(c, n);
@@ -42,7 +42,7 @@ export const icebergCases: CaseSpec[] = [
   },
   {
     id: 'F2',
-    engine: 'iceberg',
+    format: 'iceberg',
     writers: WRITERS,
     check(c) {
       const race = oneWinner(c, 'feb01', 'feb02');

@@ -47,7 +47,7 @@ function check(c: RunCheck): void {
 
 export const isolationCases: CaseSpec[] = Object.keys(UPDATE_COMMITS).map((id) => ({
   id,
-  engine: 'delta',
+  format: 'delta',
   writers: ['append', 'vendor2'],
   check,
   // The update read version 0 and changed January's VendorID 2 trips only, none of Feb 1's: the table is what the

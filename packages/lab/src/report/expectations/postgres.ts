@@ -21,7 +21,7 @@ function expectAWaitedNot(c: RunCheck): void {
 export const postgresCases: CaseSpec[] = [
   {
     id: 'P1',
-    engine: 'postgres',
+    format: 'postgres',
     writers: ['A', 'B'],
     check(c) {
       expectCommitted(c, 'A');
@@ -34,7 +34,7 @@ export const postgresCases: CaseSpec[] = [
   },
   {
     id: 'P2',
-    engine: 'postgres',
+    format: 'postgres',
     writers: ['A', 'B'],
     check(c) {
       expectCommitted(c, 'A');
@@ -47,7 +47,7 @@ export const postgresCases: CaseSpec[] = [
   },
   {
     id: 'P3',
-    engine: 'postgres',
+    format: 'postgres',
     writers: ['A', 'B'],
     check(c) {
       expectCommitted(c, 'A');

@@ -166,7 +166,7 @@ function checkAttempts(c: RunCheck): void {
 export const retryCases: CaseSpec[] = [
   {
     id: 'D1',
-    engine: 'delta',
+    format: 'delta',
     writers: WRITERS,
     check(c) {
       expectAllCommitted(c, WRITERS);

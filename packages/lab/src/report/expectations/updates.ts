@@ -20,7 +20,7 @@ import {
 export const updateCases: CaseSpec[] = [
   {
     id: 'B1',
-    engine: 'delta',
+    format: 'delta',
     writers: ['vendor1', 'vendor2'],
     check(c) {
       const race = oneWinner(c, 'vendor1', 'vendor2');
@@ -42,7 +42,7 @@ export const updateCases: CaseSpec[] = [
   },
   {
     id: 'B2',
-    engine: 'delta',
+    format: 'delta',
     writers: ['fare', 'distance'],
     check(c) {
       const race = oneWinner(c, 'fare', 'distance');
@@ -67,7 +67,7 @@ export const updateCases: CaseSpec[] = [
   },
   {
     id: 'B3',
-    engine: 'delta',
+    format: 'delta',
     writers: ['vendor1', 'vendor2'],
     check(c) {
       expectAllCommitted(c, ['vendor1', 'vendor2']);
