@@ -16,7 +16,7 @@ import pg from 'pg';
 import type { ApiConfig } from '../config';
 import type { Db } from '../db/prisma';
 import { releaseRaceLock, tryRaceLock } from '../races/lock';
-import type { RaceSpec } from '../races/spec';
+import { specOf } from '../races/spec';
 import { CANCEL_CHANNEL, claimRace, emit, endRace, saveRun, startRun } from '../races/store';
 
 export interface WorkerDeps {
@@ -93,7 +93,7 @@ export async function runRaceJob(deps: WorkerDeps, raceId: string): Promise<void
     await lock.query(`LISTEN ${CANCEL_CHANNEL}`);
     const race = await db.race.findUniqueOrThrow({ where: { id: raceId } });
     if (race.cancelRequestedAt !== null) controller.abort(); // asked before we listened
-    const spec = race.spec as unknown as RaceSpec;
+    const spec = specOf(race.spec);
     const steps = serial();
     try {
       const results = await runLab({
