@@ -37,10 +37,14 @@ export {
   runnableCustomCase,
 } from './cases/custom';
 export { type LocationCaseOptions, locationCase } from './cases/location';
-export { ProgressBoard, type ProgressTask } from './cli/progress';
 export { type Dataset, prepareDataset, SERVED_SCALES, scaledFigures } from './data/index';
 export { type DemoReport, runDemo } from './demo';
-export { type ConflictForecast, ForecastError, type ForecastInput, forecastConflict } from './forecast';
+export {
+  type ConflictForecast,
+  ForecastError,
+  type ForecastInput,
+  forecastConflict,
+} from './forecast/conflict-forecast';
 export { withProperties } from './formats/case-properties';
 export { commitOrderOf } from './formats/delta/replay';
 export { type DeltaVerdictInput, deltaVerdict } from './formats/delta/verdict';
@@ -64,6 +68,12 @@ export {
   tableFormats,
   UnknownCaseError,
 } from './formats/registry';
+export { LabInputError, type LabOptions, type LabProgress, MAX_RUNS, runLab, validateLabOptions } from './lab';
+export { clientSafeMessage, namedRoots } from './results/safe-message';
+export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';
+export * from './results/types';
+export { type AcrossHosts, type RemoteWriterJob, runWriterJob, type WriterHost } from './runner/across-hosts';
+export { RaceCancelledError } from './runner/race';
 export type {
   BaseTableCase,
   CaseRuns,
@@ -71,21 +81,7 @@ export type {
   LabSetting,
   TableFormat,
   WriterChange,
-} from './formats/table-format';
-export { LabInputError, type LabOptions, type LabProgress, MAX_RUNS, runLab, validateLabOptions } from './lab';
-export {
-  type LocationConfig,
-  LocationError,
-  locationConfigFromEnv,
-  MAX_LOCATION_LENGTH,
-  type ResolvedLocation,
-  resolveTableLocation,
-} from './locations';
-export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';
-export * from './results/types';
-export { type AcrossHosts, type RemoteWriterJob, runWriterJob, type WriterHost } from './runner/across-hosts';
-export { RaceCancelledError } from './runner/race';
-export { clientSafeMessage, namedRoots } from './safe-message';
+} from './runner/table-format';
 export {
   checkPoint,
   runSweep,
@@ -101,4 +97,13 @@ export { type LabDataOptions, prepareLabData } from './tables/base-tables';
 export { CopyRefusedError, copyRefusals, raceRefusals, writeRefusal } from './tables/copy-refusals';
 export { type CopyOptions, freshCopy } from './tables/fresh-copy';
 export { type LayoutFile, type LayoutOptions, type TableLayout, tableLayout, type ValueCount } from './tables/layout';
+export {
+  type LocationConfig,
+  LocationError,
+  locationConfigFromEnv,
+  MAX_LOCATION_LENGTH,
+  type ResolvedLocation,
+  resolveTableLocation,
+} from './tables/locations';
+export { ProgressBoard, type ProgressTask } from './terminal/progress-board';
 export { caseVerdict } from './verdict/index';

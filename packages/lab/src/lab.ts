@@ -9,10 +9,10 @@ import { ENGINE_INFO, withConnection } from '@racelab/engine';
 import type { LabCase } from './cases/catalog';
 import { type Dataset, datasetCacheDir, prepareDataset } from './data/index';
 import { formatOf, selectCases, tableFormats } from './formats/registry';
-import type { FormatSession, LabSetting, TableFormat } from './formats/table-format';
 import type { CaseResult, LabResults, RunResult } from './results/types';
 import type { AcrossHosts } from './runner/across-hosts';
 import { RaceCancelledError, type WriterEvent } from './runner/race';
+import type { FormatSession, LabSetting, TableFormat } from './runner/table-format';
 import { WriterPool } from './runner/writer-pool';
 import { VerdictMemo } from './verdict/memo';
 

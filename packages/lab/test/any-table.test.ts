@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CaseInputError } from '../src/cases/custom';
 import { locationCase } from '../src/cases/location';
 import { runLab } from '../src/lab';
-import type { LocationConfig } from '../src/locations';
 import { freshCopy } from '../src/tables/fresh-copy';
+import type { LocationConfig } from '../src/tables/locations';
 
 const FIXTURES = join(import.meta.dirname, '../../../../shared/fixtures');
 const DV_TABLE = join(FIXTURES, 'delta-golden/table-with-dv-small');

@@ -11,7 +11,7 @@ import type { FebDay, WriterOperation, WriterSpec } from '../src/cases/catalog';
 import { dayPredicate, prepareChange, rowsFileOf } from '../src/cases/operations';
 import type { Dataset } from '../src/data/index';
 import { sqlString } from '../src/data/sql';
-import { type ConflictForecast, ForecastError, forecastConflict } from '../src/forecast';
+import { type ConflictForecast, ForecastError, forecastConflict } from '../src/forecast/conflict-forecast';
 import type { BaseTables } from '../src/tables/base-tables';
 import { freshCopy } from '../src/tables/fresh-copy';
 import { query, smallBase, tempDir } from './helpers/small-base';

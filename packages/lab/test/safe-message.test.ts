@@ -20,8 +20,8 @@ import {
   writeDeltaTable,
 } from '@racelab/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { clientSafeMessage, MAX_SAFE_MESSAGE, type NamedRoot, namedRoots } from '../src/results/safe-message';
 import { race } from '../src/runner/race';
-import { clientSafeMessage, MAX_SAFE_MESSAGE, type NamedRoot, namedRoots } from '../src/safe-message';
 import { tempDir } from './helpers/small-base';
 
 const work = tempDir('safe-message');

@@ -19,7 +19,7 @@ import type { WriterForecast } from '@racelab/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CASES, type DeltaCase, type WriterSpec } from '../src/cases/catalog';
 import type { Dataset } from '../src/data/index';
-import { forecastConflict } from '../src/forecast';
+import { forecastConflict } from '../src/forecast/conflict-forecast';
 import { onBaseTable } from '../src/formats/registry';
 import { runLab } from '../src/lab';
 import type { LabResults, RunResult, WriterResult } from '../src/results/types';

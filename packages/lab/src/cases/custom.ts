@@ -9,8 +9,8 @@
  */
 import { type CustomRace, type CustomRaceInput, checkCustomRace } from '@racelab/contracts';
 import { duckToDeltaType, ExpressionError, field, type StructType, withConnection } from '@racelab/engine';
+import { runnablePredicate, runnableUpdateValue } from '../data/expressions';
 import { DATASET_COLUMNS } from '../data/schema';
-import { runnablePredicate, runnableUpdateValue } from '../expressions';
 import type { DeltaCase, FebDay, RowsFrom, TableAt, WriterOperation, WriterSpec } from './catalog';
 
 export type { CustomWriterInput } from '@racelab/contracts';

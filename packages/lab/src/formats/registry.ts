@@ -4,10 +4,10 @@
  * CLI and the API show is the lesson's catalog, then the cases any further format brings.
  */
 import { CASES, type LabCase } from '../cases/catalog';
+import type { BaseTableCase, TableFormat } from '../runner/table-format';
 import { deltaFormat } from './delta/format';
 import { icebergFormat } from './iceberg/format';
 import { postgresFormat } from './postgres/format';
-import type { BaseTableCase, TableFormat } from './table-format';
 
 const FORMATS = { delta: deltaFormat, iceberg: icebergFormat, postgres: postgresFormat };
 

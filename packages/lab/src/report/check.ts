@@ -5,8 +5,7 @@ import type { LabResults } from '../results/types';
 import { checkDocument, DEFAULT_CASES_DOC, derivedFigures } from './document';
 import { checkEveryRun } from './every-run-rules';
 import { CASE_SPECS } from './expectations/index';
-import { recount } from './recount';
-import { RunCheck } from './run-check';
+import { RunCheck } from './expectations/run-check';
 import {
   type CaseReport,
   type CheckOptions,
@@ -14,7 +13,8 @@ import {
   type Figures,
   type Report,
   UnusableInputError,
-} from './types';
+} from './expectations/types';
+import { recount } from './recount';
 import { checkVerdict, verdictLine } from './verdict-check';
 
 function checkCases(results: LabResults, figures: Figures): Pick<Report, 'cases' | 'checked' | 'skipped' | 'unknown'> {

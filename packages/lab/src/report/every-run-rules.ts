@@ -6,7 +6,7 @@ import { formatById } from '../formats/registry';
 import type { WriterResult } from '../results/types';
 import type { CaseSpec } from './expectations/index';
 import { finalReadVersion } from './expectations/retry';
-import { fmt, type RunCheck } from './run-check';
+import { fmt, type RunCheck } from './expectations/run-check';
 
 export function checkEveryRun(c: RunCheck, spec: CaseSpec): void {
   const names = c.run.writers.map((w) => w.name);

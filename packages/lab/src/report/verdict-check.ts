@@ -7,7 +7,7 @@
  * says so on each case that has such runs.
  */
 import type { CaseSpec } from './expectations/index';
-import { fmt, type RunCheck } from './run-check';
+import { fmt, type RunCheck } from './expectations/run-check';
 
 const NO_VERDICT = 'no verdict recorded (not checked)';
 

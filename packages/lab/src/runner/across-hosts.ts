@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { datasetCacheDir, prepareDataset } from '../data/index';
+import { namedRoots } from '../results/safe-message';
 import type { WriterResult } from '../results/types';
-import { namedRoots } from '../safe-message';
 import type { WriterJob } from './messages';
 import { type BarrierRow, PgBarrier } from './pg-barrier';
 import { type Done, RaceCancelledError, type RaceHooks, result } from './race';

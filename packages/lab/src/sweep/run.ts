@@ -14,9 +14,9 @@ import {
   sweepCommits,
 } from '@racelab/contracts';
 import { forecastSweep, isS3Url } from '@racelab/engine';
+import { namedRoots } from '../results/safe-message';
 import { keptMessage, RaceCancelledError } from '../runner/race';
 import type { WriterPool } from '../runner/writer-pool';
-import { namedRoots } from '../safe-message';
 import { removeTable, under } from '../tables/table-store';
 import { checkPoint } from './checks';
 import { compactorFigures, pointFigures } from './figures';

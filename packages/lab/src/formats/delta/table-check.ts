@@ -9,11 +9,11 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Add, DeltaTable, fromLogPath, isS3Url, withConnection } from '@racelab/engine';
+import { LAB_DAYS } from '../../data/lab-days';
 import { type Conn, sqlString } from '../../data/sql';
 import type { TableCheck } from '../../results/types';
 import { countObjects } from '../../tables/table-store';
 
-export const LAB_DAYS = ['2025-01-15', '2025-02-01', '2025-02-02', '2025-02-14'];
 const FIRST_FEBRUARY_ID = 10_000_000;
 
 /** What the lab's figures are made of, for a set of data files (their live rows, as the log names them). */

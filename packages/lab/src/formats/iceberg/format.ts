@@ -6,8 +6,8 @@ import { rm } from 'node:fs/promises';
 import type { IcebergCase } from '../../cases/catalog';
 import { describeWriters } from '../../cases/describe';
 import { runDir } from '../../runner/run-context';
+import type { TableFormat } from '../../runner/table-format';
 import { ensureBaseTables, ensureJan15 } from '../../tables/base-tables';
-import type { TableFormat } from '../table-format';
 import { runIcebergCase, seedIcebergTable } from './run';
 import { openIcebergWriter } from './writer';
 

@@ -15,10 +15,10 @@ import {
 } from '@racelab/engine';
 import type { IcebergCase } from '../../cases/catalog';
 import { rowsFileOf } from '../../cases/operations';
+import { LAB_DAYS } from '../../data/lab-days';
 import type { RunResult, TableCheck } from '../../results/types';
 import { race } from '../../runner/race';
 import { type RunContext, runDir } from '../../runner/run-context';
-import { LAB_DAYS } from '../delta/table-check';
 import { icebergCopy } from './replay';
 import { icebergCommitOrder, icebergVerdict, racedIcebergState } from './verdict';
 

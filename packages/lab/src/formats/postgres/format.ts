@@ -9,7 +9,7 @@ import type { Dataset } from '../../data/index';
 import type { RunResult } from '../../results/types';
 import type { RunContext } from '../../runner/run-context';
 import { runDir } from '../../runner/run-context';
-import type { TableFormat } from '../table-format';
+import type { TableFormat } from '../../runner/table-format';
 import { LAB_DATABASE } from './connect';
 import { preparePostgresLab } from './prepare';
 import { runPostgresCase } from './run-case';

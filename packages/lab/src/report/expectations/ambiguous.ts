@@ -8,8 +8,7 @@
  * G2: the answer lost as a timeout, the error reaches the job, which is run again without a txn: Feb 14 twice.
  * G3: the same job with txn (appId, version): the retry finds its batch committed and skips it: Feb 14 once.
  */
-import { ANSWER_LOST } from '../messages';
-import { fmt, type RunCheck } from '../run-check';
+
 import {
   type CaseSpec,
   expectCommitted,
@@ -21,6 +20,8 @@ import {
   expectTips,
   expectVendorsKept,
 } from './common';
+import { ANSWER_LOST } from './messages';
+import { fmt, type RunCheck } from './run-check';
 
 /** What the writers' warnings say of the fault and of the ways out of it (runner/writer-store.ts, delta-writer.ts). */
 const RESENT = 'was lost (connection closed); resent, it was told "already exists"';

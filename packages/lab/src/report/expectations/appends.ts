@@ -1,6 +1,5 @@
 /** A1, A2: two appends (Feb 1 ‖ Feb 2) on the January table, with delta-rs's commit retry on and off. */
-import { COMMIT_FAILED, NO_RETRIES } from '../messages';
-import type { RunCheck } from '../run-check';
+
 import {
   type CaseSpec,
   expectCommitted,
@@ -11,6 +10,8 @@ import {
   expectTips,
   oneWinner,
 } from './common';
+import { COMMIT_FAILED, NO_RETRIES } from './messages';
+import type { RunCheck } from './run-check';
 
 const WRITERS = ['feb01', 'feb02'] as const;
 

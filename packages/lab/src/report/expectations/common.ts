@@ -1,7 +1,7 @@
 /** Checks shared by the case groups: outcomes, error texts, the table afterwards. */
 import type { TableFormatId } from '../../cases/catalog';
 import type { WriterResult } from '../../results/types';
-import { fmt, type RunCheck } from '../run-check';
+import { fmt, type RunCheck } from './run-check';
 
 export interface CaseSpec {
   id: string;

@@ -1,6 +1,5 @@
 /** C1–C3: optimize.compact ‖ update of VendorID 2 (together, compaction first, update first). */
-import { ADDED, COMMIT_FAILED, DELETED_READ } from '../messages';
-import type { RunCheck } from '../run-check';
+
 import {
   type CaseSpec,
   expectCommitted,
@@ -12,6 +11,8 @@ import {
   januaryDays,
   oneWinner,
 } from './common';
+import { ADDED, COMMIT_FAILED, DELETED_READ } from './messages';
+import type { RunCheck } from './run-check';
 
 const WRITERS = ['compact', 'vendor2'] as const;
 

@@ -1,6 +1,5 @@
 /** F1, F2: two Iceberg appends (Feb 1 ‖ Feb 2) on the 2025-01-15 table, pyiceberg's commit retry on and off. */
-import { ICEBERG_BRANCH_CHANGED, ICEBERG_COMMIT_FAILED, ICEBERG_RETRY_WARNING } from '../messages';
-import type { RunCheck } from '../run-check';
+
 import { febDay } from './appends';
 import {
   type CaseSpec,
@@ -11,6 +10,8 @@ import {
   expectRows,
   oneWinner,
 } from './common';
+import { ICEBERG_BRANCH_CHANGED, ICEBERG_COMMIT_FAILED, ICEBERG_RETRY_WARNING } from './messages';
+import type { RunCheck } from './run-check';
 
 const WRITERS = ['feb01', 'feb02'] as const;
 

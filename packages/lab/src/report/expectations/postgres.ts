@@ -2,9 +2,10 @@
  * P1–P3: Postgres row locks. A updates and holds its transaction open; B updates; A commits once B waits or
  * returns. P1: different rows (VendorID 1 and 2). P2, P3: the same rows (VendorID 2), READ COMMITTED / REPEATABLE READ.
  */
-import { PG_SERIALIZE } from '../messages';
-import type { RunCheck } from '../run-check';
+
 import { type CaseSpec, expectCommitted, expectFailed, expectRows, expectTips } from './common';
+import { PG_SERIALIZE } from './messages';
+import type { RunCheck } from './run-check';
 
 function expectWaited(c: RunCheck, name: string, waited: boolean): void {
   const w = c.writer(name);

@@ -1,5 +1,5 @@
 /** B1–B3: two updates (tip + 1 for VendorID 1 ‖ 2) or two deletes on the flat table, and the updates partitioned. */
-import { ADDED, COMMIT_FAILED } from '../messages';
+
 import {
   type CaseSpec,
   expectAllCommitted,
@@ -16,6 +16,7 @@ import {
   oneWinner,
   vendorOf,
 } from './common';
+import { ADDED, COMMIT_FAILED } from './messages';
 
 export const updateCases: CaseSpec[] = [
   {

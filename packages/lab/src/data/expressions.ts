@@ -15,7 +15,7 @@ import {
   resolveColumn,
   type StructType,
 } from '@racelab/engine';
-import type { Conn } from './data/sql';
+import type { Conn } from './sql';
 
 async function checkRuns(conn: Conn, schema: StructType, expr: Expr, options?: RunCheckOptions): Promise<void> {
   try {

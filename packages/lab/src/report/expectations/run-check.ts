@@ -1,5 +1,5 @@
 /** One stored run under check: its mismatches, and the small comparisons every case group uses. */
-import type { RunResult, WriterResult } from '../results/types';
+import type { RunResult, WriterResult } from '../../results/types';
 import type { Figures } from './types';
 
 /** Tip sums are sums of floats: a vendor's delta is n within 1e-6·n. */

@@ -6,10 +6,10 @@
 import type { DeltaCase, LabCase, TableAt, TableFormatId } from '../cases/catalog';
 import type { Dataset } from '../data/index';
 import type { RunResult } from '../results/types';
-import type { AcrossHosts } from '../runner/across-hosts';
-import type { Send, WriterJob, WriterOutcome } from '../runner/messages';
-import type { RunContext } from '../runner/run-context';
 import type { TableKind } from '../tables/base-tables';
+import type { AcrossHosts } from './across-hosts';
+import type { Send, WriterJob, WriterOutcome } from './messages';
+import type { RunContext } from './run-context';
 
 /** What runLab hands every format it sets up: the data set, the work folder and the run options. */
 export interface LabSetting {

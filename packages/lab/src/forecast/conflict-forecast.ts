@@ -20,13 +20,13 @@ import {
   withConnection,
   writerExpressionError,
 } from '@racelab/engine';
-import type { FebDay, WriterOperation, WriterSpec } from './cases/catalog';
-import { checkOf, dayPredicate } from './cases/operations';
-import { type Dataset, FEBRUARY_DAYS } from './data/index';
-import type { Conn } from './data/sql';
-import { runnablePredicate, runnableUpdateValue } from './expressions';
-import { appendedFiles } from './tables/append-stats';
-import { logicalFiles } from './tables/logical-files';
+import type { FebDay, WriterOperation, WriterSpec } from '../cases/catalog';
+import { checkOf, dayPredicate } from '../cases/operations';
+import { runnablePredicate, runnableUpdateValue } from '../data/expressions';
+import { type Dataset, FEBRUARY_DAYS } from '../data/index';
+import type { Conn } from '../data/sql';
+import { appendedFiles } from '../tables/append-stats';
+import { logicalFiles } from '../tables/logical-files';
 
 export { type ConflictForecast, ForecastError } from '@racelab/engine';
 

@@ -8,9 +8,9 @@
  */
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
-import { type Dataset, DatasetError, datasetCacheDir, prepareDataset, SERVED_SCALES } from './data/index';
-import { clientSafeMessage } from './safe-message';
-import { type BaseTables, ensureBaseTables, type TableKind } from './tables/base-tables';
+import { type Dataset, DatasetError, datasetCacheDir, prepareDataset, SERVED_SCALES } from '../data/index';
+import { clientSafeMessage } from '../results/safe-message';
+import { type BaseTables, ensureBaseTables, type TableKind } from './base-tables';
 
 export interface LocationConfig {
   /** Folders table paths must lie in; relative paths resolve against the first. */
