@@ -65,20 +65,16 @@ export interface TableFormat<C extends LabCase = LabCase> {
 
   /** The case in one sentence: its starting table, its table properties and what each writer does. */
   describeCase(c: C): string;
-  /** The starting table of the case's runs, as the dashboard names it. */
-  describeStartingTable(c: C): string;
   /** The writers' names as runs report them. */
   writerNames(c: C): string[];
-  /** The table properties the case's runs give their table ({} when the format takes none). */
+  /** The table properties the case's runs give their table ({} when it sets none). */
   tableProperties(c: C): Record<string, string>;
-  /** Whether a case of this format takes table properties (the table's, e.g. `delta.isolationLevel`). */
+  /** Whether a preset of this format takes a user's table properties (e.g. `delta.isolationLevel`) when started. */
   readonly takesTableProperties: boolean;
   /** Whether its run tables may live under an S3 table root. */
   readonly takesTableRoot: boolean;
   /** The user's own table the case races copies of; null when it races one of the lab's. */
   ownTable(c: C): TableAt | null;
-  /** Whether a case of this format can race a user's own table. */
-  readonly racesOwnTables: boolean;
   /** The case, when it races one of the lab's base tables (the lesson's shapes are compared on them); else null. */
   onBaseTable?(c: C): BaseTableCase | null;
 }

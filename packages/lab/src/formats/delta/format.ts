@@ -67,12 +67,10 @@ export const deltaFormat: TableFormat<DeltaCase> = {
   numbersCommits: true,
 
   describeCase: (c) => describeWriters(startingTable(c), c),
-  describeStartingTable: startingTable,
   writerNames: (c) => c.writers.map((w) => w.name),
   tableProperties: (c) => c.properties ?? {},
   takesTableProperties: true,
   takesTableRoot: true,
   ownTable: (c) => (typeof c.table === 'string' ? null : c.table),
-  racesOwnTables: true,
   onBaseTable: (c) => (typeof c.table === 'string' ? { ...c, table: c.table } : null),
 };

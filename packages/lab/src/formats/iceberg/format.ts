@@ -51,11 +51,9 @@ export const icebergFormat: TableFormat<IcebergCase> = {
   numbersCommits: false,
 
   describeCase: (c) => describeWriters(STARTING_TABLE, c),
-  describeStartingTable: () => STARTING_TABLE,
   writerNames: (c) => c.writers.map((w) => w.name),
   tableProperties: (c) => c.properties ?? {},
   takesTableProperties: false,
   takesTableRoot: false,
   ownTable: () => null,
-  racesOwnTables: false,
 };

@@ -72,11 +72,9 @@ export const postgresFormat: TableFormat<PostgresCase> = {
 
   describeCase: (c) =>
     `Postgres (${c.isolation}): transaction A updates VendorID ${c.vendorA} and holds its locks; B updates VendorID ${c.vendorB}.`,
-  describeStartingTable: () => "the lab database's trips table (the January trips)",
   writerNames: () => [...WRITERS],
   tableProperties: () => ({}),
   takesTableProperties: false,
   takesTableRoot: false,
   ownTable: () => null,
-  racesOwnTables: false,
 };
