@@ -69,6 +69,7 @@ export {
   UnknownCaseError,
 } from './formats/registry';
 export { LabInputError, type LabOptions, type LabProgress, MAX_RUNS, runLab, validateLabOptions } from './lab';
+export { caseVerdict } from './oracle/index';
 export { clientSafeMessage, namedRoots } from './results/safe-message';
 export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';
 export * from './results/types';
@@ -106,4 +107,3 @@ export {
   resolveTableLocation,
 } from './tables/locations';
 export { ProgressBoard, type ProgressTask } from './terminal/progress-board';
-export { caseVerdict } from './verdict/index';

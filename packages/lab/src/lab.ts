@@ -9,12 +9,12 @@ import { ENGINE_INFO, withConnection } from '@racelab/engine';
 import type { LabCase } from './cases/catalog';
 import { type Dataset, datasetCacheDir, prepareDataset } from './data/index';
 import { formatOf, selectCases, tableFormats } from './formats/registry';
+import { VerdictMemo } from './oracle/memo';
 import type { CaseResult, LabResults, RunResult } from './results/types';
 import type { AcrossHosts } from './runner/across-hosts';
 import { RaceCancelledError, type WriterEvent } from './runner/race';
 import type { FormatSession, LabSetting, TableFormat } from './runner/table-format';
 import { WriterPool } from './runner/writer-pool';
-import { VerdictMemo } from './verdict/memo';
 
 export interface LabOptions {
   /** Case ids from the catalog, or whole cases (a custom race); all catalog cases when omitted. */

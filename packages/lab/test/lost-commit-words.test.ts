@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { CASES } from '../src/cases/catalog';
 import { selectCases } from '../src/formats/registry';
-import { lostCommitWords } from '../src/verdict/summary-text';
+import { lostCommitWords } from '../src/oracle/summary-text';
 
 describe('lostCommitWords', () => {
   it('names the writer whose commit the log does not hold, and who holds the version', () => {

@@ -28,9 +28,9 @@ import {
   runLab,
   type WriterResult,
 } from '../src/index';
+import { diffRows, parquetRows } from '../src/oracle/compare';
+import { otherOrders } from '../src/oracle/orders';
 import { ensureJan15 } from '../src/tables/base-tables';
-import { diffRows, parquetRows } from '../src/verdict/compare';
-import { otherOrders } from '../src/verdict/orders';
 import { writerResult } from './helpers/writer-result';
 
 const SCALE = 0.02;

@@ -13,11 +13,11 @@ import type { LabCase } from '../cases/catalog';
 import { CaseInputError, type CustomCaseInput } from '../cases/custom';
 import { locationCase } from '../cases/location';
 import { runLab } from '../lab';
+import { caseVerdict } from '../oracle/index';
 import { caseOutcome, loserErrors, tableAfter } from '../results/summary';
 import { CopyRefusedError } from '../tables/copy-refusals';
 import { locationConfigFromEnv } from '../tables/locations';
 import { progressBar } from '../terminal/progress-board';
-import { caseVerdict } from '../verdict/index';
 import { numberOption, parseArgs, REPO, UsageError, userPath, workDirOption } from './args';
 import { sweepCommand, sweepFailure } from './sweep';
 

@@ -7,11 +7,11 @@
 import { DeltaTable } from '@racelab/engine';
 import type { WriterOperation, WriterSpec } from '../../cases/catalog';
 import { checkOf, prepareChange } from '../../cases/operations';
+import type { FiguresCache } from '../../oracle/compare';
+import { committedInOrder } from '../../oracle/orders';
+import { memoKey, rowsFileFacts } from '../../oracle/replay-key';
 import type { WriterResult } from '../../results/types';
 import { freshCopy } from '../../tables/fresh-copy';
-import type { FiguresCache } from '../../verdict/compare';
-import { committedInOrder } from '../../verdict/orders';
-import { memoKey, rowsFileFacts } from '../../verdict/replay-key';
 
 export interface ReplayInput {
   /** The table the run's copy was made from, and the properties the copy got. */

@@ -4,13 +4,13 @@
  * removed whatever happens.
  */
 import { DeltaTable } from '@racelab/engine';
+import { diffTables, type FiguresCache, sameTables } from '../../oracle/compare';
+import type { VerdictMemo } from '../../oracle/memo';
+import { type EngineOracle, serialReplayVerdict } from '../../oracle/serial-replay';
+import { lostCommitWords } from '../../oracle/summary-text';
+import { writerChanges } from '../../oracle/writer-changes';
 import type { RunVerdict, WriterResult } from '../../results/types';
 import { removeTable } from '../../tables/table-store';
-import { diffTables, type FiguresCache, sameTables } from '../../verdict/compare';
-import type { VerdictMemo } from '../../verdict/memo';
-import { type EngineOracle, serialReplayVerdict } from '../../verdict/oracle';
-import { lostCommitWords } from '../../verdict/summary-text';
-import { writerChanges } from '../../verdict/writer-changes';
 import { commitOrderOf, type Replayed, type ReplayInput, replayInputs, replaySerial } from './replay';
 
 export interface DeltaVerdictInput extends ReplayInput {

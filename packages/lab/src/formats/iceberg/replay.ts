@@ -20,8 +20,8 @@ import {
   serializeIcebergTableMetadata,
 } from '@racelab/engine';
 import type { WriterOperation, WriterSpec } from '../../cases/catalog';
-import type { FiguresCache } from '../../verdict/compare';
-import { memoKey, rowsFileFacts } from '../../verdict/replay-key';
+import type { FiguresCache } from '../../oracle/compare';
+import { memoKey, rowsFileFacts } from '../../oracle/replay-key';
 
 export interface IcebergReplayInput {
   /** The run's table identifier (`namespace.table`) and its metadata location before the race. */
@@ -113,7 +113,7 @@ export async function replayIceberg(input: IcebergReplayInput, order: string[], 
       if (!spec) throw new Error(`replay: no writer named ${name}`);
       const op = spec.operation;
       try {
-        // The race's Iceberg writers append their day whatever else the spec says (iceberg-writer.ts).
+        // The race's Iceberg writers append their day whatever else the spec says (formats/iceberg/writer.ts).
         const rows = input.rowsFile(op);
         if (!rows) throw new Error('an Iceberg append needs a file of rows');
         const table = await openIcebergTable(catalog, input.table);

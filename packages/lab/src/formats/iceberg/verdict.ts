@@ -5,7 +5,6 @@
  */
 import { rm } from 'node:fs/promises';
 import { type IcebergDataFile, IcebergSqliteCatalog, openIcebergTable } from '@racelab/engine';
-import type { RunVerdict, WriterResult } from '../../results/types';
 import {
   countRows,
   diffRows,
@@ -14,11 +13,12 @@ import {
   type RowSource,
   sameRowsIn,
   unshared,
-} from '../../verdict/compare';
-import type { VerdictMemo } from '../../verdict/memo';
-import { type EngineOracle, serialReplayVerdict } from '../../verdict/oracle';
-import { committedInOrder } from '../../verdict/orders';
-import { writerChange } from '../../verdict/writer-changes';
+} from '../../oracle/compare';
+import type { VerdictMemo } from '../../oracle/memo';
+import { committedInOrder } from '../../oracle/orders';
+import { type EngineOracle, serialReplayVerdict } from '../../oracle/serial-replay';
+import { writerChange } from '../../oracle/writer-changes';
+import type { RunVerdict, WriterResult } from '../../results/types';
 import {
   type IcebergReplayed,
   type IcebergReplayInput,

@@ -12,7 +12,7 @@ import { runDir } from '../../runner/run-context';
 import type { TableFormat } from '../../runner/table-format';
 import { LAB_DATABASE } from './connect';
 import { preparePostgresLab } from './prepare';
-import { runPostgresCase } from './run-case';
+import { runPostgresCase } from './run';
 
 async function startPostgres(workDir: string, dataset: Dataset, progress: (message: string) => void) {
   progress('Postgres');

@@ -11,7 +11,7 @@ export {
   type PostgresIsolation,
   type PostgresWriterResult,
   runPostgresCase,
-} from './run-case';
+} from './run';
 export { postgresTableCheck } from './table-check';
 export { tipUpdateSql } from './tip-update';
 export { buildNextCopy, resetToFreshCopy, swapInNextCopy } from './trips-copy';

@@ -9,17 +9,17 @@
  * Equality is decided by row counts and two sums of row hashes (one scan per side); EXCEPT ALL, which sorts both
  * sides, runs only to say what differs in a run no order explains.
  *
- * With a memo (verdict/memo.ts), a serial result's fingerprints are kept for the case's later runs, keyed by the
+ * With a memo (oracle/memo.ts), a serial result's fingerprints are kept for the case's later runs, keyed by the
  * statements replayed, the scope, the fingerprint's SQL and `trips_original`'s identity; the copy is made only
  * when a fingerprint is missing or the run needs the rows themselves (what differs).
  */
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
+import type { VerdictMemo } from '../../oracle/memo';
+import { otherOrders } from '../../oracle/orders';
+import { memoKey } from '../../oracle/replay-key';
+import { notSerializableSummary, reorderedSummary, rows, SERIALIZABLE_SUMMARY } from '../../oracle/summary-text';
 import type { FailedWriterCheck, RunVerdict, VerdictExample, VerdictWriter } from '../../results/types';
-import type { VerdictMemo } from '../../verdict/memo';
-import { otherOrders } from '../../verdict/orders';
-import { memoKey } from '../../verdict/replay-key';
-import { notSerializableSummary, reorderedSummary, rows, SERIALIZABLE_SUMMARY } from '../../verdict/summary-text';
 import { TRIP_COLUMNS, tipUpdateSql, tipUpdateWhere } from './tip-update';
 
 /** A writer as the oracle replays it: its name, whether it reported committed, the vendor its update touches. */
@@ -107,7 +107,7 @@ const originOf = async (c: pg.Client) =>
 
 /**
  * A relation's rows (those matching `where`) as a count and two sums of 64-bit row hashes, summed as numeric so
- * nothing wraps (see verdict/compare.ts for what a false "equal" would take).
+ * nothing wraps (see oracle/compare.ts for what a false "equal" would take).
  */
 const fingerprint = (from: string, where = 'true') =>
   `SELECT count(*)::text || ' ' || coalesce(sum(hash_record_extended((${TRIP_COLUMNS}), 0)), 0)::text || ' ' ||

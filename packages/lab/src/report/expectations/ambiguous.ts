@@ -23,7 +23,7 @@ import {
 import { ANSWER_LOST } from './messages';
 import { fmt, type RunCheck } from './run-check';
 
-/** What the writers' warnings say of the fault and of the ways out of it (runner/writer-store.ts, delta-writer.ts). */
+/** What the writers' warnings say of the fault and of the ways out of it (formats/delta/writer-store.ts, formats/delta/writer.ts). */
 const RESENT = 'was lost (connection closed); resent, it was told "already exists"';
 const TIMED_OUT = 'was lost (timeout); the writer got an error although the put landed';
 const OWN_BYTES = "was found taken by this commit's own bytes";

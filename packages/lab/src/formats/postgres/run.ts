@@ -6,8 +6,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
+import type { VerdictMemo } from '../../oracle/memo';
 import type { RunVerdict, TableCheck, WriterResult, WriterTimings } from '../../results/types';
-import type { VerdictMemo } from '../../verdict/memo';
 import { labDatabaseUrl, openClient } from './connect';
 import { classify } from './error-class';
 import { assertPrepared } from './prepare';
@@ -116,7 +116,7 @@ async function finish(w: WriterState, ms: () => number, committed: string[]): Pr
  * One run of a Postgres case: a fresh copy of the trips swapped in, A updates `vendorA` and holds its transaction, B
  * starts updating `vendorB`, a watcher polls pg_blocking_pids(B) until it names A or B's statement returns, then A
  * commits and B commits (or rolls back what Postgres refused); the table is checked, and the verdict given while
- * the next run's copy is built. `memo` keeps serial results for the case's later runs (see verdict/memo.ts).
+ * the next run's copy is built. `memo` keeps serial results for the case's later runs (see oracle/memo.ts).
  */
 export async function runPostgresCase(
   serverUrl: string,

@@ -2,8 +2,8 @@
  * Serial results kept across the runs of one case. A case's runs start from the same table with the same
  * writers, so the serial result of a given order is the same in every run: a run whose commit order (or an
  * order it tries) an earlier run replayed reads only its own raced side. A kept result is looked up by a key
- * naming everything its replay depends on (the engines build it: replayInputs in replay.ts and
- * iceberg-replay.ts, the statements in postgres/verdict.ts); a key that missed an input would give a wrong
+ * naming everything its replay depends on (the formats build it: replayInputs in formats/delta/replay.ts and
+ * formats/iceberg/replay.ts, the statements in formats/postgres/verdict.ts); a key that missed an input would give a wrong
  * verdict, so each names more than it needs rather than less.
  *
  * Bounded: at most MAX_KEPT_REPLAYS copies per case (least recently used go first, never one the verdict
