@@ -79,7 +79,7 @@ export async function replaySerial(input: ReplayInput, order: string[], dir: str
 export async function replayInputs(input: ReplayInput): Promise<string> {
   const base = await DeltaTable.open(input.base);
   return memoKey({
-    engine: 'delta',
+    format: 'delta',
     base: input.base,
     version: base.version,
     protocol: base.protocol,

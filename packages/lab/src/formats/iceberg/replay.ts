@@ -67,7 +67,7 @@ export interface IcebergReplayed extends IcebergState {
 export async function icebergReplayInputs(input: IcebergReplayInput): Promise<string> {
   const metadata = readIcebergTableMetadata(input.start, defaultIcebergPathResolver);
   return memoKey({
-    engine: 'iceberg',
+    format: 'iceberg',
     table: input.table,
     start: serializeIcebergTableMetadata({ ...metadata, location: '' }),
     writers: input.writers,

@@ -143,7 +143,7 @@ async function serialPrint(r: Replays, names: readonly string[], vendor?: number
   if (!r.memo) return compute();
   r.origin ??= originOf(r.c);
   const key = memoKey({
-    engine: 'postgres',
+    format: 'postgres',
     origin: await r.origin,
     copy: [CREATE_COPY, FILL_COPY],
     statements: names.map((name) => [tipUpdateSql(COPY), vendorOf(r, name)]),
