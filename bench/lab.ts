@@ -151,25 +151,25 @@ console.log(`bench/lab: ${cases.length} cases x ${runs} runs at scale ${scale} (
 console.log('case  runs total   median run   raw work          ratio   median oracle');
 let rawTotal = 0;
 // The lab stopped its Postgres: started again on the same cluster for the P cases' raw work.
-const labPg = cases.some((c) => c.engine === 'postgres')
+const labPg = cases.some((c) => c.format === 'postgres')
   ? await startPostgresServer({ dataDir: join(LAB_DIR, 'postgres') })
   : null;
 for (const c of cases) {
   const times = runTimes.get(c.id) ?? [];
   const sum = times.reduce((a, b) => a + b, 0);
   let raw = ''.padEnd(23);
-  if (c.engine === 'delta') {
+  if (c.format === 'delta') {
     const table = typeof c.table === 'string' ? join(base, c.table) : c.table.location;
     const files = (await DeltaTable.open(table)).activeFiles().map((f) => join(table, f.path));
     const ms = await rawWork(c, files, (d) => dataset.february(d as '2025-02-01'));
     rawTotal += ms * runs;
     raw = `${ms.toFixed(0).padStart(8)} ms   ${(median(times) / ms).toFixed(1).padStart(5)}x`;
-  } else if (c.engine === 'iceberg') {
+  } else if (c.format === 'iceberg') {
     // The Iceberg cases' writers append February days to a table seeded with 2025-01-15's trips.
     const ms = await rawWork(c, [join(base, 'jan15.parquet')], (d) => dataset.february(d as '2025-02-01'));
     rawTotal += ms * runs;
     raw = `${ms.toFixed(0).padStart(8)} ms   ${(median(times) / ms).toFixed(1).padStart(5)}x`;
-  } else if (c.engine === 'postgres' && labPg) {
+  } else if (c.format === 'postgres' && labPg) {
     const ms = await rawPostgresWork(c, await labPg.ownerUrl(LAB_DATABASE));
     raw = `${ms.toFixed(0).padStart(8)} ms   ${(median(times) / ms).toFixed(1).padStart(5)}x`;
   }

@@ -45,7 +45,7 @@ const ids = (values.cases ?? 'P1,P2,P3').split(',');
 const nextCopy = (values['next-copy'] ?? 'beside-verdict') as 'beside-verdict' | 'after-verdict';
 const cases = ids.map((id) => {
   const c = CASES.find((x) => x.id === id);
-  if (c?.engine !== 'postgres') throw new Error(`${id} is not a Postgres case`);
+  if (c?.format !== 'postgres') throw new Error(`${id} is not a Postgres case`);
   return c;
 });
 
@@ -91,7 +91,7 @@ await client.connect();
 const rows: Row[] = [];
 try {
   for (const c of cases) {
-    if (c.engine !== 'postgres') continue;
+    if (c.format !== 'postgres') continue;
     const row: Row = {
       id: c.id,
       durations: [],

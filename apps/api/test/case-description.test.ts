@@ -11,7 +11,7 @@ describe('describeCase', () => {
     const c: DeltaCase = {
       id: 'custom',
       title: 'custom race on teams/orders: …',
-      engine: 'delta',
+      format: 'delta',
       table: { location: '/srv/tables/teams/orders', display: 'teams/orders' },
       writers: [
         { name: 'feed', operation: { kind: 'append', from: { file: '/srv/tables/feeds/new.parquet' }, blind: true } },

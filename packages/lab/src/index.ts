@@ -20,9 +20,8 @@ export {
   type LabCase,
   type PostgresCase,
   type RowsFrom,
-  selectCases,
   type TableAt,
-  UnknownCaseError,
+  type TableFormatId,
   type WriterOperation,
   type WriterSpec,
 } from './cases/catalog';
@@ -36,22 +35,19 @@ export {
   MAX_WRITERS,
   propertyProblems,
   runnableCustomCase,
-  withProperties,
 } from './cases/custom';
 export { type LocationCaseOptions, locationCase } from './cases/location';
-export { ProgressBoard, type ProgressTask } from './cli/progress';
 export { type Dataset, prepareDataset, SERVED_SCALES, scaledFigures } from './data/index';
 export { type DemoReport, runDemo } from './demo';
-export { type ConflictForecast, ForecastError, type ForecastInput, forecastConflict } from './forecast';
-export { LabInputError, type LabOptions, type LabProgress, MAX_RUNS, runLab, validateLabOptions } from './lab';
 export {
-  type LocationConfig,
-  LocationError,
-  locationConfigFromEnv,
-  MAX_LOCATION_LENGTH,
-  type ResolvedLocation,
-  resolveTableLocation,
-} from './locations';
+  type ConflictForecast,
+  ForecastError,
+  type ForecastInput,
+  forecastConflict,
+} from './forecast/conflict-forecast';
+export { withProperties } from './formats/case-properties';
+export { commitOrderOf } from './formats/delta/replay';
+export { type DeltaVerdictInput, deltaVerdict } from './formats/delta/verdict';
 export {
   buildNextCopy,
   copyFromFile,
@@ -61,12 +57,32 @@ export {
   runPostgresCase,
   swapInNextCopy,
   tipUpdateSql,
-} from './postgres/index';
+} from './formats/postgres/index';
+export {
+  formatById,
+  formatOf,
+  labCases,
+  onBaseTable,
+  registerFormat,
+  selectCases,
+  tableFormats,
+  UnknownCaseError,
+} from './formats/registry';
+export { LabInputError, type LabOptions, type LabProgress, MAX_RUNS, runLab, validateLabOptions } from './lab';
+export { caseVerdict } from './oracle/index';
+export { clientSafeMessage, namedRoots } from './results/safe-message';
 export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';
 export * from './results/types';
 export { type AcrossHosts, type RemoteWriterJob, runWriterJob, type WriterHost } from './runner/across-hosts';
 export { RaceCancelledError } from './runner/race';
-export { clientSafeMessage, namedRoots } from './safe-message';
+export type {
+  BaseTableCase,
+  CaseRuns,
+  FormatSession,
+  LabSetting,
+  TableFormat,
+  WriterChange,
+} from './runner/table-format';
 export {
   checkPoint,
   runSweep,
@@ -82,4 +98,12 @@ export { type LabDataOptions, prepareLabData } from './tables/base-tables';
 export { CopyRefusedError, copyRefusals, raceRefusals, writeRefusal } from './tables/copy-refusals';
 export { type CopyOptions, freshCopy } from './tables/fresh-copy';
 export { type LayoutFile, type LayoutOptions, type TableLayout, tableLayout, type ValueCount } from './tables/layout';
-export { caseVerdict, commitOrderOf, type DeltaVerdictInput, deltaVerdict } from './verdict/index';
+export {
+  type LocationConfig,
+  LocationError,
+  locationConfigFromEnv,
+  MAX_LOCATION_LENGTH,
+  type ResolvedLocation,
+  resolveTableLocation,
+} from './tables/locations';
+export { ProgressBoard, type ProgressTask } from './terminal/progress-board';

@@ -15,8 +15,8 @@ import { s3Env, s3Root } from '../../engine/test-s3/env';
 import { CaseInputError } from '../src/cases/custom';
 import { locationCase } from '../src/cases/location';
 import { runLab } from '../src/lab';
-import type { LocationConfig } from '../src/locations';
 import { copyRefusals } from '../src/tables/copy-refusals';
+import type { LocationConfig } from '../src/tables/locations';
 
 const DV_TABLE = fixture('delta-golden', 'table-with-dv-small');
 const work = join(tmpdir(), `racelab-any-table-s3-${process.pid}`);

@@ -7,8 +7,8 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectCases } from '../src/cases/catalog';
 import { scaledFigures } from '../src/data/index';
+import { selectCases } from '../src/formats/registry';
 import { type LabResults, type RunResult, runLab, type WriterResult } from '../src/index';
 import { checkResults } from '../src/report/index';
 

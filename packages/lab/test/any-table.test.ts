@@ -16,8 +16,8 @@ import { fixture } from '../../../fixtures';
 import { CaseInputError } from '../src/cases/custom';
 import { locationCase } from '../src/cases/location';
 import { runLab } from '../src/lab';
-import type { LocationConfig } from '../src/locations';
 import { freshCopy } from '../src/tables/fresh-copy';
+import type { LocationConfig } from '../src/tables/locations';
 
 const DV_TABLE = fixture('delta-golden', 'table-with-dv-small');
 const CM_TABLE = fixture('delta-spark-golden', 'table-with-columnmapping-mode-name', 'delta');

@@ -80,7 +80,8 @@ describe('compiled writer entries', () => {
       await withConnection((c) => c.run(`COPY (SELECT 2::BIGINT AS id) TO '${rows}' (FORMAT parquet)`));
       const writers = await race(
         ['a', 'b'].map((name) => ({
-          engine: 'delta' as const,
+          kind: 'race' as const,
+          format: 'delta' as const,
           table,
           writer: { name, operation: { kind: 'append' as const, from: { file: rows } } },
           rowsFile: rows,
@@ -117,6 +118,6 @@ describe('compiled writer entries', () => {
   });
 
   it('writer-process.ts is the source the bundle is named from', () => {
-    expect(WRITER_SOURCE).toMatch(/packages\/lab\/src\/runner\/writer-process\.ts$/);
+    expect(WRITER_SOURCE).toMatch(/packages\/lab\/src\/processes\/writer-process\.ts$/);
   });
 });

@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { DeltaTable } from '@racelab/engine';
 import { describe, expect, it } from 'vitest';
 import { prepareDataset } from '../src/data/index';
+import { ensureBaseTables } from '../src/tables/base-tables';
 import {
   type LocationConfig,
   LocationError,
   locationConfigFromEnv,
   MAX_LOCATION_LENGTH,
   resolveTableLocation,
-} from '../src/locations';
-import { ensureBaseTables } from '../src/tables/base-tables';
+} from '../src/tables/locations';
 import { noTlcDir, SMALL_SCALE, tempDir } from './helpers/small-base';
 
 const tmp = tempDir('locations');

@@ -10,7 +10,7 @@ import { DeltaTable, parseStats } from '@racelab/engine';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../../../fixtures';
 import { auditJobs, type Job } from '../src/audit/index';
-import { forecastConflict, tableFacts } from '../src/forecast';
+import { forecastConflict, tableFacts } from '../src/forecast/conflict-forecast';
 import { tableLayout } from '../src/tables/layout';
 import { tempDir } from './helpers/small-base';
 

@@ -3,8 +3,9 @@
  * lies: two writers told they own one version), and H1, the race that shows it, kept out of the default lab.
  */
 import { describe, expect, it } from 'vitest';
-import { CASES, selectCases } from '../src/cases/catalog';
-import { lostCommitWords } from '../src/verdict/words';
+import { CASES } from '../src/cases/catalog';
+import { selectCases } from '../src/formats/registry';
+import { lostCommitWords } from '../src/oracle/summary-text';
 
 describe('lostCommitWords', () => {
   it('names the writer whose commit the log does not hold, and who holds the version', () => {

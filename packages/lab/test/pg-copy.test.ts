@@ -9,7 +9,7 @@ import path from 'node:path';
 import { type PostgresServer, startPostgresServer } from '@racelab/pg-server';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFromFile } from '../src/postgres/copy';
+import { copyFromFile } from '../src/formats/postgres/copy';
 
 // mkdtemp gives 0700; the server runs as OS user postgres and must traverse the parent.
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'racelab-pgcopy-test-'));

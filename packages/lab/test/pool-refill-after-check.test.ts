@@ -8,8 +8,8 @@ import { withConnection } from '@racelab/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeltaCase } from '../src/cases/catalog';
 import type { Dataset } from '../src/data/index';
-import { runDeltaCase } from '../src/runner/delta-run';
-import { distinctIds } from '../src/runner/table-check';
+import { runDeltaCase } from '../src/formats/delta/run';
+import { distinctIds } from '../src/formats/delta/table-check';
 import { WriterPool } from '../src/runner/writer-pool';
 import type { BaseTables } from '../src/tables/base-tables';
 import { smallBase, tempDir } from './helpers/small-base';
@@ -28,7 +28,7 @@ afterAll(() => pool.close());
 const twoAppends: DeltaCase = {
   id: 'T1',
   title: 'two appends',
-  engine: 'delta',
+  format: 'delta',
   table: 'flat',
   writers: [
     { name: 'feb01', operation: { kind: 'append', day: '2025-02-01' } },

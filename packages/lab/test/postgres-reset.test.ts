@@ -9,10 +9,10 @@ import path from 'node:path';
 import { type PostgresServer, startPostgresServer, withClient } from '@racelab/pg-server';
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { labDatabaseUrl, postgresVerdict, preparePostgresLab, runPostgresCase } from '../src/postgres/index';
-import { tableCheck } from '../src/postgres/table-check';
-import { buildNextCopy, resetToFreshCopy } from '../src/postgres/trips-copy';
-import { racedFingerprint } from '../src/postgres/verdict';
+import { labDatabaseUrl, postgresVerdict, preparePostgresLab, runPostgresCase } from '../src/formats/postgres/index';
+import { tableCheck } from '../src/formats/postgres/table-check';
+import { buildNextCopy, resetToFreshCopy } from '../src/formats/postgres/trips-copy';
+import { racedFingerprint } from '../src/formats/postgres/verdict';
 import { TRIPS, VENDOR_TRIPS, writeSmallJanuary } from './helpers/small-january';
 
 // mkdtemp gives 0700; the server runs as OS user postgres and must traverse the parent.

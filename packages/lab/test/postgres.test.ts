@@ -18,7 +18,7 @@ import {
   preparePostgresLab,
   resetPostgresLab,
   runPostgresCase,
-} from '../src/postgres/index';
+} from '../src/formats/postgres/index';
 import { TRIPS, VENDOR_TRIPS, writeSmallJanuary } from './helpers/small-january';
 
 // mkdtemp gives 0700; the server runs as OS user postgres and must traverse the parent.

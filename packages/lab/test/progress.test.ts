@@ -3,7 +3,7 @@
  * redrawn in place on a terminal, a few plain lines anywhere else.
  */
 import { describe, expect, it } from 'vitest';
-import { drawBar, ProgressBoard, progressBar } from '../src/cli/progress';
+import { drawBar, ProgressBoard, progressBar } from '../src/terminal/progress-board';
 
 /** An output that records what was written, as a terminal (isTTY) or a pipe. */
 function output(isTTY: boolean) {

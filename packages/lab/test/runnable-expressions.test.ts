@@ -11,9 +11,9 @@ import { auditJobs, type Job } from '../src/audit/index';
 import { ManifestError } from '../src/audit/manifest';
 import type { WriterSpec } from '../src/cases/catalog';
 import { CaseInputError, customCase, runnableCustomCase } from '../src/cases/custom';
-import { forecastConflict } from '../src/forecast';
-import type { LocationConfig } from '../src/locations';
+import { forecastConflict } from '../src/forecast/conflict-forecast';
 import { tableLayout } from '../src/tables/layout';
+import type { LocationConfig } from '../src/tables/locations';
 import { tempDir } from './helpers/small-base';
 
 /** Parses and binds (a string constant cast to a number), but DuckDB cannot convert 'abc'. */

@@ -20,8 +20,8 @@ import {
   writeDeltaTable,
 } from '@racelab/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { clientSafeMessage, MAX_SAFE_MESSAGE, type NamedRoot, namedRoots } from '../src/results/safe-message';
 import { race } from '../src/runner/race';
-import { clientSafeMessage, MAX_SAFE_MESSAGE, type NamedRoot, namedRoots } from '../src/safe-message';
 import { tempDir } from './helpers/small-base';
 
 const work = tempDir('safe-message');
@@ -238,7 +238,8 @@ describe('a writer process that fails at run time', () => {
     const [writer] = await race(
       [
         {
-          engine: 'delta',
+          kind: 'race',
+          format: 'delta',
           table,
           writer: { name: 'A', operation: { kind: 'append', day: '2025-02-01' } },
           rowsFile: dayFile,

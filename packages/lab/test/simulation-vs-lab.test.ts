@@ -19,7 +19,8 @@ import type { WriterForecast } from '@racelab/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CASES, type DeltaCase, type WriterSpec } from '../src/cases/catalog';
 import type { Dataset } from '../src/data/index';
-import { forecastConflict } from '../src/forecast';
+import { forecastConflict } from '../src/forecast/conflict-forecast';
+import { onBaseTable } from '../src/formats/registry';
 import { runLab } from '../src/lab';
 import type { LabResults, RunResult, WriterResult } from '../src/results/types';
 import type { BaseTables } from '../src/tables/base-tables';
@@ -32,9 +33,10 @@ const RECORDED: LabResults = JSON.parse(
 
 // The simulation models a store that answers every put truthfully: the cases of a suite (H1 on a lying store, G1
 // losing an answer on purpose) are not its presets.
-const PRESETS = CASES.filter(
-  (c): c is DeltaCase => c.engine === 'delta' && c.writers.length === 2 && c.suite === undefined,
-);
+const PRESETS: DeltaCase[] = CASES.flatMap((c) => {
+  const d = onBaseTable(c);
+  return d && d.writers.length === 2 && d.suite === undefined ? [d] : [];
+});
 
 interface Order {
   preset: DeltaCase;

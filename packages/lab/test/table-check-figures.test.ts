@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { DeltaTable, withConnection } from '@racelab/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WriterOperation } from '../src/cases/catalog';
+import { prepareChange } from '../src/cases/operations';
 import type { Dataset } from '../src/data/index';
-import { prepareChange } from '../src/runner/operations';
-import { checkTable, LAB_DAYS } from '../src/runner/table-check';
+import { LAB_DAYS } from '../src/data/lab-days';
+import { checkTable } from '../src/formats/delta/table-check';
 import { freshCopy } from '../src/tables/fresh-copy';
 import { smallBase, tempDir } from './helpers/small-base';
 

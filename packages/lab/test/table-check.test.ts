@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { DeltaTable, fromLogPath, vacuum } from '@racelab/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../src/data/index';
+import { checkTable } from '../src/formats/delta/table-check';
 import { validateResults } from '../src/report/validate';
-import { checkTable } from '../src/runner/table-check';
 import { freshCopy } from '../src/tables/fresh-copy';
 import { smallBase, tempDir } from './helpers/small-base';
 

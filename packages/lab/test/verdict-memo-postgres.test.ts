@@ -15,9 +15,9 @@ import {
   postgresVerdict,
   preparePostgresLab,
   runPostgresCase,
-} from '../src/postgres/index';
+} from '../src/formats/postgres/index';
+import { VerdictMemo } from '../src/oracle/memo';
 import type { RunVerdict } from '../src/results/types';
-import { VerdictMemo } from '../src/verdict/memo';
 import { writeSmallJanuary } from './helpers/small-january';
 
 // mkdtemp gives 0700; the server runs as OS user postgres and must traverse the parent.

@@ -1,5 +1,5 @@
 /**
- * The verdict memo (src/verdict/memo.ts) on real Delta tables: a case's second run whose commit order the first
+ * The verdict memo (src/oracle/memo.ts) on real Delta tables: a case's second run whose commit order the first
  * replayed gets the very verdict a memo-free oracle gives, without a replay; a run whose base, writers or order
  * differ is never served another's serial result; and the kept copies go when the case ends, also when a run
  * throws. The raced tables are made with the engine (prepareChange, as the writer processes do), one commit
@@ -11,16 +11,17 @@ import { join } from 'node:path';
 import { DeltaTable, openIcebergTable, prepareIcebergAppend, readCommit } from '@racelab/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WriterSpec } from '../src/cases/catalog';
+import { dayPredicate } from '../src/cases/operations';
+import { replaySerial } from '../src/formats/delta/replay';
+import { deltaVerdict } from '../src/formats/delta/verdict';
+import { icebergCopy } from '../src/formats/iceberg/replay';
+import { seedIcebergTable } from '../src/formats/iceberg/run';
+import { icebergVerdict, racedIcebergState } from '../src/formats/iceberg/verdict';
 import { customCase, type RunVerdict, runLab, type WriterResult } from '../src/index';
-import { seedIcebergTable } from '../src/runner/iceberg-run';
-import { dayPredicate } from '../src/runner/operations';
+import { VerdictMemo } from '../src/oracle/memo';
 import { RaceCancelledError } from '../src/runner/race';
 import { type BaseTables, ensureJan15 } from '../src/tables/base-tables';
 import { freshCopy } from '../src/tables/fresh-copy';
-import { icebergCopy } from '../src/verdict/iceberg-replay';
-import { deltaVerdict, icebergVerdict, racedIcebergState } from '../src/verdict/index';
-import { VerdictMemo } from '../src/verdict/memo';
-import { replaySerial } from '../src/verdict/replay';
 import { noTlcDir, SMALL_SCALE, smallBase, tempDir } from './helpers/small-base';
 import { writerResult } from './helpers/writer-result';
 

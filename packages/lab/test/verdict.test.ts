@@ -18,6 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CASES, type IcebergCase } from '../src/cases/catalog';
 import { scaledFigures } from '../src/data/index';
+import { icebergVerdict, racedIcebergState } from '../src/formats/iceberg/verdict';
 import {
   type CaseResult,
   customCase,
@@ -27,10 +28,9 @@ import {
   runLab,
   type WriterResult,
 } from '../src/index';
+import { diffRows, parquetRows } from '../src/oracle/compare';
+import { otherOrders } from '../src/oracle/orders';
 import { ensureJan15 } from '../src/tables/base-tables';
-import { diffRows, parquetRows } from '../src/verdict/compare';
-import { icebergVerdict, racedIcebergState } from '../src/verdict/index';
-import { otherOrders } from '../src/verdict/orders';
 import { writerResult } from './helpers/writer-result';
 
 const SCALE = 0.02;

@@ -1,7 +1,7 @@
 /** A race as the API shows it, and the events that report its progress. */
-import { namedRoots } from '@racelab/lab';
+import { formatOf, namedRoots } from '@racelab/lab';
 import type { Race, RaceEvent } from '../db/prisma';
-import type { RaceSpec } from '../races/spec';
+import { specOf } from '../races/spec';
 import { specForClients } from '../races/spec-for-clients';
 import { verdictSummary, worstVerdict } from '../races/verdict-summary';
 import { builder } from './builder';
@@ -31,20 +31,20 @@ export const RaceType = builder.objectRef<Race>('Race').implement({
       description: "the race as the worker runs it (JSON; the server's folders shown by the settings that name them)",
       resolve: (r, _args, ctx) => specForClients(r.spec, namedRoots(ctx.locations)),
     }),
-    tableRoot: t.string({ nullable: true, resolve: (r) => (r.spec as unknown as RaceSpec).tableRoot ?? null }),
+    tableRoot: t.string({ nullable: true, resolve: (r) => specOf(r.spec).tableRoot ?? null }),
     tableLocation: t.string({
       nullable: true,
       description: "the table of one's own whose copies the race ran on, as it was named; null for the lab's tables",
       resolve: (r) => {
-        const c = (r.spec as unknown as RaceSpec).case;
-        return c.engine === 'delta' && typeof c.table === 'object' ? c.table.display : null;
+        const c = specOf(r.spec).case;
+        return formatOf(c).ownTable(c)?.display ?? null;
       },
     }),
     tableProperties: t.field({
       type: [KeyValue],
       resolve: (r) => {
-        const c = (r.spec as unknown as RaceSpec).case;
-        return pairs(c.engine === 'postgres' ? {} : c.properties);
+        const c = specOf(r.spec).case;
+        return pairs(formatOf(c).tableProperties(c));
       },
     }),
     runs: t.field({

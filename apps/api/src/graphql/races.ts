@@ -1,9 +1,9 @@
 /** Races: the case catalog, listing and reading races, starting and cancelling them, live progress. */
-import { selectCases } from '@racelab/lab';
+import { onBaseTable, selectCases } from '@racelab/lab';
 import type { Db, Prisma, Race } from '../db/prisma';
 import { ConflictError, InputError, NotFoundError } from '../errors/client-errors';
 import { raceEvents } from '../races/progress';
-import { type RaceSpec, raceSpec } from '../races/spec';
+import { raceSpec, specOf } from '../races/spec';
 import { CANCEL_CHANNEL, createRace, emit } from '../races/store';
 import { builder } from './builder';
 import { RaceCase } from './case-types';
@@ -113,9 +113,9 @@ async function isolationMatrix(db: Db) {
     { value: string | null; blindAppend: boolean; runs: number; updateCommitted: number }
   >();
   for (const race of races) {
-    const c = (race.spec as unknown as RaceSpec).case;
     // The lesson's shapes on the lab's tables only: a table of one's own has its own data and properties.
-    if (c.engine !== 'delta' || typeof c.table !== 'string' || c.writers.length !== 2) continue;
+    const c = onBaseTable(specOf(race.spec).case);
+    if (c === null || c.writers.length !== 2) continue;
     const append = c.writers.find((w) => w.operation.kind === 'append');
     const update = c.writers.find((w) => w.operation.kind === 'update' && w.startAfter === append?.name);
     if (!append || !update || append.operation.kind !== 'append') continue;

@@ -4,9 +4,9 @@
  * A prediction says what SECOND does once FIRST has committed, so each run is counted under the order
  * its commits took (`inOrder`: FIRST's commit landed first), and only those runs compare with it.
  */
-import type { WriterOperation, WriterSpec } from '@racelab/lab';
+import { onBaseTable, type WriterOperation, type WriterSpec } from '@racelab/lab';
 import type { Db } from '../db/prisma';
-import type { RaceSpec } from './spec';
+import { specOf } from './spec';
 
 /** The runs of one commit order. */
 export interface OrderTally {
@@ -110,10 +110,10 @@ export async function measuredOutcomes(
   let neitherCommitted = 0;
   const wanted = canonical(properties);
   for (const race of races) {
-    const c = (race.spec as unknown as RaceSpec).case;
+    // A race on a table of one's own is never a lab table's: its data is not the lab's.
+    const c = onBaseTable(specOf(race.spec).case);
     // A table property such as the isolation level changes outcomes: only races on the same table count.
-    if (c.engine !== 'delta' || canonical(c.properties ?? {}) !== wanted) continue;
-    // A race on a table of one's own (c.table an object) is never a lab table's: its data is not the lab's.
+    if (c === null || canonical(c.properties ?? {}) !== wanted) continue;
     if (c.table !== table || c.writers.length !== 2 || race.runs.length === 0) continue;
     const a = c.writers.find((w) => sameOperation(w.operation, first.operation));
     const b = c.writers.find((w) => w !== a && sameOperation(w.operation, second.operation));

@@ -23,6 +23,7 @@ import type { StructType } from '@racelab/engine';
 import {
   CaseInputError,
   type DeltaCase,
+  formatOf,
   type LabCase,
   type LocationConfig,
   LocationError,
@@ -47,6 +48,22 @@ export interface RaceSpec {
   /** Where the run tables live, when not on the worker's disk: an s3:// prefix. */
   tableRoot?: string;
   acrossWorkers?: boolean;
+}
+
+/** The case's fields with one key renamed in place (the others keep their order, as the stored JSON shows them). */
+const renamedKey = (c: object, from: string, to: string) =>
+  Object.fromEntries(Object.entries(c).map(([k, v]) => [k === from ? to : k, v]));
+
+/**
+ * The spec as stored with the race, and shown as its `spec` field: there the case's table format is named
+ * `engine`, as every stored race carries it.
+ */
+export const storedSpec = (spec: RaceSpec): object => ({ ...spec, case: renamedKey(spec.case, 'format', 'engine') });
+
+/** A stored spec (see storedSpec) as the lab takes it. */
+export function specOf(stored: unknown): RaceSpec {
+  const spec = stored as Omit<RaceSpec, 'case'> & { case: object };
+  return { ...spec, case: renamedKey(spec.case, 'engine', 'format') as LabCase };
 }
 
 /** A writer of the API as the lab takes it; a key of `set` given twice is refused. */
@@ -163,8 +180,8 @@ export async function raceSpec(input: unknown, locations: LocationConfig): Promi
   const start = checked.value;
   const c = await caseOf(start);
   const tableRoot = await tableRootOf(start.tableRoot, locations);
-  if (tableRoot !== undefined && c.engine !== 'delta') {
-    throw new InputError(`tableRoot applies to Delta cases; ${c.id} is ${c.engine}`);
+  if (tableRoot !== undefined && !formatOf(c).takesTableRoot) {
+    throw new InputError(`tableRoot applies to Delta cases; ${c.id} is ${c.format}`);
   }
   return {
     case: c,

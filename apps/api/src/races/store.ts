@@ -3,11 +3,11 @@
  * without its job, nor queued without its row), moved through their states by atomic updates, and
  * every step recorded as an event and announced with NOTIFY for the progress subscription.
  */
-import type { RunResult, RunVerdict, VerdictExample } from '@racelab/lab';
+import { formatOf, type RunResult, type RunVerdict, type VerdictExample } from '@racelab/lab';
 import { fromPrisma, type PgBoss } from 'pg-boss';
 import { type Db, Prisma, type RaceStatus } from '../db/prisma';
 import { RACE_QUEUE, type RaceJob } from '../queue/boss';
-import type { RaceSpec } from './spec';
+import { type RaceSpec, storedSpec } from './spec';
 
 export const PROGRESS_CHANNEL = 'race_progress';
 export const CANCEL_CHANNEL = 'race_cancel';
@@ -28,10 +28,8 @@ export async function emit(
 
 /** What a race runs on: the lab's data set at a scale, or copies of a table of the user's own. */
 function onWhat(spec: RaceSpec): string {
-  const c = spec.case;
-  return c.engine === 'delta' && typeof c.table !== 'string'
-    ? `on copies of ${c.table.display}`
-    : `at scale ${spec.scale}`;
+  const own = formatOf(spec.case).ownTable(spec.case);
+  return own ? `on copies of ${own.display}` : `at scale ${spec.scale}`;
 }
 
 export async function createRace(db: Db, boss: PgBoss, spec: RaceSpec, caseId: string | null) {
@@ -40,7 +38,7 @@ export async function createRace(db: Db, boss: PgBoss, spec: RaceSpec, caseId: s
       data: {
         caseId,
         title: spec.case.title,
-        spec: spec as unknown as Prisma.InputJsonValue,
+        spec: storedSpec(spec) as Prisma.InputJsonValue,
         runsRequested: spec.runs,
         scale: spec.scale,
       },

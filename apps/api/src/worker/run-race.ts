@@ -4,7 +4,7 @@
  */
 import { type LabProgress, RaceCancelledError, type RemoteWriterJob, type RunResult, runLab } from '@racelab/lab';
 import type { Db } from '../db/prisma';
-import type { RaceSpec } from '../races/spec';
+import { specOf } from '../races/spec';
 import { claimRace, emit, endRace, saveRun, startRun } from '../races/store';
 import { type JobDeps, withClaimedJob } from './claimed-job';
 
@@ -67,7 +67,7 @@ export async function runRaceJob(deps: WorkerDeps, raceId: string): Promise<void
     end: (status: 'FAILED' | 'CANCELLED', reason: string) => endRace(db, raceId, status, reason),
   };
   await withClaimedJob(deps, job, async (race, signal) => {
-    const spec = race.spec as unknown as RaceSpec;
+    const spec = specOf(race.spec);
     const steps = serial();
     let results: Awaited<ReturnType<typeof runLab>>;
     try {

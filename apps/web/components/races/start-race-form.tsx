@@ -146,7 +146,7 @@ export function StartRaceForm() {
             value={isolation}
             placeholder="e.g. writeSerializable"
             onChange={(e) => setIsolation(e.target.value)}
-            disabled={mode === 'preset' && chosen !== undefined && chosen.engine !== 'delta'}
+            disabled={mode === 'preset' && chosen !== undefined && !chosen.takesTableProperties}
           />
         </label>
       </div>

@@ -1047,6 +1047,10 @@ export type introspection = {
           name: 'id';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'ID'; ofType: null } };
         };
+        takesTableProperties: {
+          name: 'takesTableProperties';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
         title: {
           name: 'title';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };

@@ -9,8 +9,8 @@
  * rate are forecast per table by the contention model (contention.ts), refined by the pair forecasts.
  */
 import type { DeltaTable } from '@racelab/engine';
-import type { LocationConfig } from '../locations';
-import { contentionFindings } from './contention';
+import type { LocationConfig } from '../tables/locations';
+import { contentionFindings } from './contention-findings';
 import { auditBudgets, type SkippedWork } from './limits';
 import { ManifestError } from './manifest';
 import { type OpenedTable, openForAudit, unreadableAt, unreadableFinding } from './open-tables';
@@ -79,7 +79,7 @@ export async function auditJobs(manifest: Manifest, cfg: LocationConfig): Promis
   };
 }
 
-export { AUDIT_LATENCY, contentionFindings, EXHAUSTION_THRESHOLD, FIX_LADDER, policyOf } from './contention';
+export { AUDIT_LATENCY, contentionFindings, EXHAUSTION_THRESHOLD, FIX_LADDER, policyOf } from './contention-findings';
 export { MAX_PAIR_FORECASTS, MAX_SCHEDULE_RUNS, MAX_SHARED_FILE_PAIRS, type SkippedWork } from './limits';
 export { engineOf, manifestFindings } from './rules';
 export type { PairForecast } from './tables';

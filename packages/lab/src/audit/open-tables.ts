@@ -10,8 +10,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DeltaTable, LOG_DIR, NotATableError, withConnection } from '@racelab/engine';
-import { type LocationConfig, LocationError, type ResolvedLocation, resolveTableLocation } from '../locations';
-import { clientSafeMessage, namedRoots } from '../safe-message';
+import { clientSafeMessage, namedRoots } from '../results/safe-message';
+import { type LocationConfig, LocationError, type ResolvedLocation, resolveTableLocation } from '../tables/locations';
 import type { Finding, Job } from './types';
 
 /** Why a table cannot be read, for a finding: what was seen, and what to change. */

@@ -7,7 +7,7 @@
  * table-unreadable finding says so.
  */
 import { type DeltaTable, ExpressionError, withConnection } from '@racelab/engine';
-import { runnablePredicate } from '../expressions';
+import { runnablePredicate } from '../data/expressions';
 import type { Job } from './types';
 
 /** Every predicate that cannot run on its open table, as the manifest's problems: "job 'x': predicate: …". */

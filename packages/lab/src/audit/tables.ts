@@ -19,7 +19,7 @@ import {
   withConnection,
 } from '@racelab/engine';
 import { sqlIdent } from '../data/sql';
-import { tableFacts } from '../forecast';
+import { tableFacts } from '../forecast/conflict-forecast';
 import { tableLayout } from '../tables/layout';
 import { type AuditBudgets, pairsInOrder } from './limits';
 import { engineOf, tablesSmallestFirst } from './rules';

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import type { Plugin } from 'esbuild';
 
 import { REPO_ROOT as REPO } from './repo-root';
 
@@ -111,6 +111,8 @@ async function compile(source: string, buildDir: string): Promise<Built> {
   }
 
   await mkdir(buildDir, { recursive: true });
+  // Loaded only to build: a bundle that imports this module (the writer's, through the lab) never loads esbuild.
+  const { build } = await import('esbuild');
   const out = await build({
     entryPoints: [source],
     absWorkingDir: REPO,

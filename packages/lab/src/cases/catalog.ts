@@ -65,7 +65,7 @@ export interface TableAt {
 export interface DeltaCase {
   id: string;
   title: string;
-  engine: 'delta';
+  format: 'delta';
   /** One of the lab's base tables, or a table of the user's own (each run races a fresh copy of it). */
   table: 'flat' | 'partitioned' | TableAt;
   /** Table properties of the run's copy, e.g. `delta.isolationLevel`. */
@@ -82,7 +82,7 @@ export interface DeltaCase {
 export interface PostgresCase {
   id: string;
   title: string;
-  engine: 'postgres';
+  format: 'postgres';
   isolation: 'read committed' | 'repeatable read';
   vendorA: number;
   vendorB: number;
@@ -92,13 +92,16 @@ export interface PostgresCase {
 export interface IcebergCase {
   id: string;
   title: string;
-  engine: 'iceberg';
+  format: 'iceberg';
   /** Table properties, e.g. `commit.retry.num-retries`. */
   properties?: Record<string, string>;
   writers: WriterSpec[];
 }
 
 export type LabCase = DeltaCase | PostgresCase | IcebergCase;
+
+/** A case's table format: which folder of formats/ runs it (see formats/registry.ts). */
+export type TableFormatId = LabCase['format'];
 
 const tipUpdate = (vendor: number): WriterSpec => ({
   name: `vendor${vendor}`,
@@ -116,7 +119,7 @@ function isolationCase(id: string, level: string | null, blind: boolean): DeltaC
   return {
     id,
     title: `delta.isolationLevel ${level === null ? 'unset' : `'${level}'`}, append ${blind ? '' : 'not '}marked blind, then an update that read v0`,
-    engine: 'delta',
+    format: 'delta',
     table: 'flat',
     ...(level !== null && { properties: { 'delta.isolationLevel': level } }),
     writers: [
@@ -130,14 +133,14 @@ export const CASES: LabCase[] = [
   {
     id: 'A1',
     title: 'two appends (Feb 1, Feb 2), library retries on',
-    engine: 'delta',
+    format: 'delta',
     table: 'flat',
     writers: [append('feb01', '2025-02-01'), append('feb02', '2025-02-02')],
   },
   {
     id: 'A2',
     title: 'two appends, max commit retries 0',
-    engine: 'delta',
+    format: 'delta',
     table: 'flat',
     writers: [
       append('feb01', '2025-02-01', { maxCommitRetries: 0 }),
@@ -147,14 +150,14 @@ export const CASES: LabCase[] = [
   {
     id: 'B1',
     title: 'update tip+1 where VendorID=1 ‖ VendorID=2, flat table',
-    engine: 'delta',
+    format: 'delta',
     table: 'flat',
     writers: [tipUpdate(1), tipUpdate(2)],
   },
   {
     id: 'B2',
     title: 'delete fare_amount<0 ‖ delete trip_distance=0, flat table',
-    engine: 'delta',
+    format: 'delta',
     table: 'flat',
     writers: [
       { name: 'fare', operation: { kind: 'delete', predicate: 'fare_amount < 0' } },
@@ -164,28 +167,28 @@ export const CASES: LabCase[] = [
   {
     id: 'B3',
     title: "B1's two updates on the copy partitioned by VendorID",
-    engine: 'delta',
+    format: 'delta',
     table: 'partitioned',
     writers: [tipUpdate(1), tipUpdate(2)],
   },
   {
     id: 'C1',
     title: 'optimize.compact ‖ update VendorID=2, started together',
-    engine: 'delta',
+    format: 'delta',
     table: 'flat',
     writers: [compact, tipUpdate(2)],
   },
   {
     id: 'C2',
     title: 'compaction commits first, then the update',
-    engine: 'delta',
+    format: 'delta',
     table: 'flat',
     writers: [compact, { ...tipUpdate(2), startAfter: 'compact' }],
   },
   {
     id: 'C3',
     title: 'update commits first, then the compaction',
-    engine: 'delta',
+    format: 'delta',
     table: 'flat',
     writers: [tipUpdate(2), { ...compact, startAfter: 'vendor2' }],
   },
@@ -198,21 +201,21 @@ export const CASES: LabCase[] = [
   {
     id: 'D1',
     title: 'four updates (VendorID 1, 2, 6, 7) with an application retry loop of up to 10 tries',
-    engine: 'delta',
+    format: 'delta',
     table: 'flat',
     writers: [1, 2, 6, 7].map((v) => ({ ...tipUpdate(v), retryLoop: 10 })),
   },
   {
     id: 'E1',
     title: "'if no trips for 2025-02-14, append them', two jobs at once",
-    engine: 'delta',
+    format: 'delta',
     table: 'flat',
     writers: ['job1', 'job2'].map((name) => ({ name, operation: { kind: 'check-then-append', day: '2025-02-14' } })),
   },
   {
     id: 'E2',
     title: "overwrite with predicate 'pickup date = 2025-02-14' and a retry loop, two jobs",
-    engine: 'delta',
+    format: 'delta',
     table: 'flat',
     writers: ['job1', 'job2'].map((name) => ({
       name,
@@ -223,20 +226,20 @@ export const CASES: LabCase[] = [
   {
     id: 'F1',
     title: 'Iceberg: two appends (Feb 1, Feb 2) on the 2025-01-15 table, SQL catalog, default retries',
-    engine: 'iceberg',
+    format: 'iceberg',
     writers: [append('feb01', '2025-02-01'), append('feb02', '2025-02-02')],
   },
   {
     id: 'F2',
     title: 'Iceberg: the same with commit.retry.num-retries = 0; the second commits after the first',
-    engine: 'iceberg',
+    format: 'iceberg',
     properties: { 'commit.retry.num-retries': '0' },
     writers: [append('feb01', '2025-02-01'), append('feb02', '2025-02-02', { startAfter: 'feb01' })],
   },
   {
     id: 'P1',
     title: 'Postgres: A updates VendorID 1 and holds; B updates VendorID 2',
-    engine: 'postgres',
+    format: 'postgres',
     isolation: 'read committed',
     vendorA: 1,
     vendorB: 2,
@@ -244,7 +247,7 @@ export const CASES: LabCase[] = [
   {
     id: 'P2',
     title: 'Postgres: both update VendorID 2, READ COMMITTED',
-    engine: 'postgres',
+    format: 'postgres',
     isolation: 'read committed',
     vendorA: 2,
     vendorB: 2,
@@ -252,7 +255,7 @@ export const CASES: LabCase[] = [
   {
     id: 'P3',
     title: 'Postgres: both update VendorID 2, REPEATABLE READ',
-    engine: 'postgres',
+    format: 'postgres',
     isolation: 'repeatable read',
     vendorA: 2,
     vendorB: 2,
@@ -260,7 +263,7 @@ export const CASES: LabCase[] = [
   {
     id: 'H1',
     title: 'two appenders, A1-shaped: appends of Feb 1 and Feb 2 on the flat table, library retries on',
-    engine: 'delta',
+    format: 'delta',
     table: 'flat',
     writers: [append('feb01', '2025-02-01'), append('feb02', '2025-02-02')],
     suite: 's3-lying-store',
@@ -268,7 +271,7 @@ export const CASES: LabCase[] = [
   {
     id: 'G1',
     title: "appends whose commit answer is lost (connection closed): delta-rs's default, then own-bytes recognition",
-    engine: 'delta',
+    format: 'delta',
     table: 'flat',
     writers: [
       append('default', '2025-02-01', { lostAnswer: 'connection-closed' }),
@@ -283,7 +286,7 @@ export const CASES: LabCase[] = [
   {
     id: 'G2',
     title: "the Feb 14 job's commit answer lost (timeout); the job is run again, without a txn",
-    engine: 'delta',
+    format: 'delta',
     table: 'flat',
     writers: [append('job', '2025-02-14', { lostAnswer: 'timeout', retryLoop: 3, retryOn: 'any-error' })],
     suite: 'ambiguous-commits',
@@ -291,7 +294,7 @@ export const CASES: LabCase[] = [
   {
     id: 'G3',
     title: "G2's job with an application transaction (txn appId 'daily-2025-02-14', version 1)",
-    engine: 'delta',
+    format: 'delta',
     table: 'flat',
     writers: [
       append('job', '2025-02-14', {
@@ -304,22 +307,3 @@ export const CASES: LabCase[] = [
     suite: 'ambiguous-commits',
   },
 ];
-
-export class UnknownCaseError extends Error {
-  override name = 'UnknownCaseError';
-}
-
-/** Whether `npm run lab` with no case ids (and every full-lab run) includes the case. */
-const inDefaultLab = (c: LabCase) => !('suite' in c && c.suite !== undefined);
-
-/** The cases named, in catalog order; when none is named, every case of the default lab (none with a `suite`). */
-export function selectCases(ids: readonly string[]): LabCase[] {
-  const wanted = ids.map((i) => i.toUpperCase());
-  const unknown = wanted.filter((id) => !CASES.some((c) => c.id === id));
-  if (unknown.length > 0) {
-    throw new UnknownCaseError(
-      `unknown case ${unknown.join(', ')}; the cases are ${CASES.map((c) => c.id).join(', ')}`,
-    );
-  }
-  return wanted.length === 0 ? CASES.filter(inDefaultLab) : CASES.filter((c) => wanted.includes(c.id));
-}

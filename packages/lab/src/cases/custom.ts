@@ -7,11 +7,11 @@
  * DuckDB run each on a row of it (stage 2), so text that would not parse or run never reaches a
  * queue or a worker.
  */
-import { type CustomRace, type CustomRaceInput, checkCustomRace, propertyProblems } from '@racelab/contracts';
+import { type CustomRace, type CustomRaceInput, checkCustomRace } from '@racelab/contracts';
 import { duckToDeltaType, ExpressionError, field, type StructType, withConnection } from '@racelab/engine';
+import { runnablePredicate, runnableUpdateValue } from '../data/expressions';
 import { DATASET_COLUMNS } from '../data/schema';
-import { runnablePredicate, runnableUpdateValue } from '../expressions';
-import type { DeltaCase, FebDay, LabCase, RowsFrom, TableAt, WriterOperation, WriterSpec } from './catalog';
+import type { DeltaCase, FebDay, RowsFrom, TableAt, WriterOperation, WriterSpec } from './catalog';
 
 export type { CustomWriterInput } from '@racelab/contracts';
 export { FEB_DAYS, MAX_WRITERS, propertyProblems } from '@racelab/contracts';
@@ -92,7 +92,7 @@ export function customCase(input: CustomCaseInput, schema: StructType = labTable
   return {
     id: 'custom',
     title: `custom race on ${tableTitle(table)}: ${names}`,
-    engine: 'delta',
+    format: 'delta',
     table,
     ...(Object.keys(properties).length > 0 && { properties }),
     writers,
@@ -131,13 +131,4 @@ export async function runnableCustomCase(
   });
   if (problems.length > 0) throw new CaseInputError(problems);
   return c;
-}
-
-/** A preset with extra table properties (its own come first, the given ones win). */
-export function withProperties(c: LabCase, properties: Record<string, string>): LabCase {
-  if (Object.keys(properties).length === 0) return c;
-  const problems = propertyProblems(properties);
-  if (c.engine !== 'delta') problems.push(`${c.id} is not a Delta case: table properties do not apply`);
-  if (problems.length > 0 || c.engine !== 'delta') throw new CaseInputError(problems);
-  return { ...c, properties: { ...c.properties, ...properties } };
 }

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { namesLabTable } from '@racelab/contracts';
 import { DeltaTable, deltaToDuckType, withConnection } from '@racelab/engine';
 import { sqlString } from '../data/sql';
-import { type LocationConfig, LocationError, resolveTableLocation } from '../locations';
-import { clientSafeMessage, namedRoots } from '../safe-message';
+import { clientSafeMessage, namedRoots } from '../results/safe-message';
 import { raceRefusals } from '../tables/copy-refusals';
+import { type LocationConfig, LocationError, resolveTableLocation } from '../tables/locations';
 import type { DeltaCase, WriterOperation } from './catalog';
 import { CaseInputError, type CustomCaseInput, runnableCustomCase } from './custom';
 

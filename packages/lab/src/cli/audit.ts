@@ -16,7 +16,7 @@ import { toSarif } from '../audit/formats/sarif';
 import { toText } from '../audit/formats/text';
 import { auditJobs, type JobAudit, type Manifest } from '../audit/index';
 import { ManifestError, parseManifest, readManifestText } from '../audit/manifest';
-import { locationConfigFromEnv } from '../locations';
+import { locationConfigFromEnv } from '../tables/locations';
 import { parseArgs, REPO, runCommand, UsageError, userPath } from './args';
 
 const USAGE = 'usage: npm run audit -- FILE [--format text|sarif|junit] [--out REPORT] [--json OUT]';

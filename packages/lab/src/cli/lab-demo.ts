@@ -5,8 +5,8 @@
  */
 import { runLab } from '../lab';
 import { fmt } from '../results/summary';
+import { progressBar } from '../terminal/progress-board';
 import { numberOption, parseArgs, userPath, workDirOption } from './args';
-import { progressBar } from './progress';
 
 async function main(): Promise<void> {
   const { options } = parseArgs(process.argv.slice(2), { options: ['scale', 'data-dir', 'work-dir'], flags: [] });

@@ -13,12 +13,12 @@ import type { LabCase } from '../cases/catalog';
 import { CaseInputError, type CustomCaseInput } from '../cases/custom';
 import { locationCase } from '../cases/location';
 import { runLab } from '../lab';
-import { locationConfigFromEnv } from '../locations';
+import { caseVerdict } from '../oracle/index';
 import { caseOutcome, loserErrors, tableAfter } from '../results/summary';
 import { CopyRefusedError } from '../tables/copy-refusals';
-import { caseVerdict } from '../verdict/index';
+import { locationConfigFromEnv } from '../tables/locations';
+import { progressBar } from '../terminal/progress-board';
 import { numberOption, parseArgs, REPO, UsageError, userPath, workDirOption } from './args';
-import { progressBar } from './progress';
 import { sweepCommand, sweepFailure } from './sweep';
 
 async function main(): Promise<void> {

@@ -10,8 +10,8 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { RETRY_POLICIES, type RetryPolicy, type StartSweepInput } from '@racelab/contracts';
 import { runSweep, SweepInputError, sweepTable } from '../sweep/index';
+import { progressBar } from '../terminal/progress-board';
 import { parseArgs, REPO, UsageError, userPath, workDirOption } from './args';
-import { progressBar } from './progress';
 
 const OPTIONS = [
   'writers',

@@ -3,10 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { LabResults } from '../results/types';
 import { checkDocument, DEFAULT_CASES_DOC, derivedFigures } from './document';
+import { checkEveryRun } from './every-run-rules';
 import { CASE_SPECS } from './expectations/index';
-import { checkGeneric } from './generic';
-import { recount } from './recount';
-import { RunCheck } from './run-check';
+import { RunCheck } from './expectations/run-check';
 import {
   type CaseReport,
   type CheckOptions,
@@ -14,8 +13,9 @@ import {
   type Figures,
   type Report,
   UnusableInputError,
-} from './types';
-import { checkVerdict, verdictLine } from './verdict';
+} from './expectations/types';
+import { recount } from './recount';
+import { checkVerdict, verdictLine } from './verdict-check';
 
 function checkCases(results: LabResults, figures: Figures): Pick<Report, 'cases' | 'checked' | 'skipped' | 'unknown'> {
   const cases: CaseReport[] = [];
@@ -37,7 +37,7 @@ function checkCases(results: LabResults, figures: Figures): Pick<Report, 'cases'
     if (repeated.length) report.mismatches.push(`${spec.id}: run index ${repeated.join(', ')} stored twice`);
     for (const run of runs) {
       const c = new RunCheck(spec.id, run, figures);
-      checkGeneric(c, spec);
+      checkEveryRun(c, spec);
       spec.check(c);
       checkVerdict(c, spec);
       report.verdicts.push(verdictLine(c));

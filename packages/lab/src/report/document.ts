@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { REPO_ROOT } from '../build/repo-root';
-import type { DocumentNumber, Figures, NamedFigure } from './types';
+import type { DocumentNumber, Figures, NamedFigure } from './expectations/types';
 
 /** The repo's docs/lab-cases.md. */
 export const DEFAULT_CASES_DOC = join(REPO_ROOT, 'docs/lab-cases.md');

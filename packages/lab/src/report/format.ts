@@ -1,5 +1,5 @@
 /** The checker's printout: the recount, one line per case (its mismatches under it), the document, a summary. */
-import type { Report } from './types';
+import type { Report } from './expectations/types';
 
 const n = (x: number) => x.toLocaleString('en-US');
 

@@ -2,10 +2,10 @@
 export { checkResults } from './check';
 export { checkDocument, DEFAULT_CASES_DOC, derivedFigures, extractNumbers } from './document';
 export { CASE_IDS, CASE_SPECS } from './expectations/index';
+export * as messages from './expectations/messages';
 export { conflictOf, FLAT_LAYOUT, updateCommit } from './expectations/retry';
+export type { CaseReport, CheckOptions, DocumentReport, Figures, NamedFigure, Report } from './expectations/types';
+export { UnusableInputError } from './expectations/types';
 export { formatReport } from './format';
-export * as messages from './messages';
 export { recount } from './recount';
-export type { CaseReport, CheckOptions, DocumentReport, Figures, NamedFigure, Report } from './types';
-export { UnusableInputError } from './types';
 export { validateResults } from './validate';

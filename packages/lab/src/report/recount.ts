@@ -6,7 +6,7 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withConnection } from '@racelab/engine';
-import { type Figures, UnusableInputError } from './types';
+import { type Figures, UnusableInputError } from './expectations/types';
 
 export const DATA_FILES = {
   january: 'january.parquet',

@@ -6,7 +6,7 @@
  */
 import { type LabResults as ContractResults, checkLabResults } from '@racelab/contracts';
 import type { LabResults } from '../results/types';
-import { UnusableInputError } from './types';
+import { UnusableInputError } from './expectations/types';
 
 /** The lab's results types and the contract's schema describe one file: each must be the other. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

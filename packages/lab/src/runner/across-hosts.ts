@@ -8,15 +8,15 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { datasetCacheDir, prepareDataset } from '../data/index';
+import { namedRoots } from '../results/safe-message';
 import type { WriterResult } from '../results/types';
-import { namedRoots } from '../safe-message';
 import type { WriterJob } from './messages';
 import { type BarrierRow, PgBarrier } from './pg-barrier';
 import { type Done, RaceCancelledError, type RaceHooks, result } from './race';
 import { giveJob, startWriterProcess, writerEntry } from './writer-pool';
 
 /** A writer job as it travels to another host: a day is named, not a file on this host. */
-export type RemoteWriterJob = Extract<WriterJob, { engine: 'delta' }> & {
+export type RemoteWriterJob = WriterJob & {
   barrier: { url: string; raceKey: string };
   /** The data set to take the day's file from, on the writer's host. */
   dataset: { scale: number };
@@ -33,7 +33,7 @@ export interface AcrossHosts {
 const finished = (r: BarrierRow) => r.state === 'done';
 
 export async function raceAcrossHosts(
-  jobs: Extract<WriterJob, { engine: 'delta' }>[],
+  jobs: WriterJob[],
   started: number,
   scale: number,
   hosts: AcrossHosts,

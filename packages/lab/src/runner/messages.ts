@@ -1,31 +1,23 @@
 /** What a writer process and the run that started it say to each other over the IPC channel. */
-import type { WriterSpec } from '../cases/catalog';
+import type { TableFormatId, WriterSpec } from '../cases/catalog';
 import type { AttemptError } from '../results/types';
-import type { SweepCommitRecord, SweepJob } from '../sweep/job';
 import type { BarrierRef } from './pg-barrier';
 
-export type WriterJob =
-  | {
-      engine: 'delta';
-      /** The run's table: a folder, or s3://bucket/path. */
-      table: string;
-      writer: WriterSpec;
-      /** The Parquet file of the rows the writer adds (a February day's, or its `from` file), for writers that add rows. */
-      rowsFile?: string;
-      /** Set when the race's barrier lives in Postgres (writers on several hosts) instead of IPC. */
-      barrier?: BarrierRef;
-    }
-  | {
-      engine: 'iceberg';
-      /** The run's SQLite catalog file and the table's identifier in it. */
-      catalog: string;
-      table: string;
-      writer: WriterSpec;
-      rowsFile?: string;
-    };
-
-/** Any job a writer process takes: a race's writer, or one writer (or the compactor) of a sweep's point. */
-export type ProcessJob = WriterJob | SweepJob;
+/** One writer of a race, as its writer process is given it. */
+export interface WriterJob {
+  kind: 'race';
+  /** The case's table format, whose writer runs the job (see formats/registry.ts). */
+  format: TableFormatId;
+  /** The run's table: a folder or s3://bucket/path, or (in a catalog) the table's identifier. */
+  table: string;
+  /** The catalog file the table is registered in, for a format whose tables live in one. */
+  catalog?: string;
+  writer: WriterSpec;
+  /** The Parquet file of the rows the writer adds (a February day's, or its `from` file), for writers that add rows. */
+  rowsFile?: string;
+  /** Set when the race's barrier lives in Postgres (writers on several hosts) instead of IPC. */
+  barrier?: BarrierRef;
+}
 
 export interface WriterOutcome {
   committed: boolean;
@@ -52,11 +44,11 @@ export type FromWriter =
   | { type: 'committed'; version: number | null }
   | { type: 'done'; released: number; finished: number; outcome: WriterOutcome };
 
-/** A sweep writer's messages: ready at the barrier, each commit as it ends (acknowledged or failed), its end. */
-export type FromSweepWriter =
-  | Extract<FromWriter, { type: 'ready' }>
-  | { type: 'sweep-commit'; record: SweepCommitRecord }
-  | { type: 'sweep-done'; released: number; finished: number };
+/** How a writer tells its run what it did: over IPC, or as rows of a barrier in Postgres. */
+export type Send = (msg: FromWriter) => Promise<void>;
 
-/** `job` reaches a process started ahead of its race (a warm writer); `go` is the barrier's release. */
-export type ToWriter = { type: 'job'; job: ProcessJob } | { type: 'go' };
+/**
+ * `job` reaches a process started ahead of its race (a warm writer): a race's writer, or one of a sweep's (see
+ * processes/writer-process.ts); `go` is the barrier's release.
+ */
+export type ToWriter<J = unknown> = { type: 'job'; job: J } | { type: 'go' };

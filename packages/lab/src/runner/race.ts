@@ -5,8 +5,8 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { WriterSpec } from '../cases/catalog';
+import { clientSafeMessage, type NamedRoot, namedRoots } from '../results/safe-message';
 import type { WriterResult } from '../results/types';
-import { clientSafeMessage, type NamedRoot, namedRoots } from '../safe-message';
 import type { FromWriter, WriterJob, WriterOutcome } from './messages';
 import { giveJob, type StartedWriter, startWriterProcess, type WriterPool, writerEntry } from './writer-pool';
 

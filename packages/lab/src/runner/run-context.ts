@@ -1,7 +1,7 @@
 /** What every run of a case needs, whatever the table format, and the folder a run works in. */
 import type { Dataset } from '../data/index';
+import type { VerdictMemo } from '../oracle/memo';
 import { under } from '../tables/table-store';
-import type { VerdictMemo } from '../verdict/memo';
 import type { AcrossHosts } from './across-hosts';
 import type { WriterEvent } from './race';
 import type { WriterPool } from './writer-pool';
@@ -23,7 +23,7 @@ export interface RunContext {
   pool?: WriterPool;
   /** LAB_ROOTS: where a user's table may keep deletion vectors at absolute paths (see copy-refusals.ts). */
   roots?: readonly string[];
-  /** The case's serial results, kept across its runs (see verdict/memo.ts). */
+  /** The case's serial results, kept across its runs (see oracle/memo.ts). */
   memo?: VerdictMemo;
 }
 

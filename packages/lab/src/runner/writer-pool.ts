@@ -12,10 +12,10 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { compiledEntry } from '../build/compiled-entry';
 import { REPO_ROOT } from '../build/repo-root';
-import type { ProcessJob, ToWriter } from './messages';
+import type { ToWriter } from './messages';
 
 /** The writer's source; bundles are named from it (see compiledEntry), never from this module's own URL. */
-export const WRITER_SOURCE = join(REPO_ROOT, 'packages/lab/src/runner/writer-process.ts');
+export const WRITER_SOURCE = join(REPO_ROOT, 'packages/lab/src/processes/writer-process.ts');
 
 /** The runnable writer bundle, built on first use and whenever a source it was built from changed. */
 export const writerEntry = (): Promise<string> => compiledEntry(WRITER_SOURCE);
@@ -41,8 +41,8 @@ export function startWriterProcess(entry: string): StartedWriter {
  * Gives a started writer its job: always as its first message, whether the process was started for it or waited in
  * a pool. A process that died before its job arrived is reported by its exit, as any crash is.
  */
-export function giveJob({ child }: StartedWriter, job: ProcessJob): void {
-  if (child.connected) child.send({ type: 'job', job } satisfies ToWriter, () => {});
+export function giveJob<J>({ child }: StartedWriter, job: J): void {
+  if (child.connected) child.send({ type: 'job', job } satisfies ToWriter<J>, () => {});
 }
 
 /** The environment a process inherits: a warm process made before it changed must not serve a job. */

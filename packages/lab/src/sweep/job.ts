@@ -1,8 +1,9 @@
 /** What a sweep's writer process is given, and what it reports for each commit it makes (IPC, see runner/messages.ts). */
 import type { RetryPolicy, SweepOperation } from '@racelab/contracts';
+import type { FromWriter } from '../runner/messages';
 
 export interface SweepJob {
-  engine: 'sweep';
+  kind: 'sweep';
   /** The point's table: a folder, or s3://bucket/path. */
   table: string;
   /** `w<index>` for a writer, `compactor` for compaction's one compactor; commitInfo carries it. */
@@ -47,3 +48,9 @@ export interface SweepCommitRecord {
   /** The app loop's pauses before tries 2, 3, … */
   pauseMs: number[];
 }
+
+/** A sweep writer's messages: ready at the barrier, each commit as it ends (acknowledged or failed), its end. */
+export type FromSweepWriter =
+  | Extract<FromWriter, { type: 'ready' }>
+  | { type: 'sweep-commit'; record: SweepCommitRecord }
+  | { type: 'sweep-done'; released: number; finished: number };

@@ -3,10 +3,9 @@
  * released at once (the lab's IPC barrier, as race.ts), then each streams a record per commit until done.
  */
 import type { ChildProcess } from 'node:child_process';
-import type { FromSweepWriter } from '../runner/messages';
 import { cancelled, killAlive, RaceCancelledError } from '../runner/race';
 import { giveJob, type StartedWriter, startWriterProcess, type WriterPool, writerEntry } from '../runner/writer-pool';
-import type { SweepCommitRecord, SweepJob } from './job';
+import type { FromSweepWriter, SweepCommitRecord, SweepJob } from './job';
 
 export interface PointRace {
   records: SweepCommitRecord[];

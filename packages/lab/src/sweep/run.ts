@@ -14,9 +14,9 @@ import {
   sweepCommits,
 } from '@racelab/contracts';
 import { forecastSweep, isS3Url } from '@racelab/engine';
+import { namedRoots } from '../results/safe-message';
 import { keptMessage, RaceCancelledError } from '../runner/race';
 import type { WriterPool } from '../runner/writer-pool';
-import { namedRoots } from '../safe-message';
 import { removeTable, under } from '../tables/table-store';
 import { checkPoint } from './checks';
 import { compactorFigures, pointFigures } from './figures';
@@ -58,7 +58,7 @@ export class SweepInputError extends Error {
 /** The jobs of one point: N writers, and for compaction one compactor paced like them. */
 export function pointJobs(input: SweepInput, writers: number, table: string, dayFile?: string): SweepJob[] {
   const { operation, commitsPerWriter: commits, policy, seed } = input;
-  const base = { engine: 'sweep' as const, table, writers, operation, commits, policy, seed };
+  const base = { kind: 'sweep' as const, table, writers, operation, commits, policy, seed };
   const rate = operation === 'compaction' ? input.appendRatePerSec : undefined;
   const jobs: SweepJob[] = Array.from({ length: writers }, (_, index) => ({
     ...base,

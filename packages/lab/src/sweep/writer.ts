@@ -16,9 +16,8 @@ import {
   prepareUpdate,
   prepareWrite,
 } from '@racelab/engine';
-import type { FromSweepWriter } from '../runner/messages';
 import { asError } from '../runner/outcome';
-import type { SweepCommitRecord, SweepJob } from './job';
+import type { FromSweepWriter, SweepCommitRecord, SweepJob } from './job';
 import { writerRandom } from './policy';
 import { appendRow, SWEEP_SCHEMA } from './table';
 

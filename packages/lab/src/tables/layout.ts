@@ -18,8 +18,8 @@ import {
   type StructType,
   withConnection,
 } from '@racelab/engine';
+import { runnablePredicate } from '../data/expressions';
 import { type Conn, sqlIdent } from '../data/sql';
-import { runnablePredicate } from '../expressions';
 import { logicalFile } from './logical-files';
 
 export interface ValueCount {

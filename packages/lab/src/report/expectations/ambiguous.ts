@@ -8,8 +8,7 @@
  * G2: the answer lost as a timeout, the error reaches the job, which is run again without a txn: Feb 14 twice.
  * G3: the same job with txn (appId, version): the retry finds its batch committed and skips it: Feb 14 once.
  */
-import { ANSWER_LOST } from '../messages';
-import { fmt, type RunCheck } from '../run-check';
+
 import {
   type CaseSpec,
   expectCommitted,
@@ -21,8 +20,10 @@ import {
   expectTips,
   expectVendorsKept,
 } from './common';
+import { ANSWER_LOST } from './messages';
+import { fmt, type RunCheck } from './run-check';
 
-/** What the writers' warnings say of the fault and of the ways out of it (runner/writer-store.ts, delta-writer.ts). */
+/** What the writers' warnings say of the fault and of the ways out of it (formats/delta/writer-store.ts, formats/delta/writer.ts). */
 const RESENT = 'was lost (connection closed); resent, it was told "already exists"';
 const TIMED_OUT = 'was lost (timeout); the writer got an error although the put landed';
 const OWN_BYTES = "was found taken by this commit's own bytes";
@@ -72,7 +73,7 @@ function expectFeb14(c: RunCheck, copies: number, version: number): void {
 export const ambiguousCases: CaseSpec[] = [
   {
     id: 'G1',
-    engine: 'delta',
+    format: 'delta',
     writers: ['default', 'own-bytes'],
     suite: 'ambiguous-commits',
     commitsMayRepeat: true,
@@ -103,7 +104,7 @@ export const ambiguousCases: CaseSpec[] = [
   },
   {
     id: 'G2',
-    engine: 'delta',
+    format: 'delta',
     writers: JOB,
     suite: 'ambiguous-commits',
     commitsMayRepeat: true,
@@ -122,7 +123,7 @@ export const ambiguousCases: CaseSpec[] = [
   },
   {
     id: 'G3',
-    engine: 'delta',
+    format: 'delta',
     writers: JOB,
     suite: 'ambiguous-commits',
     check(c) {

@@ -1,6 +1,5 @@
 /** A1, A2: two appends (Feb 1 ‖ Feb 2) on the January table, with delta-rs's commit retry on and off. */
-import { COMMIT_FAILED, NO_RETRIES } from '../messages';
-import type { RunCheck } from '../run-check';
+
 import {
   type CaseSpec,
   expectCommitted,
@@ -11,6 +10,8 @@ import {
   expectTips,
   oneWinner,
 } from './common';
+import { COMMIT_FAILED, NO_RETRIES } from './messages';
+import type { RunCheck } from './run-check';
 
 const WRITERS = ['feb01', 'feb02'] as const;
 
@@ -22,7 +23,7 @@ export function febDay(c: RunCheck, writer: string): { day: string; trips: numbe
 export const appendCases: CaseSpec[] = [
   {
     id: 'A1',
-    engine: 'delta',
+    format: 'delta',
     writers: WRITERS,
     check(c) {
       const both = WRITERS.map((w) => expectCommitted(c, w));
@@ -43,7 +44,7 @@ export const appendCases: CaseSpec[] = [
   },
   {
     id: 'A2',
-    engine: 'delta',
+    format: 'delta',
     writers: WRITERS,
     check(c) {
       const race = oneWinner(c, 'feb01', 'feb02');

@@ -1,12 +1,11 @@
 /** Checks shared by the case groups: outcomes, error texts, the table afterwards. */
+import type { TableFormatId } from '../../cases/catalog';
 import type { WriterResult } from '../../results/types';
-import { fmt, type RunCheck } from '../run-check';
-
-export type Engine = 'delta' | 'iceberg' | 'postgres';
+import { fmt, type RunCheck } from './run-check';
 
 export interface CaseSpec {
   id: string;
-  engine: Engine;
+  format: TableFormatId;
   /** The writer names the runner uses for this case. */
   writers: readonly string[];
   check(c: RunCheck): void;

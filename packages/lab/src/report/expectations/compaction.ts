@@ -1,6 +1,5 @@
 /** C1–C3: optimize.compact ‖ update of VendorID 2 (together, compaction first, update first). */
-import { ADDED, COMMIT_FAILED, DELETED_READ } from '../messages';
-import type { RunCheck } from '../run-check';
+
 import {
   type CaseSpec,
   expectCommitted,
@@ -12,6 +11,8 @@ import {
   januaryDays,
   oneWinner,
 } from './common';
+import { ADDED, COMMIT_FAILED, DELETED_READ } from './messages';
+import type { RunCheck } from './run-check';
 
 const WRITERS = ['compact', 'vendor2'] as const;
 
@@ -33,7 +34,7 @@ function expectTable(c: RunCheck): void {
 export const compactionCases: CaseSpec[] = [
   {
     id: 'C1',
-    engine: 'delta',
+    format: 'delta',
     writers: WRITERS,
     check(c) {
       const race = oneWinner(c, 'compact', 'vendor2');
@@ -43,7 +44,7 @@ export const compactionCases: CaseSpec[] = [
   },
   {
     id: 'C2',
-    engine: 'delta',
+    format: 'delta',
     writers: WRITERS,
     check(c) {
       expectRace(c, 'compact');
@@ -52,7 +53,7 @@ export const compactionCases: CaseSpec[] = [
   },
   {
     id: 'C3',
-    engine: 'delta',
+    format: 'delta',
     writers: WRITERS,
     check(c) {
       expectRace(c, 'vendor2');

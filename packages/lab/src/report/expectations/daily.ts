@@ -2,8 +2,7 @@
  * E1, E2: the daily job for 2025-02-14 started twice. E1 checks in its own code and then appends (both commit,
  * the day stored twice); E2 overwrites with a predicate in a retry loop (one copy of the day).
  */
-import { ADDED, COMMIT_FAILED } from '../messages';
-import { fmt, type RunCheck } from '../run-check';
+
 import {
   type CaseSpec,
   expectAllCommitted,
@@ -14,6 +13,8 @@ import {
   expectTips,
   expectVendorsKept,
 } from './common';
+import { ADDED, COMMIT_FAILED } from './messages';
+import { fmt, type RunCheck } from './run-check';
 
 const WRITERS = ['job1', 'job2'] as const;
 const DAY = '2025-02-14';
@@ -31,7 +32,7 @@ function expectDayTable(c: RunCheck, copies: number): void {
 export const dailyCases: CaseSpec[] = [
   {
     id: 'E1',
-    engine: 'delta',
+    format: 'delta',
     writers: WRITERS,
     check(c) {
       expectAllCommitted(c, WRITERS);
@@ -51,7 +52,7 @@ export const dailyCases: CaseSpec[] = [
   },
   {
     id: 'E2',
-    engine: 'delta',
+    format: 'delta',
     writers: WRITERS,
     check(c) {
       expectAllCommitted(c, WRITERS);

@@ -1,6 +1,5 @@
 /** F1, F2: two Iceberg appends (Feb 1 ‖ Feb 2) on the 2025-01-15 table, pyiceberg's commit retry on and off. */
-import { ICEBERG_BRANCH_CHANGED, ICEBERG_COMMIT_FAILED, ICEBERG_RETRY_WARNING } from '../messages';
-import type { RunCheck } from '../run-check';
+
 import { febDay } from './appends';
 import {
   type CaseSpec,
@@ -11,6 +10,8 @@ import {
   expectRows,
   oneWinner,
 } from './common';
+import { ICEBERG_BRANCH_CHANGED, ICEBERG_COMMIT_FAILED, ICEBERG_RETRY_WARNING } from './messages';
+import type { RunCheck } from './run-check';
 
 const WRITERS = ['feb01', 'feb02'] as const;
 
@@ -27,7 +28,7 @@ function expectTable(c: RunCheck, days: readonly string[]): void {
 export const icebergCases: CaseSpec[] = [
   {
     id: 'F1',
-    engine: 'iceberg',
+    format: 'iceberg',
     writers: WRITERS,
     check(c) {
       for (const n of WRITERS) expectCommitted(c, n);
@@ -42,7 +43,7 @@ export const icebergCases: CaseSpec[] = [
   },
   {
     id: 'F2',
-    engine: 'iceberg',
+    format: 'iceberg',
     writers: WRITERS,
     check(c) {
       const race = oneWinner(c, 'feb01', 'feb02');

@@ -10,7 +10,7 @@ import { postgresCases } from './postgres';
 import { retryCases } from './retry';
 import { updateCases } from './updates';
 
-export type { CaseSpec, Engine, ExpectedVerdict } from './common';
+export type { CaseSpec, ExpectedVerdict } from './common';
 
 export const CASE_SPECS: readonly CaseSpec[] = [
   ...appendCases,

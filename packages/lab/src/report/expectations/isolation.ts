@@ -2,8 +2,7 @@
  * I1–I6: an append of Feb 1 commits (version 1), then an update of VendorID 2 that read version 0 tries to commit.
  * Only I5 (writeSerializable with a small w, append marked isBlindAppend) lets the update through.
  */
-import { ADDED, COMMIT_FAILED } from '../messages';
-import type { RunCheck } from '../run-check';
+
 import {
   type CaseSpec,
   expectCommitted,
@@ -13,6 +12,8 @@ import {
   expectTableVersion,
   expectTips,
 } from './common';
+import { ADDED, COMMIT_FAILED } from './messages';
+import type { RunCheck } from './run-check';
 
 /** The isolation matrix: does the update commit after the append? */
 export const UPDATE_COMMITS: Record<string, boolean> = {
@@ -47,7 +48,7 @@ function check(c: RunCheck): void {
 
 export const isolationCases: CaseSpec[] = Object.keys(UPDATE_COMMITS).map((id) => ({
   id,
-  engine: 'delta',
+  format: 'delta',
   writers: ['append', 'vendor2'],
   check,
   // The update read version 0 and changed January's VendorID 2 trips only, none of Feb 1's: the table is what the

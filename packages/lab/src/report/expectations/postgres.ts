@@ -2,9 +2,10 @@
  * P1–P3: Postgres row locks. A updates and holds its transaction open; B updates; A commits once B waits or
  * returns. P1: different rows (VendorID 1 and 2). P2, P3: the same rows (VendorID 2), READ COMMITTED / REPEATABLE READ.
  */
-import { PG_SERIALIZE } from '../messages';
-import type { RunCheck } from '../run-check';
+
 import { type CaseSpec, expectCommitted, expectFailed, expectRows, expectTips } from './common';
+import { PG_SERIALIZE } from './messages';
+import type { RunCheck } from './run-check';
 
 function expectWaited(c: RunCheck, name: string, waited: boolean): void {
   const w = c.writer(name);
@@ -21,7 +22,7 @@ function expectAWaitedNot(c: RunCheck): void {
 export const postgresCases: CaseSpec[] = [
   {
     id: 'P1',
-    engine: 'postgres',
+    format: 'postgres',
     writers: ['A', 'B'],
     check(c) {
       expectCommitted(c, 'A');
@@ -34,7 +35,7 @@ export const postgresCases: CaseSpec[] = [
   },
   {
     id: 'P2',
-    engine: 'postgres',
+    format: 'postgres',
     writers: ['A', 'B'],
     check(c) {
       expectCommitted(c, 'A');
@@ -47,7 +48,7 @@ export const postgresCases: CaseSpec[] = [
   },
   {
     id: 'P3',
-    engine: 'postgres',
+    format: 'postgres',
     writers: ['A', 'B'],
     check(c) {
       expectCommitted(c, 'A');

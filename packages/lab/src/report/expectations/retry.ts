@@ -10,8 +10,6 @@
  * after 6 (6's new file spans 1..6), 6 fails after 7 (7's spans 1..7), and 1 and 2 conflict with any commit.
  */
 import type { WriterResult } from '../../results/types';
-import { ADDED, COMMIT_FAILED } from '../messages';
-import { fmt, type RunCheck } from '../run-check';
 import {
   type CaseSpec,
   expectAllCommitted,
@@ -21,6 +19,8 @@ import {
   expectTips,
   januaryDays,
 } from './common';
+import { ADDED, COMMIT_FAILED } from './messages';
+import { fmt, type RunCheck } from './run-check';
 
 export interface DataFile {
   id: string;
@@ -166,7 +166,7 @@ function checkAttempts(c: RunCheck): void {
 export const retryCases: CaseSpec[] = [
   {
     id: 'D1',
-    engine: 'delta',
+    format: 'delta',
     writers: WRITERS,
     check(c) {
       expectAllCommitted(c, WRITERS);

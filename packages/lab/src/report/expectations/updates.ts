@@ -1,5 +1,5 @@
 /** B1–B3: two updates (tip + 1 for VendorID 1 ‖ 2) or two deletes on the flat table, and the updates partitioned. */
-import { ADDED, COMMIT_FAILED } from '../messages';
+
 import {
   type CaseSpec,
   expectAllCommitted,
@@ -16,11 +16,12 @@ import {
   oneWinner,
   vendorOf,
 } from './common';
+import { ADDED, COMMIT_FAILED } from './messages';
 
 export const updateCases: CaseSpec[] = [
   {
     id: 'B1',
-    engine: 'delta',
+    format: 'delta',
     writers: ['vendor1', 'vendor2'],
     check(c) {
       const race = oneWinner(c, 'vendor1', 'vendor2');
@@ -42,7 +43,7 @@ export const updateCases: CaseSpec[] = [
   },
   {
     id: 'B2',
-    engine: 'delta',
+    format: 'delta',
     writers: ['fare', 'distance'],
     check(c) {
       const race = oneWinner(c, 'fare', 'distance');
@@ -67,7 +68,7 @@ export const updateCases: CaseSpec[] = [
   },
   {
     id: 'B3',
-    engine: 'delta',
+    format: 'delta',
     writers: ['vendor1', 'vendor2'],
     check(c) {
       expectAllCommitted(c, ['vendor1', 'vendor2']);

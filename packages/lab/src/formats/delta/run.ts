@@ -1,0 +1,96 @@
+/**
+ * One run of a Delta case: a fresh copy at version 0 of the lab's base table or of the user's table, the
+ * writers' race, then the table checks and the commit order the log records.
+ */
+import { DeltaTable, readCommit } from '@racelab/engine';
+import type { DeltaCase } from '../../cases/catalog';
+import { rowsFileOf } from '../../cases/operations';
+import type { RunResult } from '../../results/types';
+import { raceAcrossHosts } from '../../runner/across-hosts';
+import { race } from '../../runner/race';
+import { type RunContext, runDir } from '../../runner/run-context';
+import type { BaseTables } from '../../tables/base-tables';
+import { CopyRefusedError, raceRefusals } from '../../tables/copy-refusals';
+import { freshCopy } from '../../tables/fresh-copy';
+import { removeTable } from '../../tables/table-store';
+import { checkTable } from './table-check';
+import { deltaVerdict } from './verdict';
+
+export interface DeltaRunContext extends RunContext {
+  /** The lab's base tables; absent when no case of the race needs them. */
+  bases?: BaseTables | null;
+}
+
+/** Writer names in the order their commits landed, read from the table's own log. */
+async function commitOrder(dir: string): Promise<string[]> {
+  const t = await DeltaTable.open(dir);
+  const names: string[] = [];
+  for (let v = 1; v <= t.version; v++) {
+    const info = (await readCommit(t.store, v)).find((a) => 'commitInfo' in a);
+    const writer = info && 'commitInfo' in info ? info.commitInfo.writer : undefined;
+    names.push(typeof writer === 'string' ? writer : `v${v}`);
+  }
+  return names;
+}
+
+/** The table a case's runs copy: a base table's folder, or the user's table (its location and display). */
+export function sourceOf(c: DeltaCase, bases: BaseTables | null | undefined): { location: string; display: string } {
+  if (typeof c.table !== 'string') return c.table;
+  if (!bases) throw new Error(`case ${c.id} races the lab's ${c.table} table, but no base tables were built`);
+  return { location: bases[c.table], display: `lab:${c.table}` };
+}
+
+export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunContext): Promise<RunResult> {
+  const dir = runDir(ctx, c.id, index);
+  const started = Date.now();
+  const source = sourceOf(c, ctx.bases);
+  const lab = typeof c.table === 'string';
+  const roots = ctx.roots ?? [];
+  try {
+    if (!lab) {
+      // The user's table may have changed since the race was accepted: what delta-rs or a copy refuses is
+      // refused again, before any writer starts.
+      const problems = await raceRefusals(await DeltaTable.open(source.location), {
+        runsDir: dir,
+        roots,
+        display: source.display,
+      });
+      if (problems.length > 0) throw new CopyRefusedError(problems);
+    }
+    await freshCopy(source.location, dir, {
+      ...(c.properties && { properties: c.properties }),
+      roots,
+      display: source.display,
+    });
+    const rowsFile = (op: DeltaCase['writers'][number]['operation']) =>
+      rowsFileOf(op, (day) => ctx.dataset.february(day));
+    const jobs = c.writers.map((writer) => {
+      const file = rowsFile(writer.operation);
+      return { kind: 'race' as const, format: c.format, table: dir, writer, ...(file && { rowsFile: file }) };
+    });
+    const writers = ctx.acrossHosts
+      ? await raceAcrossHosts(jobs, started, ctx.dataset.scale, ctx.acrossHosts, ctx)
+      : await race(jobs, started, ctx);
+    const table = await checkTable(dir, lab ? { januaryFile: ctx.dataset.january } : undefined);
+    const order = await commitOrder(dir);
+    // The run's own time ends here: the oracle's is its verdict's oracleMs.
+    const durationMs = Date.now() - started;
+    // The next race's writer processes load now, beside the verdict: loading beside the check slowed it.
+    ctx.pool?.fill();
+    const verdict = await deltaVerdict({
+      raced: dir,
+      results: writers,
+      logOrder: order,
+      base: source.location,
+      ...(c.properties && { properties: c.properties }),
+      roots,
+      writers: c.writers,
+      rowsFile,
+      copyDir: (i) => `${dir}-oracle-${i}`,
+      ...(ctx.memo && { memo: ctx.memo }),
+    });
+    return { index, writers, table, verdict, commitOrder: order, durationMs };
+  } finally {
+    if (!ctx.keep) await removeTable(dir);
+  }
+}

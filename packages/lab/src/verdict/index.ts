@@ -1,6 +1,0 @@
-/** The serial-replay oracle: did a run's table end as some serial order of its committed writers would leave it? */
-export { type DeltaVerdictInput, deltaVerdict } from './delta-verdict';
-export { type IcebergVerdictInput, icebergCommitOrder, icebergVerdict, racedIcebergState } from './iceberg-verdict';
-export { MAX_REORDERED_WRITERS, otherOrders } from './orders';
-export { commitOrderOf } from './replay';
-export { caseVerdict } from './words';
