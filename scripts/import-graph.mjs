@@ -22,15 +22,15 @@ import { fileURLToPath } from 'node:url';
 /** The repository's root (this script lives in its scripts/ folder). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Every workspace package and app, relative to the repository's root. */
-export const WORKSPACES = [
-  'packages/engine',
-  'packages/contracts',
-  'packages/lab',
-  'packages/pg-server',
-  'apps/api',
-  'apps/web',
-];
+/** Every workspace of the root package.json (`apps/*`, `packages/*`, `bench`), relative to the repository's root. */
+export const WORKSPACES = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).workspaces.flatMap((w) =>
+  w.endsWith('/*')
+    ? readdirSync(join(REPO_ROOT, w.slice(0, -2)), { withFileTypes: true })
+        .filter((d) => d.isDirectory() && existsSync(join(REPO_ROOT, w.slice(0, -2), d.name, 'package.json')))
+        .map((d) => `${w.slice(0, -2)}/${d.name}`)
+        .sort()
+    : [w],
+);
 
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|jsx)$/;
 const SKIPPED_DIRS = new Set(['node_modules', '.next', 'var', 'dist', 'out', '.turbo', 'coverage']);
