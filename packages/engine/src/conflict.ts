@@ -7,12 +7,13 @@
  */
 
 export * from './kernel/conflict/conflict-checker';
-export * from './kernel/conflict/engines';
 export { CommitFailedError, type CommitFailureKind, conflictError } from './kernel/conflict/errors';
 export * from './kernel/conflict/isolation';
 export * from './kernel/conflict/isolation-spelling';
+export * from './kernel/conflict/library-checkers';
 export * from './kernel/conflict/spark-conflict-checker';
 export * from './kernel/conflict/spark-errors';
+export * from './kernel/conflict/writer-libraries';
 export { compactionBins } from './kernel/delta/compaction-bins';
 export type { Action, Add, CommitInfo, Metadata, Protocol, Remove, Txn } from './kernel/delta/protocol/actions';
 export { DEFAULT_TARGET_FILE_SIZE, targetFileSize } from './kernel/delta/protocol/config';

@@ -4,11 +4,11 @@
  * table in ../shared/reference/s3-conditional-writes-and-isolation-strings.md plus variants.
  */
 import { describe, expect, it } from 'vitest';
-import { type EngineId, effectiveIsolationLevel, intendedLevel, interpretIsolationLevel } from '../src/index';
+import { effectiveIsolationLevel, intendedLevel, interpretIsolationLevel, type WriterLibrary } from '../src/index';
 
-const reading = (value: string | null, engine: EngineId) => {
-  const r = interpretIsolationLevel(value).find((x) => x.engine === engine);
-  if (!r) throw new Error(`no reading for ${engine}`);
+const reading = (value: string | null, library: WriterLibrary) => {
+  const r = interpretIsolationLevel(value).find((x) => x.library === library);
+  if (!r) throw new Error(`no reading for ${library}`);
   return r;
 };
 
@@ -89,14 +89,14 @@ describe('flags', () => {
     for (const value of values) {
       for (const r of interpretIsolationLevel(value)) {
         const named = intendedLevel(value);
-        expect(r.flagged, `${r.engine} ${value}`).toBe(r.effective === null || r.effective !== named);
+        expect(r.flagged, `${r.library} ${value}`).toBe(r.effective === null || r.effective !== named);
       }
     }
-    for (const r of interpretIsolationLevel(null)) expect(r.flagged, r.engine).toBe(false);
+    for (const r of interpretIsolationLevel(null)) expect(r.flagged, r.library).toBe(false);
   });
 
   it('suggests only the camelCase spelling of the level meant, and only where that engine reads it as meant', () => {
-    expect(interpretIsolationLevel('write_serializable').map((r) => [r.engine, r.suggestion])).toEqual([
+    expect(interpretIsolationLevel('write_serializable').map((r) => [r.library, r.suggestion])).toEqual([
       ['delta-rs', 'writeSerializable'],
       ['delta-rs-legacy', undefined],
       ['delta-spark', 'writeSerializable'],

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type Add,
   type AppendedFile,
-  type CheckerEngine,
+  type CheckedLibrary,
   CONFLICT_MESSAGES,
   compactionBins,
   type FileStats,
@@ -418,7 +418,7 @@ describe('by engine: FIRST written by its engine, SECOND judged by each', () => 
     snapshot: { ...facts.snapshot, configuration: { 'delta.isolationLevel': value } },
   });
   const verdicts = (p: ReturnType<typeof simulateConflict>) =>
-    Object.fromEntries(p.byEngine.map((e) => [e.engine, e.commits])) as Record<CheckerEngine, boolean>;
+    Object.fromEntries(p.byEngine.map((e) => [e.engine, e.commits])) as Record<CheckedLibrary, boolean>;
   const sparkAppend = (extra: Partial<SimulatedWriter> = {}) => append(false, { engine: 'delta-spark', ...extra });
   const SPARK_APPEND =
     /^\[DELTA_CONCURRENT_APPEND\.WITHOUT_HINT\] Transaction conflict detected\. a concurrent WRITE added data/;

@@ -10,15 +10,15 @@ import { describe, expect, it } from 'vitest';
 import {
   type Action,
   type Add,
-  CHECKER_ENGINES,
-  type CheckerEngine,
+  CHECKED_LIBRARIES,
+  type CheckedLibrary,
   checkConflicts,
   checkerFor,
   checkSparkConflicts,
   checkSparkWinner,
-  type EngineTransaction,
   effectiveIsolationLevel,
   filesMatchingPredicate,
+  type LibraryTransaction,
   type Metadata,
   parsePredicate,
   type SparkTransaction,
@@ -273,7 +273,7 @@ describe('checkerFor: one signature, three engines', () => {
     stats: JSON.stringify({ numRecords: 10, minValues: { VendorID: lo }, maxValues: { VendorID: hi }, nullCount: {} }),
   });
   /** A loser with nothing read or written yet; each test says what differs. */
-  const loserWith = (own: Partial<EngineTransaction>): EngineTransaction => ({
+  const loserWith = (own: Partial<LibraryTransaction>): LibraryTransaction => ({
     readVersion: 0,
     protocol: { minReaderVersion: 1, minWriterVersion: 2 },
     readPredicate: null,
@@ -293,7 +293,7 @@ describe('checkerFor: one signature, three engines', () => {
   });
 
   /** An UPDATE of `predicate` that rewrites every file it could see, as the simulation builds it. */
-  function update(files: Add[], predicate: string, partitionColumns: string[]): EngineTransaction {
+  function update(files: Add[], predicate: string, partitionColumns: string[]): LibraryTransaction {
     const parsed = parsePredicate(predicate, schema);
     const read = filesMatchingPredicate(files, parsed);
     return loserWith({
@@ -307,15 +307,17 @@ describe('checkerFor: one signature, three engines', () => {
       partitionColumns,
     });
   }
-  const appendBy = (engine: CheckerEngine, add: Add) => ({
+  const appendBy = (engine: CheckedLibrary, add: Add) => ({
     version: 1,
     actions: [
       { commitInfo: { operation: 'WRITE', ...(engine !== 'delta-rs' && { isBlindAppend: true }) } },
       { add },
     ] as Action[],
   });
-  const verdicts = (loser: EngineTransaction, winner: Json, configuration: Record<string, string>) =>
-    Object.fromEntries(CHECKER_ENGINES.map((e) => [e, checkerFor(e)(loser, winner, configuration)?.kind ?? 'commits']));
+  const verdicts = (loser: LibraryTransaction, winner: Json, configuration: Record<string, string>) =>
+    Object.fromEntries(
+      CHECKED_LIBRARIES.map((e) => [e, checkerFor(e)(loser, winner, configuration)?.kind ?? 'commits']),
+    );
 
   const flat = [file('f1', null, 1, 7), file('f2', null, 1, 7)];
 

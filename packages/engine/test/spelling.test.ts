@@ -9,14 +9,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   describeUnset,
-  ENGINE_IDS,
-  type EngineId,
   type IsolationLevel,
   interpretIsolationLevel,
   readUnset,
   recommendSpelling,
   spellingAdvice,
   unsetFix,
+  WRITER_LIBRARIES,
+  type WriterLibrary,
 } from '../src/conflict';
 
 const LEVELS: IsolationLevel[] = ['Serializable', 'WriteSerializable', 'SnapshotIsolation'];
@@ -26,9 +26,9 @@ const CAMEL = {
   SnapshotIsolation: 'snapshotIsolation',
 };
 
-/** Every non-empty set of engines, each in ENGINE_IDS order. */
-const ENGINE_SETS: EngineId[][] = Array.from({ length: 2 ** ENGINE_IDS.length - 1 }, (_, i) =>
-  ENGINE_IDS.filter((_, bit) => (i + 1) & (1 << bit)),
+/** Every non-empty set of engines, each in WRITER_LIBRARIES order. */
+const ENGINE_SETS: WriterLibrary[][] = Array.from({ length: 2 ** WRITER_LIBRARIES.length - 1 }, (_, i) =>
+  WRITER_LIBRARIES.filter((_, bit) => (i + 1) & (1 << bit)),
 );
 const CASES = LEVELS.flatMap((level) => ENGINE_SETS.map((engines) => [level, engines] as const));
 
@@ -38,7 +38,7 @@ describe('recommendSpelling: every level × every set of engines', () => {
     const databricksCannot = level === 'SnapshotIsolation' && engines.includes('databricks');
     const sparkCannotSet = level !== 'Serializable' && engines.includes('delta-spark');
     // Delta Spark's DDL sets only Serializable; Databricks documents no SnapshotIsolation; delta-rs sets anything.
-    const canSet = (e: EngineId) =>
+    const canSet = (e: WriterLibrary) =>
       !(e === 'delta-spark' && level !== 'Serializable') && !(e === 'databricks' && level === 'SnapshotIsolation');
     expect(rec).toMatchObject({
       level,
@@ -46,20 +46,20 @@ describe('recommendSpelling: every level × every set of engines', () => {
       value: databricksCannot ? null : CAMEL[level],
       readDifferently: databricksCannot ? ['databricks'] : [],
       cannotSet: sparkCannotSet ? ['delta-spark'] : [],
-      setFrom: engines.some(canSet) ? engines.filter(canSet) : ENGINE_IDS.filter(canSet),
+      setFrom: engines.some(canSet) ? engines.filter(canSet) : WRITER_LIBRARIES.filter(canSet),
     });
-    expect(rec.readings.map((r) => r.engine)).toEqual(engines);
+    expect(rec.readings.map((r) => r.library)).toEqual(engines);
     // The recommended value is flagged by none of the readings shown beside it.
     if (rec.value !== null) expect(rec.readings.filter((r) => r.flagged)).toEqual([]);
   });
 
   it("flags the value it recommends for every engine the dashboard lists on none of them, Spark's DDL a note", () => {
     for (const level of LEVELS) {
-      const { value } = recommendSpelling(level, ENGINE_IDS);
+      const { value } = recommendSpelling(level, WRITER_LIBRARIES);
       if (value === null) continue;
       const readings = interpretIsolationLevel(value);
       expect(
-        readings.filter((r) => r.flagged).map((r) => r.engine),
+        readings.filter((r) => r.flagged).map((r) => r.library),
         value,
       ).toEqual([]);
       expect(
@@ -67,7 +67,7 @@ describe('recommendSpelling: every level × every set of engines', () => {
         value,
       ).toBe(true);
     }
-    expect(LEVELS.map((level) => recommendSpelling(level, ENGINE_IDS).value)).toEqual([
+    expect(LEVELS.map((level) => recommendSpelling(level, WRITER_LIBRARIES).value)).toEqual([
       'serializable',
       'writeSerializable',
       null,
@@ -76,7 +76,7 @@ describe('recommendSpelling: every level × every set of engines', () => {
 
   it('asks each engine once, whatever order and repeats it is given', () => {
     const rec = recommendSpelling('WriteSerializable', ['databricks', 'delta-rs', 'databricks']);
-    expect(rec.readings.map((r) => r.engine)).toEqual(['delta-rs', 'databricks']);
+    expect(rec.readings.map((r) => r.library)).toEqual(['delta-rs', 'databricks']);
   });
 });
 

@@ -1,9 +1,9 @@
 /**
- * What each engine makes of a `delta.isolationLevel` value, in the API's words: the engine's own
- * reading (packages/engine isolation.ts) mapped onto the contract's PARSED / SILENTLY_IGNORED /
- * REJECTED outcomes and engine names.
+ * What each writer library makes of a `delta.isolationLevel` value, in the API's words: the library's
+ * reading (the engine's kernel/conflict/isolation.ts) mapped onto the contract's PARSED / SILENTLY_IGNORED /
+ * REJECTED outcomes and names. The contract calls the library's name `engine`; that public field keeps it.
  */
-import { type EngineId, type EngineReading, interpretIsolationLevel } from '@racelab/engine';
+import { interpretIsolationLevel, type LibraryReading, type WriterLibrary } from '@racelab/engine';
 
 export interface Interpretation {
   engine: string;
@@ -15,15 +15,15 @@ export interface Interpretation {
   error: string | null;
 }
 
-/** The contract's engine names; engines it does not list keep the engine's own label. */
-const ENGINE_NAMES: Record<EngineId, string> = {
+/** The contract's names of the writer libraries. */
+const LIBRARY_NAMES: Record<WriterLibrary, string> = {
   'delta-rs': 'delta-rs 1.2-1.6.x',
   'delta-rs-legacy': 'delta-rs 0.x-1.1.4',
   'delta-spark': 'Delta Spark',
   databricks: 'Databricks',
 };
 
-const OUTCOMES: Record<EngineReading['status'], Interpretation['outcome']> = {
+const OUTCOMES: Record<LibraryReading['status'], Interpretation['outcome']> = {
   parsed: 'PARSED',
   default: 'PARSED',
   ignored: 'SILENTLY_IGNORED',
@@ -31,13 +31,13 @@ const OUTCOMES: Record<EngineReading['status'], Interpretation['outcome']> = {
   commitFails: 'REJECTED',
 };
 
-/** An engine as the API names it. */
-export const engineName = (engine: EngineId): string => ENGINE_NAMES[engine];
+/** A writer library as the API names it. */
+export const libraryName = (engine: WriterLibrary): string => LIBRARY_NAMES[engine];
 
-/** One engine's reading in the API's words. */
-export function toInterpretation(r: EngineReading): Interpretation {
+/** One library's reading in the API's words. */
+export function toInterpretation(r: LibraryReading): Interpretation {
   return {
-    engine: ENGINE_NAMES[r.engine],
+    engine: LIBRARY_NAMES[r.library],
     outcome: OUTCOMES[r.status],
     effectiveLevel: r.effective,
     message: r.explanation,

@@ -5,15 +5,15 @@
  */
 import {
   describeUnset,
-  ENGINE_IDS,
   ISOLATION_LEVELS,
   type IsolationLevel,
   readUnset,
   recommendSpelling,
   spellingAdvice,
   unsetFix,
+  WRITER_LIBRARIES,
 } from '@racelab/engine';
-import { engineName, type Interpretation, interpret, toInterpretation } from './interpret';
+import { type Interpretation, interpret, libraryName, toInterpretation } from './interpret';
 
 export interface SpellingShape {
   level: IsolationLevel;
@@ -37,23 +37,23 @@ export interface IsolationAdviceShape {
 }
 
 export function isolationAdvice(): IsolationAdviceShape {
-  const unset = readUnset(ENGINE_IDS);
+  const unset = readUnset(WRITER_LIBRARIES);
   return {
     spellings: ISOLATION_LEVELS.map((level) => {
-      const rec = recommendSpelling(level, ENGINE_IDS);
+      const rec = recommendSpelling(level, WRITER_LIBRARIES);
       return {
         level,
         value: rec.value,
         candidate: rec.candidate,
-        advice: spellingAdvice(rec, engineName),
+        advice: spellingAdvice(rec, libraryName),
         readings: rec.readings.map(toInterpretation),
-        readDifferentlyBy: rec.readDifferently.map(engineName),
+        readDifferentlyBy: rec.readDifferently.map(libraryName),
       };
     }),
     unset: {
       defaults: interpret(null),
       flagged: unset.flagged,
-      summary: describeUnset(unset, engineName),
+      summary: describeUnset(unset, libraryName),
       fix: unsetFix(unset),
     },
   };

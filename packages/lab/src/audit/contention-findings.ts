@@ -22,7 +22,7 @@ import {
   type WriterGroup,
 } from '@racelab/engine';
 import { auditBudgets, type PairBudget } from './limits';
-import { byTable, engineOf } from './rules';
+import { byTable, libraryOf } from './rules';
 import type { PairForecast } from './tables';
 import type { Finding, Job } from './types';
 
@@ -70,7 +70,7 @@ export function policyOf(job: Job): RetryPolicy {
   const p = job.retryPolicy;
   if (typeof p === 'string') return RETRY_POLICIES[p];
   if (p) return p;
-  const engine = engineOf(job.engine);
+  const engine = libraryOf(job.engine);
   if (engine === 'delta-spark' || engine === 'databricks') return RETRY_POLICIES['spark-like'];
   const retries = job.commitProperties?.maxCommitRetries;
   return retries === undefined
@@ -80,7 +80,7 @@ export function policyOf(job: Job): RetryPolicy {
 
 /** What the engine runs: delta-rs commits OPTIMIZE with its default retries whatever the caller asked. */
 function effective(job: Job, p: RetryPolicy): ContentionPolicy {
-  const engine = engineOf(job.engine);
+  const engine = libraryOf(job.engine);
   const rs = engine === 'delta-rs' || engine === 'delta-rs-legacy' || engine === null;
   return job.operation === 'optimize' && rs ? { ...p, maxCommitRetries: DEFAULT_MAX_RETRIES } : p;
 }

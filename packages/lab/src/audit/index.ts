@@ -81,6 +81,6 @@ export async function auditJobs(manifest: Manifest, cfg: LocationConfig): Promis
 
 export { AUDIT_LATENCY, contentionFindings, EXHAUSTION_THRESHOLD, FIX_LADDER, policyOf } from './contention-findings';
 export { MAX_PAIR_FORECASTS, MAX_SCHEDULE_RUNS, MAX_SHARED_FILE_PAIRS, type SkippedWork } from './limits';
-export { engineOf, manifestFindings } from './rules';
+export { libraryOf, manifestFindings } from './rules';
 export type { PairForecast } from './tables';
 export * from './types';

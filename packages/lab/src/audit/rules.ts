@@ -8,22 +8,22 @@
  */
 import {
   describeUnset,
-  type EngineId,
-  type EngineReading,
   engineLabel,
   ISOLATION_LEVEL_KEY,
   ISOLATION_LEVELS,
   intendedLevel,
+  type LibraryReading,
   readIsolationLevel,
   readUnset,
   recommendSpelling,
   spellingAdvice,
   unsetFix,
+  type WriterLibrary,
 } from '@racelab/engine';
 import type { Finding, Job } from './types';
 
 /** Which engine's reading applies to a job's `engine` text; null when we cannot tell. */
-export function engineOf(text: string): EngineId | null {
+export function libraryOf(text: string): WriterLibrary | null {
   const rs = /delta-rs\s*v?(\d+)\.(\d+)/i.exec(text);
   if (rs) return Number(rs[1]) > 1 || (Number(rs[1]) === 1 && Number(rs[2]) >= 2) ? 'delta-rs' : 'delta-rs-legacy';
   if (/delta-rs|deltalake|python/i.test(text)) return 'delta-rs';
@@ -51,23 +51,23 @@ export const tablesSmallestFirst = (jobs: Job[]) => [...byTable(jobs)].sort((a, 
 const otherWriters = (job: Job, all: Job[]) =>
   all.filter((j) => j !== job && j.table === job.table && WRITES.has(j.operation));
 
-function readingFor(job: Job, value: string): EngineReading | null {
-  const engine = engineOf(job.engine);
+function readingFor(job: Job, value: string): LibraryReading | null {
+  const engine = libraryOf(job.engine);
   return engine === null ? null : readIsolationLevel(value, engine);
 }
 
 /** The engines a table's jobs run on, each with its jobs (jobs on an engine we cannot tell are left out). */
-function enginesOf(tableJobs: Job[]): Map<EngineId, Job[]> {
-  const engines = new Map<EngineId, Job[]>();
+function librariesOf(tableJobs: Job[]): Map<WriterLibrary, Job[]> {
+  const engines = new Map<WriterLibrary, Job[]>();
   for (const j of tableJobs) {
-    const engine = engineOf(j.engine);
+    const engine = libraryOf(j.engine);
     if (engine !== null) engines.set(engine, [...(engines.get(engine) ?? []), j]);
   }
   return engines;
 }
 
 /** An engine as the audit names it: its label and the jobs that run on it. */
-const withJobs = (engines: Map<EngineId, Job[]>) => (engine: EngineId) =>
+const withJobs = (engines: Map<WriterLibrary, Job[]>) => (engine: WriterLibrary) =>
   `${engineLabel(engine)} (${(engines.get(engine) ?? []).map((j) => j.name).join(', ')})`;
 
 /**
@@ -76,7 +76,7 @@ const withJobs = (engines: Map<EngineId, Job[]>) => (engine: EngineId) =>
  * it differently; for a value that names no level, the spellings to choose from.
  */
 function spellingFix(value: string, tableJobs: Job[]): string {
-  const engines = enginesOf(tableJobs);
+  const engines = librariesOf(tableJobs);
   const meant = intendedLevel(value);
   if (meant === null) {
     const levels = ISOLATION_LEVELS.flatMap((level) => recommendSpelling(level, engines.keys()).value ?? []);
@@ -120,7 +120,7 @@ function isolationDiffersAcrossEngines(jobs: Job[]): Finding[] {
   for (const [table, tableJobs] of byTable(jobs)) {
     const values = new Set(tableJobs.flatMap((j) => j.tableProperties?.[ISOLATION_LEVEL_KEY] ?? []));
     if (values.size === 0) {
-      const engines = enginesOf(tableJobs);
+      const engines = librariesOf(tableJobs);
       const unset = readUnset(engines.keys());
       const fix = unsetFix(unset);
       if (fix === null) continue;

@@ -7,7 +7,7 @@
  * only (only writers of one table can race), and spend the audit's budgets.
  */
 import {
-  type CheckerEngine,
+  type CheckedLibrary,
   columnsOf,
   type DeltaTable,
   type EngineForecast,
@@ -22,7 +22,7 @@ import { sqlIdent } from '../data/sql';
 import { tableFacts } from '../forecast/conflict-forecast';
 import { tableLayout } from '../tables/layout';
 import { type AuditBudgets, pairsInOrder } from './limits';
-import { engineOf, tablesSmallestFirst } from './rules';
+import { libraryOf, tablesSmallestFirst } from './rules';
 import type { Finding, Job } from './types';
 
 export interface PairForecast {
@@ -36,7 +36,7 @@ export interface PairForecast {
   /** SECOND judged by each engine's checker (empty when not forecast); Spark's and Databricks' are modelled. */
   byEngine: EngineForecast[];
   /** The entry of `byEngine` that is SECOND's own engine, as its job names it; null when it names none of them. */
-  secondEngine: CheckerEngine | null;
+  secondEngine: CheckedLibrary | null;
   skipped?: string;
 }
 
@@ -113,8 +113,8 @@ export async function fileOverlaps(
 }
 
 /** The forecast engine a job's `engine` text names; null for others (delta-rs ≤ 1.1.4, or unknown). */
-function checkerEngineOf(job: Job): CheckerEngine | null {
-  const engine = engineOf(job.engine);
+function checkedLibraryOf(job: Job): CheckedLibrary | null {
+  const engine = libraryOf(job.engine);
   return engine === 'delta-rs-legacy' ? null : engine;
 }
 
@@ -127,7 +127,7 @@ function writerOf(job: Job, identitySet: Record<string, string>): SimulatedWrite
     name,
     change,
     // Any other delta-rs, or an engine we cannot name, writes its commitInfo as delta-rs does.
-    engine: checkerEngineOf(job) ?? 'delta-rs',
+    engine: checkedLibraryOf(job) ?? 'delta-rs',
     ...(retries !== undefined && { maxCommitRetries: retries }),
   });
   switch (job.operation) {
@@ -194,7 +194,7 @@ export async function pairForecasts(
     for (const [first, second] of pairs) {
       const [a, b] = [writers.get(first), writers.get(second)] as [SimulatedWriter | string, SimulatedWriter | string];
       const base = { table, first: first.name, second: second.name };
-      const secondEngine = checkerEngineOf(second);
+      const secondEngine = checkedLibraryOf(second);
       if (typeof a === 'string' || typeof b === 'string') {
         out.push({
           ...base,

@@ -9,13 +9,12 @@
  */
 import {
   camelCaseSpelling,
-  ENGINE_IDS,
-  type EngineId,
-  type EngineReading,
   ISOLATION_LEVEL_KEY,
   type IsolationLevel,
+  type LibraryReading,
   readIsolationLevel,
 } from './isolation';
+import { WRITER_LIBRARIES, type WriterLibrary } from './writer-libraries';
 
 export interface SpellingRecommendation {
   level: IsolationLevel;
@@ -23,48 +22,48 @@ export interface SpellingRecommendation {
   value: string | null;
   /** The camelCase spelling judged: the recommendation, when `value` is set. */
   candidate: string;
-  /** Each engine's reading of `candidate`, in ENGINE_IDS order; none is flagged when `value` is set. */
-  readings: EngineReading[];
+  /** Each engine's reading of `candidate`, in WRITER_LIBRARIES order; none is flagged when `value` is set. */
+  readings: LibraryReading[];
   /** Engines that commit at another level with `candidate`, or not at all (empty when `value` is set). */
-  readDifferently: EngineId[];
+  readDifferently: WriterLibrary[];
   /** Engines that read `candidate` as meant but cannot set it themselves. */
-  cannotSet: EngineId[];
+  cannotSet: WriterLibrary[];
   /** Where to set it from: the engines asked about that can, or, when none of them can, every engine that can. */
-  setFrom: EngineId[];
+  setFrom: WriterLibrary[];
 }
 
 /** The engines, each once, in the order the readings list them. */
-const inOrder = (engines: Iterable<EngineId>) => {
+const inOrder = (engines: Iterable<WriterLibrary>) => {
   const asked = new Set(engines);
-  return ENGINE_IDS.filter((e) => asked.has(e));
+  return WRITER_LIBRARIES.filter((e) => asked.has(e));
 };
 
 /** The spelling of `level` every one of `engines` reads as `level` at commit, with what each makes of it. */
-export function recommendSpelling(level: IsolationLevel, engines: Iterable<EngineId>): SpellingRecommendation {
+export function recommendSpelling(level: IsolationLevel, engines: Iterable<WriterLibrary>): SpellingRecommendation {
   const candidate = camelCaseSpelling(level);
   const readings = inOrder(engines).map((e) => readIsolationLevel(candidate, e));
-  const readDifferently = readings.filter((r) => r.effective !== level).map((r) => r.engine);
-  const here = readings.filter((r) => r.settable).map((r) => r.engine);
+  const readDifferently = readings.filter((r) => r.effective !== level).map((r) => r.library);
+  const here = readings.filter((r) => r.settable).map((r) => r.library);
   return {
     level,
     value: readDifferently.length === 0 ? candidate : null,
     candidate,
     readings,
     readDifferently,
-    cannotSet: readings.filter((r) => r.effective === level && !r.settable).map((r) => r.engine),
-    setFrom: here.length > 0 ? here : ENGINE_IDS.filter((e) => readIsolationLevel(candidate, e).settable),
+    cannotSet: readings.filter((r) => r.effective === level && !r.settable).map((r) => r.library),
+    setFrom: here.length > 0 ? here : WRITER_LIBRARIES.filter((e) => readIsolationLevel(candidate, e).settable),
   };
 }
 
 export interface UnsetLevel {
-  /** Each engine's default, in ENGINE_IDS order. */
-  defaults: { engine: EngineId; level: IsolationLevel }[];
+  /** Each engine's default, in WRITER_LIBRARIES order. */
+  defaults: { engine: WriterLibrary; level: IsolationLevel }[];
   /** The defaults differ among the engines asked about: with nothing set, their commits use different levels. */
   flagged: boolean;
 }
 
 /** What an unset `delta.isolationLevel` means to each of `engines`. */
-export function readUnset(engines: Iterable<EngineId>): UnsetLevel {
+export function readUnset(engines: Iterable<WriterLibrary>): UnsetLevel {
   const defaults = inOrder(engines).map((engine) => ({
     engine,
     level: readIsolationLevel(null, engine).effective as IsolationLevel,
@@ -73,15 +72,15 @@ export function readUnset(engines: Iterable<EngineId>): UnsetLevel {
 }
 
 /** Names an engine in a sentence: its label, or, for the audit, the jobs that run on it. */
-export type EngineNamer = (engine: EngineId) => string;
+export type LibraryNamer = (engine: WriterLibrary) => string;
 
-export const engineLabel: EngineNamer = (engine) => readIsolationLevel(null, engine).label;
+export const engineLabel: LibraryNamer = (engine) => readIsolationLevel(null, engine).label;
 
 const joined = (items: string[], word: 'and' | 'or') =>
   items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${word} ${items.at(-1)}`;
 
 /** What an engine that reads no level from a value does with it. */
-const WITHOUT_LEVEL: Partial<Record<EngineReading['status'], string>> = {
+const WITHOUT_LEVEL: Partial<Record<LibraryReading['status'], string>> = {
   commitFails: 'fails every commit with it',
   rejected: 'does not accept it',
 };
@@ -92,16 +91,16 @@ const WITHOUT_LEVEL: Partial<Record<EngineReading['status'], string>> = {
  * delta-rs 1.2–1.6.x)"; when no spelling works, what the engines that read it differently do with it.
  * `name` names each engine mentioned (the audit names the jobs that run on it).
  */
-export function spellingAdvice(rec: SpellingRecommendation, name: EngineNamer = engineLabel): string {
+export function spellingAdvice(rec: SpellingRecommendation, name: LibraryNamer = engineLabel): string {
   const { level, candidate, readings } = rec;
   if (rec.value === null) {
     const others = readings
-      .filter((r) => rec.readDifferently.includes(r.engine))
-      .map((r) => `${name(r.engine)} ${r.effective ? `reads it as ${r.effective}` : WITHOUT_LEVEL[r.status]}`);
+      .filter((r) => rec.readDifferently.includes(r.library))
+      .map((r) => `${name(r.library)} ${r.effective ? `reads it as ${r.effective}` : WITHOUT_LEVEL[r.status]}`);
     return `no spelling of ${level} is read as ${level} at commit by every engine here: with '${candidate}', ${others.join('; ')}`;
   }
   const [only] = readings;
-  const who = readings.length === 1 && only ? `${name(only.engine)} reads` : 'every engine here reads';
+  const who = readings.length === 1 && only ? `${name(only.library)} reads` : 'every engine here reads';
   const note =
     rec.cannotSet.length === 0
       ? ''
@@ -113,7 +112,7 @@ export function spellingAdvice(rec: SpellingRecommendation, name: EngineNamer = 
 }
 
 /** Each engine's default, grouped by level, e.g. "unset: A and B commit at Serializable; C commits at WriteSerializable". */
-export function describeUnset(unset: UnsetLevel, name: EngineNamer = engineLabel): string {
+export function describeUnset(unset: UnsetLevel, name: LibraryNamer = engineLabel): string {
   const byLevel = new Map<IsolationLevel, string[]>();
   for (const d of unset.defaults) byLevel.set(d.level, [...(byLevel.get(d.level) ?? []), name(d.engine)]);
   const uses = [...byLevel].map(

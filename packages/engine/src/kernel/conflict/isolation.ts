@@ -1,7 +1,8 @@
 /**
  * `delta.isolationLevel`: how delta-rs 1.6.x parses it for conflict checking, and, separately, what
- * each engine makes of any string (the diagnostic the dashboard and the audit show). Pure.
+ * each writer library makes of any string (the diagnostic the dashboard and the audit show). Pure.
  */
+import { WRITER_LIBRARIES, type WriterLibrary } from './writer-libraries';
 
 export type IsolationLevel = 'Serializable' | 'WriteSerializable' | 'SnapshotIsolation';
 
@@ -24,13 +25,8 @@ export function effectiveIsolationLevel(configuration: Record<string, string | n
   }
 }
 
-export type EngineId = 'delta-rs' | 'delta-rs-legacy' | 'delta-spark' | 'databricks';
-
-/** Every engine the diagnostic reads for, in the order it lists them (delta-rs, the one races run, first). */
-export const ENGINE_IDS: readonly EngineId[] = ['delta-rs', 'delta-rs-legacy', 'delta-spark', 'databricks'];
-
-export interface EngineReading {
-  engine: EngineId;
+export interface LibraryReading {
+  library: WriterLibrary;
   /** The engine and versions this reading is for, as a sentence names it. */
   label: string;
   /** The level the engine's commits will use, or null when a commit fails outright. */
@@ -58,7 +54,7 @@ export interface EngineReading {
 }
 
 /** What an engine's reader decides; `flagged` and `suggestion` follow from it, the same way for every engine. */
-type Reading = Omit<EngineReading, 'engine' | 'flagged' | 'suggestion'>;
+type Reading = Omit<LibraryReading, 'library' | 'flagged' | 'suggestion'>;
 
 export const ISOLATION_LEVELS: readonly IsolationLevel[] = ['Serializable', 'WriteSerializable', 'SnapshotIsolation'];
 const CAMEL: Record<IsolationLevel, string> = {
@@ -230,7 +226,7 @@ function databricks(value: string | null): Reading {
   };
 }
 
-const READERS: Record<EngineId, (value: string | null) => Reading> = {
+const READERS: Record<WriterLibrary, (value: string | null) => Reading> = {
   'delta-rs': deltaRs,
   'delta-rs-legacy': deltaRsLegacy,
   'delta-spark': deltaSpark,
@@ -238,18 +234,18 @@ const READERS: Record<EngineId, (value: string | null) => Reading> = {
 };
 
 /** What one engine makes of a value of `delta.isolationLevel` (null: the property is unset). */
-export function readIsolationLevel(value: string | null, engine: EngineId): EngineReading {
-  const reading = READERS[engine](value);
-  if (value === null) return { engine, ...reading, flagged: false };
+export function readIsolationLevel(value: string | null, library: WriterLibrary): LibraryReading {
+  const reading = READERS[library](value);
+  if (value === null) return { library, ...reading, flagged: false };
   const meant = intendedLevel(value);
   const flagged = reading.effective === null || reading.effective !== meant;
   // Every suggestion is the one spelling recommended for the level (isolation-spelling.ts), never an engine's own favourite.
   const fix = meant === null ? null : CAMEL[meant];
-  const suggest = flagged && fix !== null && fix !== value && READERS[engine](fix).effective === meant;
-  return { engine, ...reading, flagged, ...(suggest && { suggestion: fix }) };
+  const suggest = flagged && fix !== null && fix !== value && READERS[library](fix).effective === meant;
+  return { library, ...reading, flagged, ...(suggest && { suggestion: fix }) };
 }
 
 /** What every engine makes of a value of `delta.isolationLevel` (null: the property is unset). */
-export function interpretIsolationLevel(value: string | null): EngineReading[] {
-  return ENGINE_IDS.map((engine) => readIsolationLevel(value, engine));
+export function interpretIsolationLevel(value: string | null): LibraryReading[] {
+  return WRITER_LIBRARIES.map((engine) => readIsolationLevel(value, engine));
 }

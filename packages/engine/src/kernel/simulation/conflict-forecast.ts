@@ -9,7 +9,7 @@
  * SECOND's fate once per engine: judged by that engine's checker, under that engine's reading of
  * the isolation level. Pure.
  */
-import { CHECKER_ENGINES, type CheckerEngine, checkerFor, type EngineConflict } from '../conflict/engines';
+
 import { type CommitFailureKind, maxCommitAttempts } from '../conflict/errors';
 import {
   effectiveIsolationLevel,
@@ -17,6 +17,8 @@ import {
   type IsolationLevel,
   readIsolationLevel,
 } from '../conflict/isolation';
+import { checkerFor, type LibraryConflict } from '../conflict/library-checkers';
+import { CHECKED_LIBRARIES, type CheckedLibrary } from '../conflict/writer-libraries';
 import { DEFAULT_MAX_RETRIES } from '../retry/policy';
 import type { SimulatedCommit } from './simulated-commit';
 import { type SimulatedWriter, writerCommit } from './simulated-writer';
@@ -33,9 +35,9 @@ export interface ConflictInput {
 export interface Refusal {
   /** The error's text, byte for byte as the engine words it. */
   message: string;
-  kind: CommitFailureKind | EngineConflict['kind'];
+  kind: CommitFailureKind | LibraryConflict['kind'];
   /** The checker's step that refused it; null when the commit failed before any check (retries off). */
-  check: EngineConflict['check'] | null;
+  check: LibraryConflict['check'] | null;
 }
 
 /** Said beside every Delta Spark and Databricks forecast: their checkers are models, never raced here. */
@@ -43,13 +45,13 @@ export const MODELLED_NOT_MEASURED = 'modelled, not measured: races run delta-rs
 
 /** SECOND's fate as one engine's writer: written and judged by that engine. */
 export interface EngineForecast {
-  engine: CheckerEngine;
+  engine: CheckedLibrary;
   /** The table's level as this engine reads `delta.isolationLevel`; null when it cannot read it (its every commit fails). */
   isolationLevel: IsolationLevel | null;
   /** SECOND ends committed (after its redo loop, if it has one); a writer with nothing to commit does not fail. */
   commits: boolean;
   /** The checker's step that refused SECOND's commit, and the engine's text for it; null when not refused. */
-  failedCheck: EngineConflict['check'] | null;
+  failedCheck: LibraryConflict['check'] | null;
   message: string | null;
   /** MODELLED_NOT_MEASURED for every engine but delta-rs; null for delta-rs. */
   note: string | null;
@@ -85,7 +87,7 @@ export interface ConflictForecast {
   /** False only when SECOND ends refused; a writer with nothing to commit does not fail. */
   secondCommits: boolean;
   /** SECOND's first refusal: the checker's step, its kind and the CommitFailedError text (all null when none). */
-  failedCheck: EngineConflict['check'] | null;
+  failedCheck: LibraryConflict['check'] | null;
   conflictKind: Refusal['kind'] | null;
   message: string | null;
   /** Files FIRST's commit removes (rewrites or compacts) and adds. */
@@ -97,7 +99,7 @@ export interface ConflictForecast {
   nothingToCommit: string[];
   first: WriterForecast;
   second: WriterForecast;
-  /** SECOND as a writer of each of CHECKER_ENGINES, in that order; FIRST is written by its own engine throughout. */
+  /** SECOND as a writer of each of CHECKED_LIBRARIES, in that order; FIRST is written by its own engine throughout. */
   byEngine: EngineForecast[];
 }
 
@@ -120,20 +122,20 @@ function writerForecast(
   };
 }
 
-const refusalOf = (c: EngineConflict): Refusal => ({ message: c.error, kind: c.kind, check: c.check });
+const refusalOf = (c: LibraryConflict): Refusal => ({ message: c.error, kind: c.kind, check: c.check });
 
 /**
  * Why `own` fails under `engine` whatever committed before it: the engine cannot read the table's
  * isolation level (Delta Spark then throws at every commit). Null for a commit that may go through.
  */
-function unreadableLevel(engine: CheckerEngine, own: SimulatedCommit, facts: SimulationFacts): Refusal | null {
+function unreadableLevel(engine: CheckedLibrary, own: SimulatedCommit, facts: SimulationFacts): Refusal | null {
   const c = checkerFor(engine)(own.reads, null, facts.snapshot.configuration);
   return c && refusalOf(c);
 }
 
 /** Why SECOND's commit, read at `version`, fails under `engine` once FIRST took the next version; null when it goes through. */
 function refusal(
-  engine: CheckerEngine,
+  engine: CheckedLibrary,
   writer: SimulatedWriter,
   own: SimulatedCommit,
   winner: SimulatedCommit,
@@ -155,14 +157,14 @@ function refusal(
 }
 
 /** The table's level as `engine`'s checker reads it; null when Spark's cannot (its every commit fails). */
-function levelFor(engine: CheckerEngine, facts: SimulationFacts): IsolationLevel | null {
+function levelFor(engine: CheckedLibrary, facts: SimulationFacts): IsolationLevel | null {
   // The engine's reading (isolation.ts) is the one answer /isolation and the audit show too.
   return readIsolationLevel(facts.snapshot.configuration[ISOLATION_LEVEL_KEY] ?? null, engine).effective;
 }
 
 /** SECOND as `engine`'s writer: refused by what, and does it end committed? */
 function secondUnder(
-  engine: CheckerEngine,
+  engine: CheckedLibrary,
   input: ConflictInput,
   own: SimulatedCommit | null,
   winner: SimulatedCommit | null,
@@ -190,7 +192,7 @@ export function simulateConflict(input: ConflictInput): ConflictForecast {
     a,
     !a ? none : firstFails ? { ...none, error: firstFails } : committed(read + 1, 0),
   );
-  const fates = CHECKER_ENGINES.map((engine) => ({ engine, ...secondUnder(engine, input, b, winner) }));
+  const fates = CHECKED_LIBRARIES.map((engine) => ({ engine, ...secondUnder(engine, input, b, winner) }));
   // The forecast's own fields are delta-rs's: the engine races run.
   const { refused } = fates.find((f) => f.engine === 'delta-rs') as (typeof fates)[number];
   const landed = read + (winner ? 2 : 1);

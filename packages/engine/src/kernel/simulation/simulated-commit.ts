@@ -10,7 +10,8 @@
  */
 
 import { filesMatchingPredicate } from '../conflict/conflict-checker';
-import type { CheckerEngine, EngineTransaction } from '../conflict/engines';
+import type { LibraryTransaction } from '../conflict/library-checkers';
+import type { CheckedLibrary } from '../conflict/writer-libraries';
 import type { Action, Add } from '../delta/protocol/actions';
 import { type FileStats, parseStats } from '../delta/protocol/stats';
 import type { Expr } from '../sql/index';
@@ -20,12 +21,12 @@ export interface SimulatedCommit {
   /** commitInfo first, then the file actions. */
   actions: Action[];
   /** The same commit as the loser: what every engine's checker judges. */
-  reads: EngineTransaction;
+  reads: LibraryTransaction;
 }
 
 /** Who writes the commit: its engine, and a tag that names its new files. */
 export interface CommitAuthor {
-  engine: CheckerEngine;
+  engine: CheckedLibrary;
   tag: string;
 }
 

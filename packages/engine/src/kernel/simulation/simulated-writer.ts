@@ -3,7 +3,7 @@
  * retry settings. The lab's cases, the playground's menu and the jobs audit say what their writers
  * do this way.
  */
-import type { CheckerEngine } from '../conflict/engines';
+import type { CheckedLibrary } from '../conflict/writer-libraries';
 import { compactionBins } from '../delta/compaction-bins';
 import { targetFileSize } from '../delta/protocol/config';
 import { ExpressionError, parsePredicate, parseUpdateExpression, resolveColumn } from '../sql/index';
@@ -40,7 +40,7 @@ export interface SimulatedWriter {
    * commitInfo a winner leaves for the loser's checker; the checker that judges a loser is chosen
    * per forecast (every engine's, side by side).
    */
-  engine?: CheckerEngine;
+  engine?: CheckedLibrary;
   /** delta-rs `max_commit_retries` (default 15; OPTIMIZE always gets the default). */
   maxCommitRetries?: number;
   /** The application's loop: on CommitFailedError, reopen the table and redo the whole change, up to this many tries. */

@@ -20,10 +20,7 @@ import {
   type SparkReadFile,
   type SparkTransaction,
 } from './spark-conflict-checker';
-
-export type CheckerEngine = 'delta-rs' | 'delta-spark' | 'databricks';
-
-export const CHECKER_ENGINES: readonly CheckerEngine[] = ['delta-rs', 'delta-spark', 'databricks'];
+import type { CheckedLibrary } from './writer-libraries';
 
 /**
  * The loser as the simulation builds it: delta-rs's view (`TransactionReads`), plus what a Spark
@@ -35,7 +32,7 @@ export const CHECKER_ENGINES: readonly CheckerEngine[] = ['delta-rs', 'delta-spa
  *   has a predicate, else the files it removes (what OPTIMIZE compacts; every file for an overwrite);
  * - it read no app id (the simulated writers are not streaming sinks).
  */
-export interface EngineTransaction extends TransactionReads {
+export interface LibraryTransaction extends TransactionReads {
   /**
    * Whether the job reads nothing of the table (an INSERT without a subquery on it): Spark then
    * records no read and writes `isBlindAppend: true`, and the added-files check never fails it.
@@ -54,7 +51,7 @@ export type EngineConflictKind = SparkConflictKind;
 export type EngineConflictCheck = SparkConflictCheck;
 
 /** A refusal, the same shape for every engine. */
-export interface EngineConflict {
+export interface LibraryConflict {
   kind: EngineConflictKind;
   check: EngineConflictCheck;
   /** The checker's own text: delta-rs's conflict text, or Spark's exception message. */
@@ -73,18 +70,18 @@ export interface EngineConflict {
  * `winner` null asks whether the commit fails with no concurrent commit at all; `configuration` is
  * the read snapshot's table properties.
  */
-export type EngineChecker = (
-  loser: EngineTransaction,
+export type LibraryChecker = (
+  loser: LibraryTransaction,
   winner: WinningCommit | null,
   configuration: Readonly<Record<string, string | null | undefined>>,
-) => EngineConflict | null;
+) => LibraryConflict | null;
 
 /**
  * The level a Spark-modelled engine's commits use, taken from that engine's reading (isolation.ts), so a
  * forecast and /isolation never disagree: no level (a value the engine does not accept) fails every commit.
  */
 const readingOf =
-  (engine: Exclude<CheckerEngine, 'delta-rs'>) =>
+  (engine: Exclude<CheckedLibrary, 'delta-rs'>) =>
   (configuration: Readonly<Record<string, string | null | undefined>>): SparkIsolation => {
     const value = configuration[ISOLATION_LEVEL_KEY] ?? null;
     const { effective } = readIsolationLevel(value, engine);
@@ -96,7 +93,7 @@ const readingOf =
  * rule that a concurrent protocol or metadata change fails every writer (OSS Spark resolves some).
  * What it does not model is `DATABRICKS_NOT_MODELLED`.
  */
-const SPARK_OPTIONS: Readonly<Record<Exclude<CheckerEngine, 'delta-rs'>, SparkCheckOptions>> = {
+const SPARK_OPTIONS: Readonly<Record<Exclude<CheckedLibrary, 'delta-rs'>, SparkCheckOptions>> = {
   'delta-spark': { readLevel: readingOf('delta-spark'), tableChanges: 'resolve' },
   databricks: { readLevel: readingOf('databricks'), tableChanges: 'failAll' },
 };
@@ -145,7 +142,7 @@ const removedPaths = (actions: readonly Action[]) => actions.flatMap((a) => ('re
  * file's hint comes from whichever remove of it is at hand (the winner's or its own).
  */
 export function sparkTransactionOf(
-  loser: EngineTransaction,
+  loser: LibraryTransaction,
   configuration: Readonly<Record<string, string | null | undefined>>,
   winner: WinningCommit | null,
 ): SparkTransaction {
@@ -182,7 +179,7 @@ export function sparkTransactionOf(
  * Spark's OPTIMIZE retries on the latest snapshot after any conflict with a winner, as long as every
  * file it compacts is still there and the partition columns did not change (`OptimizeTableCommand`).
  */
-function optimizeSurvives(loser: EngineTransaction, winner: WinningCommit): boolean {
+function optimizeSurvives(loser: LibraryTransaction, winner: WinningCommit): boolean {
   const compacted = new Set(removedPaths(loser.actions));
   return winner.actions.every(
     (a) =>
@@ -191,7 +188,7 @@ function optimizeSurvives(loser: EngineTransaction, winner: WinningCommit): bool
   );
 }
 
-function sparkChecker(options: SparkCheckOptions): EngineChecker {
+function sparkChecker(options: SparkCheckOptions): LibraryChecker {
   return (loser, winner, configuration) => {
     const txn = sparkTransactionOf(loser, configuration, winner);
     const c = checkSparkConflicts(txn, winner ? [winner] : [], options);
@@ -203,7 +200,7 @@ function sparkChecker(options: SparkCheckOptions): EngineChecker {
   };
 }
 
-const deltaRsChecker: EngineChecker = (loser, winner, configuration) => {
+const deltaRsChecker: LibraryChecker = (loser, winner, configuration) => {
   const c = winner && checkWinner(loser, winner, effectiveIsolationLevel(configuration));
   return (
     c && {
@@ -216,6 +213,6 @@ const deltaRsChecker: EngineChecker = (loser, winner, configuration) => {
 };
 
 /** The checker of `engine`, behind the one signature every forecast calls. */
-export function checkerFor(engine: CheckerEngine): EngineChecker {
+export function checkerFor(engine: CheckedLibrary): LibraryChecker {
   return engine === 'delta-rs' ? deltaRsChecker : sparkChecker(SPARK_OPTIONS[engine]);
 }
