@@ -8,11 +8,11 @@
  */
 import {
   describeUnset,
-  engineLabel,
   ISOLATION_LEVEL_KEY,
   ISOLATION_LEVELS,
   intendedLevel,
   type LibraryReading,
+  libraryLabel,
   readIsolationLevel,
   readUnset,
   recommendSpelling,
@@ -68,7 +68,7 @@ function librariesOf(tableJobs: Job[]): Map<WriterLibrary, Job[]> {
 
 /** An engine as the audit names it: its label and the jobs that run on it. */
 const withJobs = (engines: Map<WriterLibrary, Job[]>) => (engine: WriterLibrary) =>
-  `${engineLabel(engine)} (${(engines.get(engine) ?? []).map((j) => j.name).join(', ')})`;
+  `${libraryLabel(engine)} (${(engines.get(engine) ?? []).map((j) => j.name).join(', ')})`;
 
 /**
  * The fix for a table whose jobs set `value`: the one spelling of the level it names that every

@@ -7,6 +7,7 @@
  * only (only writers of one table can race), and spend the audit's budgets.
  */
 import {
+  CHECKED_LIBRARIES,
   type CheckedLibrary,
   columnsOf,
   type DeltaTable,
@@ -112,10 +113,10 @@ export async function fileOverlaps(
   return out;
 }
 
-/** The forecast engine a job's `engine` text names; null for others (delta-rs ≤ 1.1.4, or unknown). */
+/** The library with a conflict checker that a job's `engine` text names; null for others (delta-rs ≤ 1.1.4, or unknown). */
 function checkedLibraryOf(job: Job): CheckedLibrary | null {
-  const engine = libraryOf(job.engine);
-  return engine === 'delta-rs-legacy' ? null : engine;
+  const library = libraryOf(job.engine);
+  return CHECKED_LIBRARIES.find((l) => l === library) ?? null;
 }
 
 /** A job as a writer the simulation understands, or why it cannot be one. */

@@ -74,7 +74,7 @@ export function readUnset(engines: Iterable<WriterLibrary>): UnsetLevel {
 /** Names an engine in a sentence: its label, or, for the audit, the jobs that run on it. */
 export type LibraryNamer = (engine: WriterLibrary) => string;
 
-export const engineLabel: LibraryNamer = (engine) => readIsolationLevel(null, engine).label;
+export const libraryLabel: LibraryNamer = (engine) => readIsolationLevel(null, engine).label;
 
 const joined = (items: string[], word: 'and' | 'or') =>
   items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${word} ${items.at(-1)}`;
@@ -91,7 +91,7 @@ const WITHOUT_LEVEL: Partial<Record<LibraryReading['status'], string>> = {
  * delta-rs 1.2–1.6.x)"; when no spelling works, what the engines that read it differently do with it.
  * `name` names each engine mentioned (the audit names the jobs that run on it).
  */
-export function spellingAdvice(rec: SpellingRecommendation, name: LibraryNamer = engineLabel): string {
+export function spellingAdvice(rec: SpellingRecommendation, name: LibraryNamer = libraryLabel): string {
   const { level, candidate, readings } = rec;
   if (rec.value === null) {
     const others = readings
@@ -112,7 +112,7 @@ export function spellingAdvice(rec: SpellingRecommendation, name: LibraryNamer =
 }
 
 /** Each engine's default, grouped by level, e.g. "unset: A and B commit at Serializable; C commits at WriteSerializable". */
-export function describeUnset(unset: UnsetLevel, name: LibraryNamer = engineLabel): string {
+export function describeUnset(unset: UnsetLevel, name: LibraryNamer = libraryLabel): string {
   const byLevel = new Map<IsolationLevel, string[]>();
   for (const d of unset.defaults) byLevel.set(d.level, [...(byLevel.get(d.level) ?? []), name(d.engine)]);
   const uses = [...byLevel].map(

@@ -1,9 +1,9 @@
 /**
- * One way to ask "does the second writer's engine refuse its commit?" for the three engines a
- * team's jobs run on: delta-rs 1.6.x (measured: races run its writers), Delta Spark and Databricks
- * (modelled, not measured: Spark cannot run here). The loser is described once, in delta-rs's terms
- * plus the few facts a Spark transaction records; each engine reads `delta.isolationLevel` its own
- * way. The winner's engine has already decided how its commit reads (`isBlindAppend`, `dataChange`).
+ * One way to ask "does the second writer's library refuse its commit?" for the three writer libraries
+ * with a checker (writer-libraries.ts): delta-rs 1.6.x (measured: races run its writers), Delta Spark and
+ * Databricks (modelled, not measured). The loser is described once, in delta-rs's terms plus the few facts a
+ * Spark transaction records; each library reads `delta.isolationLevel` its own way. The winner's library has
+ * already decided how its commit reads (`isBlindAppend`, `dataChange`).
  */
 
 import type { Action, Add, Metadata } from '../delta/protocol/actions';
@@ -47,13 +47,13 @@ export interface LibraryTransaction extends TransactionReads {
   metadata?: Metadata;
 }
 
-export type EngineConflictKind = SparkConflictKind;
-export type EngineConflictCheck = SparkConflictCheck;
+export type LibraryConflictKind = SparkConflictKind;
+export type LibraryConflictCheck = SparkConflictCheck;
 
 /** A refusal, the same shape for every engine. */
 export interface LibraryConflict {
-  kind: EngineConflictKind;
-  check: EngineConflictCheck;
+  kind: LibraryConflictKind;
+  check: LibraryConflictCheck;
   /** The checker's own text: delta-rs's conflict text, or Spark's exception message. */
   message: string;
   /** The whole text the writer's error carries (delta-rs prefixes `Failed to commit transaction: `). */
@@ -213,6 +213,6 @@ const deltaRsChecker: LibraryChecker = (loser, winner, configuration) => {
 };
 
 /** The checker of `engine`, behind the one signature every forecast calls. */
-export function checkerFor(engine: CheckedLibrary): LibraryChecker {
-  return engine === 'delta-rs' ? deltaRsChecker : sparkChecker(SPARK_OPTIONS[engine]);
+export function checkerFor(library: CheckedLibrary): LibraryChecker {
+  return library === 'delta-rs' ? deltaRsChecker : sparkChecker(SPARK_OPTIONS[library]);
 }

@@ -2,7 +2,7 @@
  * A jobs audit for people at a terminal: each finding with its evidence and fix, then, per table,
  * the forecast for every pair of jobs, then what the audit's limits left unchecked.
  */
-import { engineLabel } from '@racelab/engine';
+import { libraryLabel } from '@racelab/engine';
 import type { JobAudit } from '../index';
 
 /** A forecast's outcome in words: the check that refuses it, else its message, else just "fails". */
@@ -33,7 +33,7 @@ export function toText(audit: JobAudit, jobCount: number): string {
       for (const e of p.byEngine) {
         const own = e.engine === p.secondEngine ? ' (its engine)' : '';
         lines.push(
-          `      ${engineLabel(e.engine)}${own}, ${e.isolationLevel ?? 'no level it accepts'}: ${outcome(e)}${e.note ? `; ${e.note}` : ''}`,
+          `      ${libraryLabel(e.engine)}${own}, ${e.isolationLevel ?? 'no level it accepts'}: ${outcome(e)}${e.note ? `; ${e.note}` : ''}`,
         );
       }
     }
