@@ -3,10 +3,10 @@
  * corrupt commit line, a gap in the log, a missing data file, data with the wrong columns, and
  * predicates with unknown columns or injection attempts.
  */
-import { appendFileSync, cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DataFileMissingError, DeltaTable, field, writeDeltaTable } from '../src/index';
+import { commit, DataFileMissingError, DeltaTable, field, LogFormatError, writeDeltaTable } from '../src/index';
 import { TAXI, taxiRows } from './helpers/taxi';
 import { tempDir } from './helpers/tmp';
 
@@ -47,6 +47,29 @@ describe('a damaged log', () => {
     const before = tree(dir);
     await expect(writeDeltaTable(dir, rows(5, 3000), { mode: 'append' })).rejects.toThrow(err);
     expect(tree(dir)).toEqual(before);
+  });
+
+  it.each([
+    ['0 bytes', ''],
+    ['only whitespace', ' \n\n\t\n'],
+  ])('refuses a commit file of %s as damage, in every reader of commits', async (name, text) => {
+    const dir = copyOfBase(`empty-commit-${name.replace(/\W/g, '-')}`);
+    const before = await DeltaTable.open(dir);
+    const err = /00000000000000000003\.json: the commit file is empty \(a commit holds at least one action\)/;
+    writeFileSync(join(dir, '_delta_log/00000000000000000003.json'), text);
+    // A load after one this process made (incremental), a fresh load of the latest version, time travel to it.
+    await expect(DeltaTable.open(dir)).rejects.toThrow(LogFormatError);
+    await expect(DeltaTable.open(dir)).rejects.toThrow(err);
+    await expect(DeltaTable.open(dir, { version: 3 })).rejects.toThrow(err);
+    expect(await (await DeltaTable.open(dir, { version: 2 })).count()).toBe(120);
+    // A commit judging the empty entry as a winner.
+    const info = { commitInfo: { timestamp: Date.now(), operation: 'WRITE' } };
+    await expect(
+      commit({ store: before.store, readVersion: 2, actions: [info], checkWinner: () => {}, readState: before.state }),
+    ).rejects.toThrow(err);
+    const files = tree(dir);
+    await expect(writeDeltaTable(dir, rows(5, 3000), { mode: 'append' })).rejects.toThrow(err);
+    expect(tree(dir)).toEqual(files);
   });
 
   it('names the action and field of a line with the wrong shape', async () => {

@@ -130,6 +130,19 @@ describe('a broken v2 checkpoint fails, naming what is wrong', () => {
     expect(String(error)).toContain(`sidecar file(s) missing: _delta_log/_sidecars/${sidecar}`);
   });
 
+  it('a missing sidecar with every JSON commit there: the commits give the table, with a warning', async () => {
+    const dir = join(root, `t${copies++}`);
+    cpSync(source, dir, { recursive: true });
+    const [sidecar] = readdirSync(log(dir, '_sidecars')).filter((f) => f.endsWith('.parquet'));
+    rmSync(log(dir, `_sidecars/${sidecar}`));
+    const t = await DeltaTable.open(dir);
+    expect([t.version, t.state.checkpointVersion]).toEqual([2, null]);
+    expect(await t.query((rel) => `SELECT id FROM (${rel}) ORDER BY id`)).toEqual(expected);
+    expect(t.state.warnings).toEqual([
+      `_delta_log/${UUID_NAME}.json: unreadable checkpoint skipped, version 2 loaded from the JSON commits from version 0 instead (sidecar file(s) missing: _delta_log/_sidecars/${sidecar})`,
+    ]);
+  });
+
   it('checkpointMetadata naming another version', async () => {
     const dir = checkpointOnly();
     const actions = jsonActions(dir).map((a) =>

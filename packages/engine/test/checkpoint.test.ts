@@ -11,8 +11,10 @@ import {
   commit,
   DeltaTable,
   LocalObjectStore,
+  LogFormatError,
   loadState,
   withConnection,
+  writeCheckpoint,
   writeDeltaTable,
 } from '../src/index';
 import { createLogOnlyTable } from './helpers/log';
@@ -91,6 +93,78 @@ describe('checkpoints every delta.checkpointInterval commits', () => {
     expect(t.state.checkpointVersion).toBe(9);
     writeFileSync(log(copy, '_last_checkpoint'), '{not json');
     expect((await DeltaTable.open(copy)).version).toBe(10);
+  });
+});
+
+describe('an unreadable checkpoint', () => {
+  const dir = join(root, 'cp10');
+  const key = `_delta_log/${cp(10)}`;
+  const commitName = (v: number) => `${String(v).padStart(20, '0')}.json`;
+  const tripIds = async (t: DeltaTable) => (await t.rows()).map((r) => Number(r.trip_id)).sort((a, b) => a - b);
+  let before: number[] = [];
+
+  /** A copy of the table with its checkpoint at 10 overwritten by bytes that are not Parquet. */
+  function corruptCopy(name: string): string {
+    const copy = join(root, name);
+    cpSync(dir, copy, { recursive: true });
+    writeFileSync(log(copy, cp(10)), readFileSync(log(copy, cp(10))).subarray(0, 100));
+    return copy;
+  }
+
+  it('a table with a checkpoint at 10 and every JSON commit', async () => {
+    await writeDeltaTable(
+      dir,
+      { kind: 'rows', schema: TAXI, rows: taxiRows('2025-01-15', 0, 50) },
+      { configuration: { 'delta.checkpointInterval': '11' } },
+    );
+    for (let i = 1; i <= 10; i++) {
+      const mode = i === 4 ? 'overwrite' : 'append';
+      await writeDeltaTable(dir, { kind: 'rows', schema: TAXI, rows: taxiRows('2025-02-01', i * 1000, 10) }, { mode });
+    }
+    const t = await DeltaTable.open(dir);
+    expect([t.version, t.state.checkpointVersion, t.state.warnings]).toEqual([10, 10, []]);
+    before = await tripIds(t);
+    expect(before).toHaveLength(70);
+  });
+
+  it('is skipped for the JSON commits, with a warning naming it by its key', async () => {
+    const copy = corruptCopy('cp10-corrupt');
+    for (const options of [{}, {}, { version: 10 }]) {
+      const t = await DeltaTable.open(copy, options);
+      expect(t.version).toBe(10);
+      expect(t.state.checkpointVersion).toBe(null);
+      expect(await tripIds(t)).toEqual(before);
+      expect(t.state.warnings).toHaveLength(1);
+      const [warning] = t.state.warnings;
+      expect(warning).toMatch(
+        new RegExp(
+          `^${key}: unreadable checkpoint skipped, version 10 loaded from the JSON commits from version 0 instead \\(unreadable checkpoint \\(.+\\)\\)$`,
+        ),
+      );
+      expect(warning).not.toContain(root);
+    }
+  });
+
+  it('is refused, naming it, when the commits before it are gone', async () => {
+    const copy = corruptCopy('cp10-corrupt-no-commits');
+    for (let v = 0; v <= 9; v++) rmSync(log(copy, commitName(v)));
+    const error = await DeltaTable.open(copy).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LogFormatError);
+    expect((error as Error).message).toContain(`${copy}/${key}: unreadable checkpoint`);
+    expect((error as Error).message).toMatch(/no earlier checkpoint or complete JSON log to load version 10 from/);
+  });
+
+  it('falls back to an earlier checkpoint', async () => {
+    const copy = corruptCopy('cp10-corrupt-cp5');
+    const store = new LocalObjectStore(copy);
+    await writeCheckpoint(store, await loadState(store, 5));
+    for (let v = 0; v <= 5; v++) rmSync(log(copy, commitName(v)));
+    const t = await DeltaTable.open(copy);
+    expect([t.version, t.state.checkpointVersion]).toEqual([10, 5]);
+    expect(await tripIds(t)).toEqual(before);
+    expect(t.state.warnings).toEqual([
+      expect.stringMatching(new RegExp(`^${key}: .*version 10 loaded from checkpoint 5 instead \\(`)),
+    ]);
   });
 });
 

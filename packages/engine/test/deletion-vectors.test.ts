@@ -4,7 +4,7 @@
  * storage type read through the engine's scans, counts and `matchingFiles`; checkpoints that keep the vectors;
  * vacuum keeping the files the vectors of kept files live in.
  */
-import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../../../fixtures';
@@ -344,6 +344,25 @@ describe('scans and counts leave out the rows vectors delete', () => {
     expect(error).toBeInstanceOf(DeletionVectorError);
     expect((error as Error).message).toContain(dir);
     expect((error as Error).message).toMatch(/the deletion vector of part-.*\.parquet: .*CRC-32 checksum mismatch/);
+  });
+
+  it.each([
+    ['in the table folder', undefined],
+    ['under a prefix folder', 'x7'],
+  ])('a missing vector file %s fails the scan, naming the data file and the relative path', async (_name, prefix) => {
+    const { dir, ids } = await freshTable();
+    await deleteSome(dir, ids, { type: 'u', ...(prefix && { prefix }) });
+    const table = await DeltaTable.open(dir);
+    const folder = prefix ? join(dir, prefix) : dir;
+    const dvName = readdirSync(folder).find((f) => f.startsWith('deletion_vector_')) as string;
+    const relativePath = prefix ? `${prefix}/${dvName}` : dvName;
+    rmSync(join(folder, dvName));
+    const error = await table.count().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DeletionVectorError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/the deletion vector of part-.*\.parquet: /);
+    expect(message).toContain(`${relativePath}: the file is missing`);
+    expect(message).not.toContain(join(folder, dvName));
   });
 
   it('a relation with vectors is tied to its connection: elsewhere it fails, it never returns deleted rows', async () => {

@@ -136,8 +136,14 @@ export function validateCommitActions(actions: readonly Action[]): void {
   req(metas <= 1, 'a commit may hold at most one metaData action');
 }
 
-/** Parses a commit file's text; errors name the file and the 1-based line. */
+/**
+ * Parses a commit file's text; errors name the file and the 1-based line. A file without a line (0 bytes, or only
+ * whitespace) is damage, never an empty commit: every writer writes at least one action, and a file created but
+ * never written (a power loss before the data reached the disk) looks like this.
+ */
 export function parseCommitText(text: string, fileName: string): Action[] {
+  if (text.trim() === '')
+    throw new LogFormatError(`${fileName}: the commit file is empty (a commit holds at least one action)`);
   const actions: Action[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {

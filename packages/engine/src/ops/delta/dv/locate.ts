@@ -2,7 +2,8 @@
  * The bytes of the files on-disk deletion vectors live in. A `u` vector's file is in the table's folder; a `p`
  * vector's file is at an absolute URI (`file:` or `s3:`), read through the table's own store when the URI is
  * inside the table and through a store for its folder when not. Each file is read once per reader: a file often
- * holds the vectors of many data files.
+ * holds the vectors of many data files. A file that is not there is a DeletionVectorError like any other fault of
+ * a vector.
  */
 import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +11,7 @@ import { type DvSource, dvSource } from '../../../kernel/delta/dv/descriptor';
 import { DeletionVectorError } from '../../../kernel/delta/dv/errors';
 import type { DeletionVectorDescriptor } from '../../../kernel/delta/protocol/actions';
 import { LocalObjectStore } from '../../../storage/local-store';
-import type { ObjectStore } from '../../../storage/object-store';
+import { NotFoundError, type ObjectStore } from '../../../storage/object-store';
 import { isS3Url, parseS3Url, S3ObjectStore } from '../../../storage/s3-store';
 import type { ReadDvFile } from './read';
 
@@ -63,7 +64,10 @@ export function dvFileReader(store: ObjectStore): ReadDvFile {
     let bytes = files.get(where);
     if (!bytes) {
       const file = source.kind === 'relative' ? { store, key: source.key } : absoluteFile(store, source.uri);
-      bytes = file.store.get(file.key);
+      // Named as the log names it (a key relative to the table, or the URI), never by where it is on disk.
+      bytes = file.store.get(file.key).catch((e: unknown) => {
+        throw e instanceof NotFoundError ? new DeletionVectorError(`${where}: the file is missing`) : e;
+      });
       files.set(where, bytes);
     }
     return bytes;

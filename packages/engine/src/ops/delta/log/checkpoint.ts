@@ -181,19 +181,27 @@ async function parquetCheckpoint(
   const source = `read_parquet(${sqlList(paths)}, union_by_name=true)`;
   // One string for the whole checkpoint: turning 10,000 DuckDB values into JS strings one by one
   // costs more than the query itself. Each row holds exactly one non-null action column.
+  // DuckDB's first line says what is wrong; the lines after it quote the query.
+  const unreadable = (e: unknown) =>
+    new LogFormatError(`${where}: unreadable checkpoint (${(e as Error).message.split('\n')[0]})`);
   const present = await withConnection(async (c) => {
     try {
       const d = await c.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`);
       return new Set(d.getColumns()[0] as string[]);
     } catch (e) {
-      throw new LogFormatError(`${where}: unreadable checkpoint (${(e as Error).message})`);
+      throw unreadable(e);
     }
   });
   const parts = columns.filter((col) => present.has(col)).map((col) => `'{"${col}":' || to_json(${col}) || '}'`);
   if (parts.length === 0) throw new LogFormatError(`${where}: a checkpoint without action columns`);
+  // A file whose footer reads can still hold pages that do not.
   const text = await withConnection(async (c) => {
-    const r = await c.runAndReadAll(`SELECT string_agg(coalesce(${parts.join(', ')}), ',') FROM ${source}`);
-    return (r.getColumns()[0]?.[0] as string | null) ?? '';
+    try {
+      const r = await c.runAndReadAll(`SELECT string_agg(coalesce(${parts.join(', ')}), ',') FROM ${source}`);
+      return (r.getColumns()[0]?.[0] as string | null) ?? '';
+    } catch (e) {
+      throw unreadable(e);
+    }
   });
   const content: CheckpointContent = { actions: [], declaredVersions: [], sidecars: [] };
   for (const row of JSON.parse(`[${text}]`) as Record<string, Record<string, unknown>>[]) {

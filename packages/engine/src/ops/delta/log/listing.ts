@@ -61,10 +61,10 @@ export async function readLastCheckpoint(store: ObjectStore): Promise<LastCheckp
 /**
  * Lists the log. With a readable `_last_checkpoint`, only keys from that checkpoint on are listed
  * (S3's start-after makes that cheap), which is how a 10,000-commit table opens quickly; time
- * travel to a version before the hint lists everything.
+ * travel to a version before the hint, or `whole`, lists everything.
  */
-export async function listLog(store: ObjectStore, targetVersion?: number): Promise<LogListing> {
-  const hint = await readLastCheckpoint(store);
+export async function listLog(store: ObjectStore, targetVersion?: number, whole = false): Promise<LogListing> {
+  const hint = whole ? null : await readLastCheckpoint(store);
   const useHint = hint !== null && (targetVersion === undefined || targetVersion >= hint.version);
   const startAfter = useHint ? `${LOG_DIR}${versionName(hint.version - 1)}.z` : undefined;
   let listing = await scan(store, startAfter);

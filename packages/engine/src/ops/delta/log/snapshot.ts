@@ -8,12 +8,17 @@
  * that version's entry has the same identity (inode, size and times locally; ETag on S3: a table
  * replaced at the same place has other files) and `_last_checkpoint` is unchanged (after a new
  * checkpoint the next load reads it, and says so in `checkpointVersion`). Time travel always loads in full.
+ *
+ * A checkpoint that cannot be read (not Parquet or JSON, a part or sidecar gone, actions of the wrong shape) is
+ * skipped for an earlier one, or for the JSON commits from version 0, when the commits after that are all there:
+ * the state is the same, and `warnings` names the skipped checkpoint. Without such a way round, the load fails
+ * naming it.
  */
 
 import { StateBuilder, type TableState } from '../../../kernel/delta/log/replay';
 import type { Action } from '../../../kernel/delta/protocol/actions';
-import { parseCommitText } from '../../../kernel/delta/protocol/validate';
-import type { ObjectStore } from '../../../storage/object-store';
+import { LogFormatError, parseCommitText } from '../../../kernel/delta/protocol/validate';
+import { NotFoundError, type ObjectStore } from '../../../storage/object-store';
 import { type ReadCheckpointOptions, readCheckpoint } from './checkpoint';
 import { fileIdentity } from './checkpoint-cache';
 import { latestVersion } from './latest';
@@ -26,6 +31,8 @@ export class VersionNotFoundError extends Error {
 export interface LoadedState extends TableState {
   /** The checkpoint replay started from, or null for a JSON-only replay. */
   checkpointVersion: number | null;
+  /** Checkpoints skipped because they could not be read, each named by its key in the table and why. */
+  warnings: string[];
 }
 
 export async function readCommit(store: ObjectStore, version: number): Promise<Action[]> {
@@ -152,7 +159,11 @@ function extended(store: ObjectStore, base: LoadedState, commits: readonly Actio
   const builder = StateBuilder.from(base);
   for (const actions of commits) builder.apply(actions);
   const version = base.version + commits.length;
-  return { ...builder.build(version, store.location), checkpointVersion: base.checkpointVersion };
+  return {
+    ...builder.build(version, store.location),
+    checkpointVersion: base.checkpointVersion,
+    warnings: base.warnings,
+  };
 }
 
 /** Keeps `state` as the table's latest; null when it cannot be kept. */
@@ -198,12 +209,29 @@ export async function loadState(
   return kept ? handOut(kept) : state;
 }
 
+/** A checkpoint that could not be read, and why. */
+interface Skipped {
+  files: CheckpointFiles;
+  error: Error;
+}
+
+/** One line saying a checkpoint was skipped, and for what; files are named by their keys, never a local path. */
+function skippedWarning(store: ObjectStore, { files, error }: Skipped, version: number, used: CheckpointFiles | null) {
+  const where = files.keys.join(', ');
+  const reason = error.message
+    .replaceAll(`${store.location.replace(/\/$/, '')}/`, '')
+    .replace(`${where}: `, '')
+    .replace(/\s+/g, ' ');
+  const source = used ? `checkpoint ${used.version}` : 'the JSON commits from version 0';
+  return `${where}: unreadable checkpoint skipped, version ${version} loaded from ${source} instead (${reason})`;
+}
+
 async function fullLoad(
   store: ObjectStore,
   requested: number | undefined,
   options: LoadOptions,
 ): Promise<{ state: LoadedState; checkpoint: StartingCheckpoint | null }> {
-  const listing = await listLog(store, requested);
+  let listing = await listLog(store, requested);
   const version = requested ?? listing.latestVersion;
   if (!Number.isInteger(version) || version < 0) {
     throw new VersionNotFoundError(`${store.location}: version must be a non-negative integer, got ${requested}`);
@@ -213,13 +241,41 @@ async function fullLoad(
       `${store.location}: version ${version} does not exist; the latest version is ${listing.latestVersion}`,
     );
   }
-  const { cp, from } = plan(listing, version, store.location);
-  const builder = new StateBuilder();
-  const checkpoint = cp ? { files: cp, actions: await readCheckpoint(store, cp, options) } : null;
-  if (checkpoint) builder.apply(checkpoint.actions);
-  // Fetch the commits in parallel (one round trip on S3), apply them in order.
-  const commits = await Promise.all(Array.from({ length: version - from + 1 }, (_, i) => readCommit(store, from + i)));
-  for (const actions of commits) builder.apply(actions);
-  const state = { ...builder.build(version, store.location), checkpointVersion: cp ? cp.version : null };
-  return { state, checkpoint };
+  const skipped: Skipped[] = [];
+  for (;;) {
+    const usable = listing.checkpoints.filter((c) => !skipped.some((s) => s.files.keys[0] === c.keys[0]));
+    let start: ReturnType<typeof plan>;
+    try {
+      start = plan({ ...listing, checkpoints: usable }, version, store.location);
+    } catch (e) {
+      const first = skipped[0];
+      if (!first || !(e instanceof VersionNotFoundError)) throw e;
+      throw new LogFormatError(
+        `${first.error.message}; no earlier checkpoint or complete JSON log to load version ${version} from instead`,
+      );
+    }
+    const { cp, from } = start;
+    let checkpoint: StartingCheckpoint | null = null;
+    if (cp) {
+      try {
+        checkpoint = { files: cp, actions: await readCheckpoint(store, cp, options) };
+      } catch (e) {
+        if (!(e instanceof LogFormatError || e instanceof NotFoundError)) throw e;
+        skipped.push({ files: cp, error: e });
+        // The listing may have started at this checkpoint (`_last_checkpoint`): the way round needs all of the log.
+        if (skipped.length === 1) listing = await listLog(store, requested, true);
+        continue;
+      }
+    }
+    const builder = new StateBuilder();
+    if (checkpoint) builder.apply(checkpoint.actions);
+    // Fetch the commits in parallel (one round trip on S3), apply them in order.
+    const commits = await Promise.all(
+      Array.from({ length: version - from + 1 }, (_, i) => readCommit(store, from + i)),
+    );
+    for (const actions of commits) builder.apply(actions);
+    const warnings = skipped.map((s) => skippedWarning(store, s, version, cp));
+    const state = { ...builder.build(version, store.location), checkpointVersion: cp ? cp.version : null, warnings };
+    return { state, checkpoint };
+  }
 }
