@@ -107,6 +107,11 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
   let pool: WriterPool | null = null;
   const results: CaseResult[] = [];
   try {
+    // Writer processes for this machine's races, started before the formats' setup so that they load while it
+    // runs (a Postgres start and load, base tables) and the first run's are ready by the time it races; each race
+    // refills the pool for the next one.
+    const raced = cases.map((c) => formatOf(c).localWriters(c, lab)).filter((n) => n > 0);
+    pool = raced.length > 0 && o.warmWriters !== false ? await WriterPool.open(Math.max(...raced)) : null;
     for (const format of tableFormats()) {
       const mine = cases.filter((c) => formatOf(c) === format);
       if (mine.length === 0) continue;
@@ -114,10 +119,6 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
       sessions.set(format, session);
       Object.assign(versions, session.versions);
     }
-    // Writer processes for this machine's races, started now so the first run's are loaded by the time it races;
-    // each race refills it for the next one.
-    const raced = cases.map((c) => formatOf(c).localWriters(c, lab)).filter((n) => n > 0);
-    pool = raced.length > 0 && o.warmWriters !== false ? await WriterPool.open(Math.max(...raced)) : null;
     const total = cases.length * runs;
     let done = 0;
     for (const c of cases) {
