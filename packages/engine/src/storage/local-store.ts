@@ -7,6 +7,7 @@ import {
   readFileSync,
   realpathSync,
   renameSync,
+  rmdirSync,
   statSync,
   unlinkSync,
   writeSync,
@@ -123,9 +124,8 @@ export class LocalObjectStore implements ObjectStore {
    */
   private async writeAside(key: string, body: Uint8Array): Promise<{ target: string; temp: string }> {
     const target = this.confined(key);
-    await mkdirDurable(dirname(target));
     const temp = `${target}#${ownerTag()}`;
-    const fd = openSync(temp, fsc.O_CREAT | fsc.O_EXCL | fsc.O_WRONLY);
+    const fd = await inFolder(dirname(target), () => openSync(temp, fsc.O_CREAT | fsc.O_EXCL | fsc.O_WRONLY));
     try {
       for (let done = 0; done < body.length; ) done += writeSync(fd, body, done);
       await fsyncFd(fd);
@@ -190,10 +190,9 @@ export class LocalObjectStore implements ObjectStore {
 
   async putFile(key: string, localPath: string): Promise<void> {
     const target = this.confined(key);
-    await mkdirDurable(dirname(target));
     // DuckDB wrote it without an fsync; the commit that names it must not outlive its bytes. The name is new, so
     // it can be given first: the file's fsync then takes the rename along, and the folder's costs next to nothing.
-    renameSync(localPath, target);
+    await inFolder(dirname(target), () => renameSync(localPath, target));
     await syncFileAndName(target);
   }
 
@@ -233,6 +232,16 @@ export class LocalObjectStore implements ObjectStore {
     if (leftoverKind(key) === 'staging') await removeIfNoFiles(join(this.base, ...leftoverUnit(key).unit.split('/')));
   }
 
+  async removeEmptyFolder(folder: string): Promise<boolean> {
+    try {
+      rmdirSync(this.confined(folder));
+      return true;
+    } catch (e) {
+      if (['ENOTEMPTY', 'EEXIST', 'ENOENT', 'ENOTDIR'].some((code) => isCode(e, code))) return false;
+      throw e;
+    }
+  }
+
   async localPath(key: string): Promise<string> {
     // DuckDB opens files by path and follows symlinks: the check is here, before it gets the path.
     return this.confined(key);
@@ -240,10 +249,12 @@ export class LocalObjectStore implements ObjectStore {
 
   async copyIn(source: ObjectStore, key: string): Promise<void> {
     const target = this.confined(key);
-    await mkdirDurable(dirname(target));
-    if (source instanceof LocalObjectStore) await link(source.confined(key), target);
-    else {
-      await copyFile(await source.localPath(key), target);
+    if (source instanceof LocalObjectStore) {
+      const from = source.confined(key);
+      await inFolder(dirname(target), () => link(from, target));
+    } else {
+      const from = await source.localPath(key);
+      await inFolder(dirname(target), () => copyFile(from, target));
       await syncPath(target);
     }
     await syncPath(dirname(target));
@@ -262,6 +273,24 @@ export class LocalObjectStore implements ObjectStore {
     return dir;
   }
 }
+
+/**
+ * Makes `dir` (durably) and runs `make` in it; again when the folder went in between (ENOENT): vacuum removes the
+ * folders it leaves empty, and a folder a writer has just made stays empty until the writer's file lands in it.
+ */
+async function inFolder<T>(dir: string, make: () => T | Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await mkdirDurable(dir);
+      return await make();
+    } catch (e) {
+      if (!isCode(e, 'ENOENT') || attempt === FOLDER_ATTEMPTS) throw e;
+    }
+  }
+}
+
+/** A folder vacuum removes at the wrong moment every time is not a race but a fault: then the error shows. */
+const FOLDER_ATTEMPTS = 3;
 
 /** A staging file's removal, whose failure leaves only a leftover the next write or vacuum removes. */
 function removeQuietly(path: string): void {

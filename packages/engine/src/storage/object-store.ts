@@ -57,6 +57,11 @@ export interface ObjectStore {
   /** Keys under `prefix` (a folder ending in '/'), sorted. */
   list(prefix: string, options?: ListOptions): Promise<ListedObject[]>;
   delete(key: string): Promise<void>;
+  /**
+   * Optional, for stores with real folders: removes `folder` (a key prefix, no trailing '/') if it holds nothing,
+   * and says whether it did. An object store has no folders to leave behind.
+   */
+  removeEmptyFolder?(folder: string): Promise<boolean>;
   /** A local path DuckDB can read `key` from (the file itself, or a cached download). */
   localPath(key: string): Promise<string>;
   /** A local folder where DuckDB may stage files before `putFile`; dead writers' staging goes first. */

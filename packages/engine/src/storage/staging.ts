@@ -3,8 +3,9 @@
  * live one's. Two kinds:
  * - staging folders, `_staging/<owner>/…`: DuckDB's output before it is moved into place, a prepared
  *   source's rows, a checkpoint being written;
- * - temporary log files, `_delta_log/<name>#<owner>`: a log entry before link() gives it its name, or
- *   `_last_checkpoint` before rename() does.
+ * - temporary files, `<folder>/<name>#<owner>` wherever the local store writes (local-store.ts): a log entry
+ *   before link() gives it its name, `_last_checkpoint` before rename() does, a data file the engine encoded
+ *   itself (a small append's, in the root, a partition folder or a random-prefix folder) before its rename.
  * A writer removes both when it finishes, whatever the outcome; one killed in between leaves them, and
  * readers never look at either.
  *
@@ -25,8 +26,13 @@ export type LeftoverKind = 'staging' | 'temp';
 /** This host, as a name-safe tag: host names may hold dots and dashes. */
 const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 12);
 const OWNER_RE = /^([0-9a-f]{12})-(\d+)-[0-9a-f-]{36}$/;
-/** `<name>#<owner>`, and `<name>.<uuid>.tmp` as `put()` named them before owners were recorded. */
-const TEMP_RE = /^_delta_log\/[^/#]+(?:#([^/]+)|\.[0-9a-f-]{36}\.tmp)$/;
+/**
+ * `_delta_log/<name>#<owner>` (`<name>.<uuid>.tmp` as `put()` named them before owners were recorded), and
+ * `<name>#<owner>` in any other folder (`#<uuid>` before owners were recorded). Outside the log the suffix must
+ * have a tag's shape: a table file's own name may hold a `#`.
+ */
+const TEMP_RE =
+  /^_delta_log\/[^/#]+(?:#([^/]+)|\.[0-9a-f-]{36}\.tmp)$|^(?:[^/]+\/)*[^/#]+#((?:[0-9a-f]{12}-\d+-)?[0-9a-f-]{36})$/;
 
 /** A new owner tag for this process: the name of a staging folder or the suffix of a temporary file. */
 export const ownerTag = (): string => `${HOST}-${process.pid}-${randomUUID()}`;
@@ -43,7 +49,7 @@ export function leftoverKind(key: string): LeftoverKind | null {
  */
 export function leftoverUnit(key: string): { unit: string; owner: string } {
   const temp = TEMP_RE.exec(key);
-  if (temp) return { unit: key, owner: temp[1] ?? '' };
+  if (temp) return { unit: key, owner: temp[1] ?? temp[2] ?? '' };
   const owner = key.slice(STAGING_DIR.length).split('/')[0] as string;
   return { unit: `${STAGING_DIR}${owner}/`, owner };
 }

@@ -4,20 +4,24 @@
  * leaves) once they are older than it. With files to delete, it commits `VACUUM START`, deletes,
  * and commits `VACUUM END`, as delta-rs does; a dry run (the default, as in Python) only lists them.
  *
- * It also reclaims what killed writers leave beside the table (staging folders, log entries and
- * `_last_checkpoint` under their temporary names: see storage/staging.ts), by the same rule as
- * zombies: older than the retention, and never a live process's on this host. These are not table
- * files, so the markers do not count them.
+ * It also reclaims what killed writers leave beside the table (staging folders, and files under their
+ * temporary names wherever they lie: log entries, `_last_checkpoint`, data files the engine encoded
+ * itself; see storage/staging.ts), by the same rule as zombies: older than the retention, and never a
+ * live process's on this host. These are not table files, so the markers do not count them.
+ *
+ * Then it removes the folders its deletes left empty (a partition's, a random prefix's, a staging
+ * folder's) and an empty `_staging/`, on stores that have folders; never the root or the log's.
  */
 
 import type { Add, Remove } from '../../../kernel/delta/protocol/actions';
 import { deletedFileRetentionMs } from '../../../kernel/delta/protocol/config';
 import { DEFAULT_MAX_RETRIES } from '../../../kernel/retry/policy';
-import type { ObjectMeta } from '../../../storage/object-store';
-import { leftoverKind, leftoverUnit, ownerAlive } from '../../../storage/staging';
+import type { ObjectMeta, ObjectStore } from '../../../storage/object-store';
+import { leftoverKind, leftoverUnit, ownerAlive, STAGING_DIR } from '../../../storage/staging';
 import { fromLogPath } from '../../parquet/data-file-paths';
 import { type CommitOptions, Transaction } from '../commit/transaction';
 import { dvFileKey } from '../dv/locate';
+import { LOG_DIR } from '../log/listing';
 import type { DeltaTable } from '../table';
 
 export interface VacuumOptions extends CommitOptions {
@@ -37,6 +41,8 @@ export interface VacuumResult {
   /** Keys of the leftovers of dead writers deleted (or to delete), and their bytes. */
   leftovers: string[];
   leftoverBytes: number;
+  /** The folders the deletes left empty, removed (none in a dry run, nor on a store without folders). */
+  folders: string[];
 }
 
 export class VacuumRetentionError extends Error {
@@ -95,11 +101,22 @@ export async function vacuum(table: DeltaTable, options: VacuumOptions = {}): Pr
   const stale = [...units.values()].filter((u) => u.newest <= cutoff && !ownerAlive(u.owner)).flatMap((u) => u.files);
   const leftovers = stale.map((m) => m.key).sort();
   const leftoverBytes = stale.reduce((n, m) => n + m.size, 0);
-  const result = { dryRun, files, bytes, leftovers, leftoverBytes };
+  const result = { dryRun, files, bytes, leftovers, leftoverBytes, folders: [] };
   if (dryRun) return result;
   for (const key of leftovers) await table.store.delete(key);
-  if (files.length === 0) return result;
+  if (files.length > 0) await deleteTableFiles(table, files, bytes, retentionMs, minimumMs, options);
+  return { ...result, folders: await removeEmptiedFolders(table.store, [...leftovers, ...files]) };
+}
 
+/** Deletes table files between the `VACUUM START` and `VACUUM END` commits, as delta-rs does. */
+async function deleteTableFiles(
+  table: DeltaTable,
+  files: string[],
+  bytes: number,
+  retentionMs: number,
+  minimumMs: number,
+  options: VacuumOptions,
+): Promise<void> {
   const marker = async (
     operation: string,
     operationParameters: Record<string, unknown>,
@@ -127,5 +144,29 @@ export async function vacuum(table: DeltaTable, options: VacuumOptions = {}): Pr
   );
   for (const key of files) await table.store.delete(key);
   await marker('VACUUM END', { status: 'COMPLETED' }, { numDeletedFiles: files.length, numVacuumedDirectories: 0 });
-  return result;
+}
+
+const parentOf = (key: string) => key.slice(0, Math.max(0, key.lastIndexOf('/')));
+
+/**
+ * Removes the folders of `deleted` that are empty now, then their parents that this empties in turn, and
+ * `_staging/` when empty; never the root nor anything of the log. Returns the folders removed.
+ */
+async function removeEmptiedFolders(store: ObjectStore, deleted: string[]): Promise<string[]> {
+  if (!store.removeEmptyFolder) return [];
+  const log = LOG_DIR.replace(/\/$/, '');
+  const removable = (f: string) => f !== '' && f !== log && !f.startsWith(LOG_DIR);
+  const removed: string[] = [];
+  let round = new Set([STAGING_DIR.replace(/\/$/, ''), ...deleted.map(parentOf)]);
+  while (round.size > 0) {
+    const next = new Set<string>();
+    // Deepest first: `a/b` sorts after `a`.
+    for (const folder of [...round].filter(removable).sort().reverse()) {
+      if (!(await store.removeEmptyFolder(folder))) continue;
+      removed.push(folder);
+      next.add(parentOf(folder));
+    }
+    round = next;
+  }
+  return removed.sort();
 }
