@@ -227,8 +227,8 @@ export class LocalObjectStore implements ObjectStore {
   async delete(key: string): Promise<void> {
     const path = this.confined(key);
     await rm(path, { force: true });
-    // A staging folder is one writer's, so once emptied it can go; a partition folder may be written into at
-    // any moment, so it stays.
+    // A staging folder is one writer's, so once emptied it goes whole (empty sub-folders DuckDB made too); other
+    // folders are vacuum's to remove (removeEmptyFolder), which writers outlast (inFolder).
     if (leftoverKind(key) === 'staging') await removeIfNoFiles(join(this.base, ...leftoverUnit(key).unit.split('/')));
   }
 
