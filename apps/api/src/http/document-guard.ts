@@ -72,6 +72,8 @@ export const documentGuard: Plugin = {
   onValidate({ addValidationRule, validateFn, setValidationFn }) {
     addValidationRule(limitsRule);
     addValidationRule(nulLiteralsRule);
-    setValidationFn((...args) => validateFn(...args).map((e) => (e.message === ABORTED ? tooRepetitive() : e)));
+    setValidationFn((...args) =>
+      validateFn(...args).map((e: GraphQLError) => (e.message === ABORTED ? tooRepetitive() : e)),
+    );
   },
 };
