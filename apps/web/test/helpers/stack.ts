@@ -104,8 +104,7 @@ export async function startE2eStack(
     procs.push(supervisor);
     await printed(supervisor, /Ctrl-C stops everything/);
     const apiUrl = `http://127.0.0.1:${apiPort}/graphql`;
-    const next = join(REPO, 'node_modules/next/dist/bin/next');
-    const web = start(process.execPath, [next, 'start', '-H', '127.0.0.1', '-p', String(webPort)], WEB_DIR, {
+    const web = start(process.execPath, ['server.mjs', '-H', '127.0.0.1', '-p', String(webPort)], WEB_DIR, {
       API_URL: apiUrl,
       LAB_API_TOKEN: TOKEN,
       NEXT_TELEMETRY_DISABLED: '1',
