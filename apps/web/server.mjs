@@ -2,9 +2,9 @@
 /**
  * The dashboard's server (`node server.mjs -H 127.0.0.1 -p 3000`, in place of `next start`): Next's
  * request handler behind one check Next cannot make. A request that carries a body to anything but
- * /api/graphql is refused before Next sees it, and its connection closed unread: Next copies the body
+ * /api/graphql is refused before Next sees it, and its connection closed: Next copies the body
  * of every request its proxy (proxy.ts) sees and waits for the end of it before answering, so a 128 MiB
- * chunked POST to a page was read through before its refusal. The pages take no body (the dashboard has
+ * chunked POST to a page would be read through before any refusal. The pages take no body (the dashboard has
  * no server actions); /api/graphql bounds its own (app/api/graphql/route.ts).
  *
  * Plain JavaScript, as Node runs it without a build step.
