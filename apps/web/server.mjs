@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * The dashboard's server (`node server.mjs -H 127.0.0.1 -p 3000`, in place of `next start`): Next's
  * request handler behind one check Next cannot make. A request that carries a body to anything but

@@ -211,8 +211,9 @@ interface PacedAnswer {
 
 /**
  * POSTs 128 MiB chunked to `path` in 64 KiB chunks, each written once the one before has left (its
- * write callback), and stops writing once the answer's head arrives. Resolves when the server has
- * closed the connection, or when the answer ends without `Connection: close` (the server keeps it).
+ * write callback) and the client has looked at what arrived, and stops writing once the answer's head
+ * arrives. Resolves when the server has closed the connection, or when the answer ends without
+ * `Connection: close` (the server keeps the connection).
  */
 function postPaced(path: string, headers: Record<string, string>): Promise<PacedAnswer> {
   const total = 128 * MiB;
@@ -241,7 +242,8 @@ function postPaced(path: string, headers: Record<string, string>): Promise<Paced
       if (answer) return;
       if (sent >= total) return void req.end();
       sent += chunk.length;
-      req.write(chunk, pump);
+      // The next chunk waits for this one to leave and for pending I/O (the answer) to be seen.
+      req.write(chunk, () => setImmediate(pump));
     };
     pump();
   });
