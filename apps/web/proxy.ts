@@ -14,6 +14,6 @@ export function proxy(request: Request): Response {
 export const config = {
   // /api/graphql checks Host itself (with Origin, type and size). It is left out here because Next
   // reads the whole body of every request its proxy sees before the route runs, which would defeat
-  // the route's cap on the body (a 128 MiB POST to a page is read through: see next.config.ts).
+  // the route's cap on the body. A body sent to a page never gets here: server.mjs refuses it first.
   matcher: '/((?!api/graphql).*)',
 };

@@ -8,7 +8,8 @@ import { getIntrospectionQuery } from 'graphql';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch } from '../../web/test/helpers/browser';
-import { NUL_REFUSED, TOO_LONG } from '../src/http/document-guard';
+import { MAX_MERGE_STEPS } from '../src/graphql/limits';
+import { NUL_REFUSED, TOO_LONG, TOO_REPETITIVE } from '../src/http/document-guard';
 import { MAX_URL_BYTES } from '../src/http/edge';
 import { aliased, fragmentBomb, SCHEMA_FRAGMENT } from './helpers/attacks';
 import { gql } from './helpers/client';
@@ -55,6 +56,21 @@ describe('small documents that stalled the API are refused before any resolver r
     // GraphiQL's own introspection fits.
     const full = await gql(stack.apiUrl, getIntrospectionQuery());
     expect(full.errors).toBeUndefined();
+  });
+
+  it('a field repeated past graphql\'s merge budget is refused naming that budget, not "Validation aborted."', async () => {
+    const repeated = (n: number) => gql(stack.apiUrl, `{ ${'__typename '.repeat(n)}}`);
+    const over = await repeated(1000);
+    // Refused like the other limits: GraphQL over HTTP answers a validation error in application/json with a 200.
+    const aliases = await gql(stack.apiUrl, aliased(150, '__typename'));
+    expect(aliases.errors).toEqual([
+      { message: 'query has 150 aliases, at most 100', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } },
+    ]);
+    expect(over.status).toBe(aliases.status);
+    expect(over.errors).toEqual([{ message: TOO_REPETITIVE, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }]);
+    expect(TOO_REPETITIVE).toContain(`at most ${MAX_MERGE_STEPS}`);
+    // 700 copies fit: the budget, not the repetition itself, refuses.
+    expect((await repeated(700)).data).toEqual({ __typename: 'Query' });
   });
 
   it('bounds the document before validating it: tokens, and the URL of a GET', async () => {

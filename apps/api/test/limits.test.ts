@@ -3,9 +3,9 @@
  * no real query could be too deep there), and the API's schema against its own limits: fragments
  * measured once, introspection counted, the resolvers that do real work called once per request.
  */
-import { buildSchema, getIntrospectionQuery, parse, validate } from 'graphql';
+import { buildSchema, getIntrospectionQuery, OverlappingFieldsCanBeMergedRule, parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { limitsRule, MAX_ALIASES, MAX_COST, MAX_DEPTH, measureDocument } from '../src/graphql/limits';
+import { limitsRule, MAX_ALIASES, MAX_COST, MAX_DEPTH, MAX_MERGE_STEPS, measureDocument } from '../src/graphql/limits';
 import { schema as apiSchema } from '../src/graphql/schema';
 import { aliased, fragmentBomb, SCHEMA_FRAGMENT } from './helpers/attacks';
 
@@ -101,5 +101,17 @@ describe('query limits', () => {
     expect(readings(40)).toEqual([]);
     expect(readings(MAX_ALIASES)).toEqual([]);
     expect(readings(MAX_ALIASES + 1)).toEqual([`query has ${MAX_ALIASES + 1} aliases, at most ${MAX_ALIASES}`]);
+  });
+
+  it(`graphql's merge check gives up where MAX_MERGE_STEPS says: about two steps per pair of same-named fields`, () => {
+    // 707 copies make 249,571 pairs, 708 make 250,278: the budget of ${MAX_MERGE_STEPS} steps lies between.
+    const merged = (n: number) =>
+      validate(apiSchema, parse(`{ ${'__typename '.repeat(n)}}`), [OverlappingFieldsCanBeMergedRule]).map(
+        (e) => e.message,
+      );
+    expect(merged(707)).toEqual([]);
+    expect(merged(708)).toEqual(['Validation aborted.']);
+    expect((707 * 706) / 2).toBeLessThan(MAX_MERGE_STEPS / 2);
+    expect((708 * 707) / 2).toBeGreaterThan(MAX_MERGE_STEPS / 2);
   });
 });

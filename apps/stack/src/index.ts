@@ -203,8 +203,7 @@ const apiUrl = `http://${cfg.apiHost}:${cfg.apiPort}`;
 /** The dashboard's server, started as soon as it is built: it needs the API's address, not the API itself. */
 async function startDashboard(build: Promise<unknown>): Promise<void> {
   await build;
-  const next = join(REPO_ROOT, 'node_modules/next/dist/bin/next');
-  const web = start('web', [next, 'start', '-H', '127.0.0.1', '-p', String(cfg.webPort)], WEB_DIR, {
+  const web = start('web', [join(WEB_DIR, 'server.mjs'), '-H', '127.0.0.1', '-p', String(cfg.webPort)], WEB_DIR, {
     API_URL: `${apiUrl}/graphql`,
     LAB_API_TOKEN: webToken,
   });

@@ -7,8 +7,8 @@
  */
 
 /**
- * The `Host` values the dashboard answers to: loopback under the port `next start` listens on
- * (Next puts it in PORT when it starts listening), plus the comma-separated WEB_ALLOWED_HOSTS
+ * The `Host` values the dashboard answers to: loopback under the port the dashboard listens on
+ * (server.mjs puts it in PORT), plus the comma-separated WEB_ALLOWED_HOSTS
  * (`host` or `host:port`, as the browser sends it: e.g. `dash.example.com` behind a reverse proxy).
  */
 function allowedHosts(): Set<string> {

@@ -201,6 +201,54 @@ function postHuge(headers: Record<string, string>): Promise<number> {
   });
 }
 
+interface PacedAnswer {
+  status: number;
+  /** Bytes of the body written before the answer's head arrived. */
+  sentBeforeAnswer: number;
+  /** Whether the server closed the connection once it had answered (the client never ends the body). */
+  closedByServer: boolean;
+}
+
+/**
+ * POSTs 128 MiB chunked to `path` in 64 KiB chunks, each written once the one before has left (its
+ * write callback) and the client has looked at what arrived, and stops writing once the answer's head
+ * arrives. Resolves when the server has closed the connection, or when the answer ends without
+ * `Connection: close` (the server keeps the connection).
+ */
+function postPaced(path: string, headers: Record<string, string>): Promise<PacedAnswer> {
+  const total = 128 * MiB;
+  const chunk = Buffer.alloc(64 * 1024, ' ');
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answer: { status: number; sentBeforeAnswer: number } | null = null;
+    const req = request(`${stack.webUrl}${path}`, {
+      method: 'POST',
+      headers: { ...headers, 'transfer-encoding': 'chunked' },
+    });
+    const settle = (closedByServer: boolean) => {
+      if (!answer) return void reject(new Error(`connection closed unanswered after ${sent} bytes`));
+      resolve({ ...answer, closedByServer });
+      req.destroy();
+    };
+    req.on('response', (res) => {
+      answer = { status: res.statusCode ?? 0, sentBeforeAnswer: sent };
+      res.resume();
+      if (res.headers.connection !== 'close') res.on('end', () => settle(false));
+    });
+    // Closed by the server: the socket ends, or a write meets the closed connection.
+    req.on('close', () => settle(true));
+    req.on('error', () => settle(true));
+    const pump = () => {
+      if (answer) return;
+      if (sent >= total) return void req.end();
+      sent += chunk.length;
+      // The next chunk waits for this one to leave and for pending I/O (the answer) to be seen.
+      req.write(chunk, () => setImmediate(pump));
+    };
+    pump();
+  });
+}
+
 describe('a huge body is refused before it is read', () => {
   // The server loads a route's code on its first request (about 45 MiB of resident growth, seen
   // here), so load it first: the growth measured below is then the body's alone. A body held in
@@ -228,6 +276,26 @@ describe('a huge body is refused before it is read', () => {
     const answer = await send('/api/graphql', { headers: json, body: ' '.repeat(64 * 1024 + 1) });
     expectRefused(answer, 413, /^request body over 65536 bytes/);
   });
+
+  it.each([
+    ['/', 'application/json'],
+    ['/races', 'text/plain'],
+    ['/playground', 'application/x-www-form-urlencoded'],
+    ['/audit', 'multipart/form-data; boundary=x'],
+  ])(
+    'a chunked POST to the page %s (%s) is answered before 16 MiB of it is sent, and the connection closed',
+    async (path, type) => {
+      writeFileSync(`/proc/${stack.webPid}/clear_refs`, '5');
+      const before = memory(stack.webPid);
+      const answer = await postPaced(path, { 'content-type': type });
+      expect([405, 413]).toContain(answer.status);
+      // What is sent before the answer arrives includes what both sockets' buffers hold (a few MiB on
+      // loopback): read through, it would be all 128 MiB.
+      expect(answer.sentBeforeAnswer).toBeLessThan(16 * MiB);
+      expect(answer.closedByServer).toBe(true);
+      expect(memory(stack.webPid).peak - before.rss).toBeLessThan(16 * MiB);
+    },
+  );
 });
 
 /** A page of another site, served from a second loopback server. */

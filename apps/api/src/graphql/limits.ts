@@ -50,6 +50,13 @@ export const MAX_ALIASES = 100;
 /** Lexical tokens in one document, counted before it is parsed: the dashboard's largest has about 1,000. */
 export const MAX_TOKENS = 5_000;
 /**
+ * graphql's own budget for checking that fields selected under one name can be merged
+ * (OverlappingFieldsCanBeMergedRule: about two steps per pair of same-named fields, so 707 copies of a
+ * field fit and 708 do not). graphql does not export it, and past it answers a bare `Validation aborted.`,
+ * which `apps/api/src/http/document-guard.ts` words as this limit.
+ */
+export const MAX_MERGE_STEPS = 500_000;
+/**
  * Resolvers that open tables, scan data or read every stored race, by schema coordinate: how many
  * times one request may call each (every alias and fragment spread counts). Before this, 100 aliased
  * `tableLayout` took 45 s and 1,000 aliased `isolationMatrix` 27.5 s, without a token.

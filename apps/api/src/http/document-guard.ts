@@ -2,20 +2,26 @@
  * The checks yoga runs on a GraphQL request before any resolver: text with a NUL byte is refused
  * before parsing (Postgres cannot store one, and without this it would come back as "Unexpected error."
  * with the failing SQL), so is a document of more than MAX_TOKENS tokens, and the document is validated
- * against the limits of graphql/limits.ts, its string literals checked for NUL bytes too.
+ * against the limits of graphql/limits.ts, its string literals checked for NUL bytes too. graphql's own
+ * refusal past its merge budget says only "Validation aborted."; it is answered as the limit it is.
  */
 import { type ASTVisitor, GraphQLError, Lexer, Source, TokenKind, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { limitsRule, MAX_TOKENS } from '../graphql/limits';
+import { limitsRule, MAX_MERGE_STEPS, MAX_TOKENS } from '../graphql/limits';
 
 const NUL = '\u0000';
 export const TOO_LONG = `query too long: more than ${MAX_TOKENS} tokens (names, values and punctuation)`;
+export const TOO_REPETITIVE = `query repeats fields too often: checking that same-named fields merge took more than ${MAX_MERGE_STEPS} steps, at most ${MAX_MERGE_STEPS}`;
 export const NUL_REFUSED = 'a NUL byte (\\u0000) is not allowed in the query, its variables or operationName';
 
 // A 400 whatever the response's media type (`spec: false`: in application/json yoga would answer a
 // validation error with a 200).
 const badRequest = (message: string) =>
   new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400, spec: false } } });
+
+/** What graphql answers past its merge budget (MAX_MERGE_STEPS), naming no limit. */
+const ABORTED = 'Validation aborted.';
+const tooRepetitive = () => new GraphQLError(TOO_REPETITIVE);
 
 /** Whether any string or key in `value` holds a NUL; iterative, as variables may nest deeply. */
 function hasNul(value: unknown): boolean {
@@ -63,8 +69,11 @@ export const documentGuard: Plugin = {
       setResult({ errors: [badRequest(NUL_REFUSED)] });
     else if (typeof params.query === 'string' && tooLong(params.query)) setResult({ errors: [badRequest(TOO_LONG)] });
   },
-  onValidate({ addValidationRule }) {
+  onValidate({ addValidationRule, validateFn, setValidationFn }) {
     addValidationRule(limitsRule);
     addValidationRule(nulLiteralsRule);
+    setValidationFn((...args) =>
+      validateFn(...args).map((e: GraphQLError) => (e.message === ABORTED ? tooRepetitive() : e)),
+    );
   },
 };

@@ -1,6 +1,6 @@
 /**
  * The product as `npm start` runs it, for the dashboard's end-to-end tests: the supervisor
- * (embedded Postgres, migrations, API, one worker) in a temporary folder, then `next start` on the
+ * (embedded Postgres, migrations, API, one worker) in a temporary folder, then the dashboard's server (`server.mjs`) on the
  * built dashboard with the API's URL and token, as the supervisor would pass them. Every process is
  * stopped by its PID.
  */
@@ -56,7 +56,7 @@ export interface E2eStack {
   roots: string;
   apiUrl: string;
   webUrl: string;
-  /** The `next start` process, whose memory the proxy's tests read from /proc. */
+  /** The dashboard's server process, whose memory the proxy's tests read from /proc. */
   webPid: number;
   token: string;
   stop(): Promise<void>;
@@ -104,8 +104,7 @@ export async function startE2eStack(
     procs.push(supervisor);
     await printed(supervisor, /Ctrl-C stops everything/);
     const apiUrl = `http://127.0.0.1:${apiPort}/graphql`;
-    const next = join(REPO, 'node_modules/next/dist/bin/next');
-    const web = start(process.execPath, [next, 'start', '-H', '127.0.0.1', '-p', String(webPort)], WEB_DIR, {
+    const web = start(process.execPath, ['server.mjs', '-H', '127.0.0.1', '-p', String(webPort)], WEB_DIR, {
       API_URL: apiUrl,
       LAB_API_TOKEN: TOKEN,
       NEXT_TELEMETRY_DISABLED: '1',
