@@ -86,7 +86,7 @@ export { configureDuck, withConnection } from './ops/parquet/duck';
 export { checkExpressionRuns, type RunCheckOptions } from './ops/parquet/expression-check';
 export { type DataSource, SchemaMismatchError } from './ops/parquet/source';
 export { LocalObjectStore } from './storage/local-store';
-export { NotFoundError, type ObjectStore, StorageError } from './storage/object-store';
+export { NotFoundError, type ObjectStore, PathRefusedError, StorageError } from './storage/object-store';
 export * from './storage/probe/index';
 export { LEAN_ENV } from './storage/s3-lean';
 export {

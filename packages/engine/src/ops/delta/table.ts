@@ -40,6 +40,11 @@ export interface OpenOptions {
    * null for none. Default: the `RACELAB_CACHE_DIR` environment variable, none when unset.
    */
   checkpointCacheDir?: string | null;
+  /**
+   * Folders besides the table's own where its deletion vectors at absolute paths may lie (a user's table roots).
+   * A vector anywhere else is refused, unread (dv/locate.ts). Default: none, only the table's folder (or bucket).
+   */
+  roots?: readonly string[];
 }
 
 /** A predicate as text (parsed against the table's schema) or already parsed. */
@@ -53,6 +58,8 @@ export class DeltaTable {
   private constructor(
     readonly store: ObjectStore,
     readonly state: LoadedState,
+    /** Where besides its own folder the table may read deletion vectors at absolute paths (OpenOptions.roots). */
+    readonly roots: readonly string[],
   ) {
     this.schema = parseSchemaString(state.metadata.schemaString);
     this.columnMapping = columnMappingMode(state.protocol, state.metadata.configuration ?? {});
@@ -62,7 +69,7 @@ export class DeltaTable {
   static async open(location: TableLocation, options: OpenOptions = {}): Promise<DeltaTable> {
     const store = storeFor(location);
     const cache = options.checkpointCacheDir === undefined ? {} : { cacheDir: options.checkpointCacheDir };
-    return new DeltaTable(store, await loadState(store, options.version, cache));
+    return new DeltaTable(store, await loadState(store, options.version, cache), options.roots ?? []);
   }
 
   get location(): string {
@@ -160,6 +167,7 @@ export class DeltaTable {
     return scanRelation(conn, this.store, this.schema, this.partitionColumns, scan, {
       ...options,
       columnMapping: this.columnMapping,
+      dvRoots: this.roots,
     });
   }
 
