@@ -37,6 +37,7 @@ export {
   Transaction,
   type TransactionSpec,
 } from './ops/delta/commit/transaction';
+export { type DvFileLocation, dvFileLocation } from './ops/delta/dv/locate';
 export { readDeletionVector } from './ops/delta/dv/read';
 export { writeCheckpoint } from './ops/delta/log/checkpoint';
 export { CHECKPOINT_CACHE_ENV, defaultCheckpointCacheDir } from './ops/delta/log/checkpoint-cache';

@@ -28,6 +28,7 @@ import {
 } from '../src/index';
 import { relativeDvPath } from '../src/kernel/delta/dv/descriptor';
 import { fileKey } from '../src/kernel/delta/log/replay';
+import { dvFileReader } from '../src/ops/delta/dv/locate';
 import {
   type DvStorage,
   dataFilePath,
@@ -294,17 +295,19 @@ describe('scans and counts leave out the rows vectors delete', () => {
     const { dir, ids } = await freshTable();
     await deleteSome(dir, ids, { type: 'p', folder: outside });
     // The vector files themselves are valid: were they read, the scan would succeed.
-    for (const opened of [
-      await DeltaTable.open(dir),
-      await DeltaTable.open(dir, { roots: [join(scratch, 'other')] }),
-    ]) {
-      const err = await opened.rows().catch((e: unknown) => e);
+    const refusal =
+      /^refusing the deletion vector of 'part-[^']+\.parquet' \(and 2 more\): its file is at an absolute path outside the table/;
+    for (const roots of [undefined, [join(scratch, 'other')]]) {
+      const err = await DeltaTable.open(dir, { ...(roots && { roots }) }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(PathRefusedError);
-      expect((err as Error).message).toMatch(
-        /^refusing the deletion vector of 'part-[^']+\.parquet': its file is at an absolute path outside the table/,
-      );
+      expect((err as Error).message).toMatch(refusal);
       expect((err as Error).message).not.toContain(outside);
     }
+    // The reader judges each file it is asked for too, before opening it.
+    const table = await DeltaTable.open(dir, { roots: [outside] });
+    const dv = table.activeFiles()[0]?.deletionVector as DeletionVectorDescriptor;
+    const read = dvFileReader(table.store);
+    await expect(read({ kind: 'absolute', uri: dv.pathOrInlineDv, offset: 0 })).rejects.toThrow(PathRefusedError);
     // A planted URI naming a system file: refused before it is opened (read, it would fail as a malformed vector).
     const log = join(dir, '_delta_log');
     const last = readdirSync(log)
@@ -316,9 +319,14 @@ describe('scans and counts leave out the rows vectors delete', () => {
       '"pathOrInlineDv":"file:///etc/passwd"',
     );
     writeFileSync(join(log, last), text);
-    const err = await (await DeltaTable.open(dir)).count().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(PathRefusedError);
-    expect((err as Error).message).not.toMatch(/passwd|root:/);
+    for (const roots of [undefined, [outside]]) {
+      const err = await DeltaTable.open(dir, { ...(roots && { roots }) }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PathRefusedError);
+      expect((err as Error).message).not.toMatch(/passwd|root:/);
+    }
+    await expect(
+      dvFileReader(table.store, [outside])({ kind: 'absolute', uri: 'file:///etc/passwd', offset: 0 }),
+    ).rejects.toThrow(PathRefusedError);
   });
 
   it('on a partitioned table, with the partition values of each file', async () => {

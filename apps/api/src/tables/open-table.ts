@@ -10,7 +10,7 @@ import { InputError } from '../errors/client-errors';
 export async function openTable(location: string, locations: LocationConfig) {
   try {
     const resolved = await resolveTableLocation(location, locations);
-    return { resolved, table: await DeltaTable.open(resolved.path) };
+    return { resolved, table: await DeltaTable.open(resolved.path, { roots: locations.roots }) };
   } catch (e) {
     if (e instanceof LocationError) throw new InputError(e.message);
     if (e instanceof NotATableError) throw new InputError(`${location} is not a Delta table (no _delta_log)`);

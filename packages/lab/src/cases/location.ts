@@ -113,7 +113,7 @@ export async function locationCase(
   const { display } = resolved;
   let table: DeltaTable;
   try {
-    table = await DeltaTable.open(resolved.path);
+    table = await DeltaTable.open(resolved.path, { roots: cfg.roots });
   } catch (e) {
     throw new CaseInputError([`${display} cannot be opened as a Delta table: ${safe(e, cfg)}`]);
   }

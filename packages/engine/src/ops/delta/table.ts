@@ -21,6 +21,7 @@ import type { ObjectStore } from '../../storage/object-store';
 import { isS3Url, S3ObjectStore } from '../../storage/s3-store';
 import { fromLogPath } from '../parquet/data-file-paths';
 import { withConnection } from '../parquet/duck';
+import { assertVectorsReadable } from './dv/locate';
 import { type LoadedState, loadState } from './log/snapshot';
 import { type ScanFile, type ScanOptions, scanRelation } from './read/scan';
 
@@ -69,7 +70,12 @@ export class DeltaTable {
   static async open(location: TableLocation, options: OpenOptions = {}): Promise<DeltaTable> {
     const store = storeFor(location);
     const cache = options.checkpointCacheDir === undefined ? {} : { cacheDir: options.checkpointCacheDir };
-    return new DeltaTable(store, await loadState(store, options.version, cache), options.roots ?? []);
+    const state = await loadState(store, options.version, cache);
+    const roots = options.roots ?? [];
+    // Every path the log names is judged before anything it names is read: data files, sidecars and `u` vectors
+    // are keys the store confines to the table; a `p` vector is judged here, and again when it is read.
+    assertVectorsReadable(store.location, state.files.values(), roots);
+    return new DeltaTable(store, state, roots);
   }
 
   get location(): string {

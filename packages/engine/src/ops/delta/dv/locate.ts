@@ -10,7 +10,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type DvSource, dvSource } from '../../../kernel/delta/dv/descriptor';
 import { DeletionVectorError } from '../../../kernel/delta/dv/errors';
-import type { DeletionVectorDescriptor } from '../../../kernel/delta/protocol/actions';
+import type { Add, DeletionVectorDescriptor } from '../../../kernel/delta/protocol/actions';
 import { LocalObjectStore } from '../../../storage/local-store';
 import { NotFoundError, type ObjectStore, PathRefusedError } from '../../../storage/object-store';
 import { isS3Url, parseS3Url, S3ObjectStore } from '../../../storage/s3-store';
@@ -61,14 +61,35 @@ export function dvFileLocation(location: string, uri: string, roots: readonly st
   throw new DeletionVectorError(`deletion vectors stored at ${url.protocol} URIs are not supported`);
 }
 
+const OUTSIDE =
+  'its file is at an absolute path outside the table and the folders it may read (LAB_ROOTS), so it is not read';
+
+/**
+ * Refuses, before anything is read, a table whose live files have `p` vectors where it may not read them, naming
+ * the first such data file by its path in the table (never the URI: it is a place on the server).
+ */
+export function assertVectorsReadable(location: string, files: Iterable<Add>, roots: readonly string[]): void {
+  const refused: string[] = [];
+  for (const f of files) {
+    const dv = f.deletionVector;
+    if (dv?.storageType !== 'p') continue;
+    let at: DvFileLocation;
+    try {
+      at = dvFileLocation(location, dv.pathOrInlineDv, roots);
+    } catch {
+      continue; // not a URI the engine reads at all: the read says so, as a fault of the vector
+    }
+    if (at === null) refused.push(f.path);
+  }
+  if (refused.length === 0) return;
+  const more = refused.length > 1 ? ` (and ${refused.length - 1} more)` : '';
+  throw new PathRefusedError(`refusing the deletion vector of '${refused.sort()[0]}'${more}: ${OUTSIDE}`);
+}
+
 /** The store and key the file at `uri` is read through; a PathRefusedError where the table may not read. */
 function absoluteFile(table: ObjectStore, uri: string, roots: readonly string[]): { store: ObjectStore; key: string } {
   const at = dvFileLocation(table.location, uri, roots);
-  if (at === null) {
-    throw new PathRefusedError(
-      'its file is at an absolute path outside the table and the folders it may read (LAB_ROOTS), so it is not read',
-    );
-  }
+  if (at === null) throw new PathRefusedError(OUTSIDE);
   if (at.in === 'table') return { store: table, key: at.key };
   // A root's store refuses a key that is or passes through a symlink below the root, as the table's does.
   return { store: isS3Url(at.root) ? new S3ObjectStore(at.root) : new LocalObjectStore(at.root), key: at.key };
@@ -96,11 +117,14 @@ export function dvFileReader(store: ObjectStore, roots: readonly string[] = []):
     const where = source.kind === 'relative' ? source.key : source.uri;
     let bytes = files.get(where);
     if (!bytes) {
-      const file = source.kind === 'relative' ? { store, key: source.key } : absoluteFile(store, source.uri, roots);
-      // Named as the log names it (a key relative to the table, or the URI), never by where it is on disk.
-      bytes = file.store.get(file.key).catch((e: unknown) => {
-        throw e instanceof NotFoundError ? new DeletionVectorError(`${where}: the file is missing`) : e;
-      });
+      // Judged before anything is opened; a refusal is the read's failure, like a missing file.
+      bytes = Promise.resolve()
+        .then(() => (source.kind === 'relative' ? { store, key: source.key } : absoluteFile(store, source.uri, roots)))
+        .then((file) => file.store.get(file.key))
+        // Named as the log names it (a key relative to the table, or the URI), never by where it is on disk.
+        .catch((e: unknown) => {
+          throw e instanceof NotFoundError ? new DeletionVectorError(`${where}: the file is missing`) : e;
+        });
       files.set(where, bytes);
     }
     return bytes;
