@@ -157,7 +157,7 @@ export async function copyRefusals(table: DeltaTable, place: CopyPlace): Promise
     ...(linked.length === 0
       ? []
       : [
-          `${linked.length} file${linked.length === 1 ? '' : 's'} of ${display} ${linked.length === 1 ? 'is' : 'are'} or pass${linked.length === 1 ? 'es' : ''} through a symlink (e.g. '${linked[0]}'): ${display} can be raced only when its files are its own, not links`,
+          `${display}: refusing '${linked[0]}'${linked.length > 1 ? ` (and ${linked.length - 1} more)` : ''}: it is or passes through a symlink inside the table; it can be raced only when its files are its own, not links`,
         ]),
   );
   return problems;
