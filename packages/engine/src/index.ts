@@ -37,6 +37,7 @@ export {
   Transaction,
   type TransactionSpec,
 } from './ops/delta/commit/transaction';
+export { type DvFileLocation, dvFileLocation } from './ops/delta/dv/locate';
 export { readDeletionVector } from './ops/delta/dv/read';
 export { writeCheckpoint } from './ops/delta/log/checkpoint';
 export { CHECKPOINT_CACHE_ENV, defaultCheckpointCacheDir } from './ops/delta/log/checkpoint-cache';
@@ -86,7 +87,7 @@ export { configureDuck, withConnection } from './ops/parquet/duck';
 export { checkExpressionRuns, type RunCheckOptions } from './ops/parquet/expression-check';
 export { type DataSource, SchemaMismatchError } from './ops/parquet/source';
 export { LocalObjectStore } from './storage/local-store';
-export { NotFoundError, type ObjectStore, StorageError } from './storage/object-store';
+export { NotFoundError, type ObjectStore, PathRefusedError, StorageError } from './storage/object-store';
 export * from './storage/probe/index';
 export { LEAN_ENV } from './storage/s3-lean';
 export {

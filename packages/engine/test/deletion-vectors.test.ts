@@ -17,6 +17,7 @@ import {
   field,
   fromLogPath,
   matchingFiles,
+  PathRefusedError,
   readDeletionVector,
   removeFor,
   type StructType,
@@ -27,6 +28,7 @@ import {
 } from '../src/index';
 import { relativeDvPath } from '../src/kernel/delta/dv/descriptor';
 import { fileKey } from '../src/kernel/delta/log/replay';
+import { dvFileReader } from '../src/ops/delta/dv/locate';
 import {
   type DvStorage,
   dataFilePath,
@@ -269,12 +271,12 @@ describe('scans and counts leave out the rows vectors delete', () => {
     ['u, under a random prefix folder', { type: 'u', prefix: 'x7' }],
     ['i, inline in the log', { type: 'i' }],
     ['p, an absolute file: URI inside the table', (dir) => ({ type: 'p', folder: dir })],
-    ['p, an absolute file: URI outside the table', { type: 'p', folder: outside }],
+    ['p, an absolute file: URI outside the table, in a root the opener allows', { type: 'p', folder: outside }],
   ];
   it.each(storages)('%s', async (_name, storage) => {
     const { dir, ids } = await freshTable();
     const gone = await deleteSome(dir, ids, typeof storage === 'function' ? storage(dir) : storage);
-    const table = await DeltaTable.open(dir);
+    const table = await DeltaTable.open(dir, { roots: [outside] });
     expect(table.activeFiles().every((f) => f.deletionVector)).toBe(true);
     const live = ROWS.map((r) => r.id).filter((id) => !gone.has(id));
     expect(gone.size).toBe(9);
@@ -287,6 +289,44 @@ describe('scans and counts leave out the rows vectors delete', () => {
       return (await c.runAndReadAll(`SELECT __file, count(*) FROM (${rel}) GROUP BY ALL ORDER BY 1`)).getRows();
     });
     expect(byFile.map(([, n]) => Number(n))).toEqual([7, 7, 7]);
+  });
+
+  it('a p vector outside the table and its allowed roots is refused, naming the data file, and never read', async () => {
+    const { dir, ids } = await freshTable();
+    await deleteSome(dir, ids, { type: 'p', folder: outside });
+    // The vector files themselves are valid: were they read, the scan would succeed.
+    const refusal =
+      /^refusing the deletion vector of 'part-[^']+\.parquet' \(and 2 more\): its file is at an absolute path outside the table/;
+    for (const roots of [undefined, [join(scratch, 'other')]]) {
+      const err = await DeltaTable.open(dir, { ...(roots && { roots }) }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PathRefusedError);
+      expect((err as Error).message).toMatch(refusal);
+      expect((err as Error).message).not.toContain(outside);
+    }
+    // The reader judges each file it is asked for too, before opening it.
+    const table = await DeltaTable.open(dir, { roots: [outside] });
+    const dv = table.activeFiles()[0]?.deletionVector as DeletionVectorDescriptor;
+    const read = dvFileReader(table.store);
+    await expect(read({ kind: 'absolute', uri: dv.pathOrInlineDv, offset: 0 })).rejects.toThrow(PathRefusedError);
+    // A planted URI naming a system file: refused before it is opened (read, it would fail as a malformed vector).
+    const log = join(dir, '_delta_log');
+    const last = readdirSync(log)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .at(-1) as string;
+    const text = readFileSync(join(log, last), 'utf8').replace(
+      /"pathOrInlineDv":"file:[^"]+"/g,
+      '"pathOrInlineDv":"file:///etc/passwd"',
+    );
+    writeFileSync(join(log, last), text);
+    for (const roots of [undefined, [outside]]) {
+      const err = await DeltaTable.open(dir, { ...(roots && { roots }) }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PathRefusedError);
+      expect((err as Error).message).not.toMatch(/passwd|root:/);
+    }
+    await expect(
+      dvFileReader(table.store, [outside])({ kind: 'absolute', uri: 'file:///etc/passwd', offset: 0 }),
+    ).rejects.toThrow(PathRefusedError);
   });
 
   it('on a partitioned table, with the partition values of each file', async () => {

@@ -27,6 +27,17 @@ export class NotFoundError extends GraphQLError {
   }
 }
 
+/**
+ * A table refused on purpose for a path its log names: a data or deletion vector file that is or passes through
+ * a symlink, or a deletion vector at an absolute path outside the roots. Said with the file's key in the table,
+ * never a server path.
+ */
+export class TableRefusedError extends GraphQLError {
+  constructor(message: string) {
+    super(message, { extensions: { code: 'TABLE_REFUSED' } });
+  }
+}
+
 export class ConflictError extends GraphQLError {
   constructor(message: string) {
     super(message, { extensions: { code: 'CONFLICT' } });

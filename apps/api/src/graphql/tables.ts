@@ -22,7 +22,7 @@ import { InputError } from '../errors/client-errors';
 import { type Measured, measuredOutcomes, type OrderTally } from '../races/measured';
 import { toCustomWriter, type WriterInput } from '../races/spec';
 import { type Interpretation, interpret } from '../tables/interpret';
-import { openTable as openTableAt } from '../tables/open-table';
+import { openTable as openTableAt, refusedTable } from '../tables/open-table';
 import { type ApiContext, builder } from './builder';
 import { clientSafeText } from './client-safe-text';
 import { EngineForecastType } from './engine-forecast-types';
@@ -297,7 +297,7 @@ builder.queryFields((t) => ({
       } catch (e) {
         if (e instanceof ForecastError || (e as Error).name === 'ExpressionError')
           throw new InputError((e as Error).message);
-        throw e;
+        throw refusedTable(e, resolved.display);
       }
     },
   }),
@@ -312,7 +312,7 @@ builder.queryFields((t) => ({
         return await forecastConflict({ table, first, second, ...(resolved.dataset && { dataset: resolved.dataset }) });
       } catch (e) {
         if (e instanceof ForecastError || e instanceof ExpressionError) throw new InputError(e.message);
-        throw e;
+        throw refusedTable(e, resolved.display);
       }
     },
   }),

@@ -35,7 +35,7 @@ import {
   UnknownCaseError,
   withProperties,
 } from '@racelab/lab';
-import { InputError } from '../errors/client-errors';
+import { InputError, TableRefusedError } from '../errors/client-errors';
 import { openTable } from '../tables/open-table';
 
 export type { WriterInput } from '@racelab/contracts';
@@ -141,7 +141,8 @@ async function ownTableSpec(input: unknown, location: string, locations: Locatio
     try {
       schema = (await openTable(location, locations)).table.schema;
     } catch (e) {
-      if (!(e instanceof InputError)) throw e;
+      // A refused table is one more problem of the race, said beside the others.
+      if (!(e instanceof InputError || e instanceof TableRefusedError)) throw e;
       problems.push(`tableLocation: ${e.message}`);
     }
   }

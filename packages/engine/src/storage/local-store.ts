@@ -22,6 +22,7 @@ import {
   NotFoundError,
   type ObjectMeta,
   type ObjectStore,
+  PathRefusedError,
   type StagedPut,
   StorageError,
 } from './object-store';
@@ -31,7 +32,7 @@ const isCode = (e: unknown, code: string) => (e as NodeJS.ErrnoException)?.code 
 
 /** The relative key only: an absolute path would tell a client where the tables live. */
 const symlinkRefused = (key: string) =>
-  new StorageError(
+  new PathRefusedError(
     `refusing '${key}': it is or passes through a symlink inside the table, and a table is read only through its own files`,
   );
 

@@ -101,6 +101,15 @@ export class StorageError extends Error {
   override name = 'StorageError';
 }
 
+/**
+ * A path a table's log names that lies, or leads, outside the table (or the folders it may read): refused
+ * before anything there is opened. The message names the path as the table knows it (a key relative to the
+ * table), never where anything is on disk.
+ */
+export class PathRefusedError extends StorageError {
+  override name = 'PathRefusedError';
+}
+
 /** Refuses keys that could leave the table root. */
 export function checkKey(key: string): string {
   if (
@@ -110,7 +119,7 @@ export function checkKey(key: string): string {
     key.includes('\u0000') ||
     key.split('/').some((seg) => seg === '..' || seg === '.')
   ) {
-    throw new StorageError(`refusing object key '${key}': keys are relative and stay inside the table`);
+    throw new PathRefusedError(`refusing object key '${key}': keys are relative and stay inside the table`);
   }
   return key;
 }

@@ -252,7 +252,7 @@ export async function putDeletionVectors(
     ]),
   ];
   await commit({ store: table.store, readVersion: table.version, actions });
-  return DeltaTable.open(dir);
+  return DeltaTable.open(dir, { roots: storage.type === 'p' ? [storage.folder] : [] });
 }
 
 /** The local path of a table's data file. */

@@ -37,7 +37,7 @@ export async function openForAudit(location: string, cfg: LocationConfig): Promi
     return { unreadable: unreadableReason(e, location, cfg) };
   }
   try {
-    const table = await DeltaTable.open(resolved.path);
+    const table = await DeltaTable.open(resolved.path, { roots: cfg.roots });
     // Building a relation over no files asks only whether the engine reads the table's protocol (its reader
     // version and features): a table one job names is refused here, not only once a pair reads its data.
     await withConnection((conn) => table.filesRelation(conn, []));

@@ -8,7 +8,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { namesLabTable } from '@racelab/contracts';
-import { DeltaTable, deltaToDuckType, withConnection } from '@racelab/engine';
+import { DeltaTable, deltaToDuckType, PathRefusedError, withConnection } from '@racelab/engine';
 import { sqlString } from '../data/sql';
 import { clientSafeMessage, namedRoots } from '../results/safe-message';
 import { raceRefusals } from '../tables/copy-refusals';
@@ -113,8 +113,10 @@ export async function locationCase(
   const { display } = resolved;
   let table: DeltaTable;
   try {
-    table = await DeltaTable.open(resolved.path);
+    table = await DeltaTable.open(resolved.path, { roots: cfg.roots });
   } catch (e) {
+    // A path the log names where the lab may not read: the refusal names it by its key in the table.
+    if (e instanceof PathRefusedError) throw new CaseInputError([`${display}: ${e.message}`]);
     throw new CaseInputError([`${display} cannot be opened as a Delta table: ${safe(e, cfg)}`]);
   }
   const problems = await raceRefusals(table, {

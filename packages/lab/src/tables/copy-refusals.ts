@@ -6,14 +6,26 @@
  *
  * - delta-rs 1.6.x would refuse to write it (the engine's assertCanWrite names the feature);
  * - a data file named by an absolute URI: the engine reads data files by their path inside the table only;
- * - a deletion vector at an absolute URI outside the roots (or, on S3, outside the table's bucket);
+ * - a deletion vector at an absolute URI outside the roots (or, on S3, outside the table's bucket), judged by the
+ *   engine's dvFileLocation, the judge every read of the table goes through;
+ * - a data or deletion vector file that is or passes through a symlink inside the table (named by its key in
+ *   the table): the engine reads a table only through its own files, and a copy would link the link;
  * - a local table on another filesystem than the folder run copies are made in (copies are hard links);
  * - an S3 table whose copies would be made anywhere but its own bucket (copies are server-side copies).
  */
 import { stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { assertCanWrite, type DeltaTable, isS3Url, parseS3Url, UnsupportedFeatureError } from '@racelab/engine';
+import { basename, dirname, resolve } from 'node:path';
+import {
+  assertCanWrite,
+  type DeltaTable,
+  dvFileLocation,
+  dvSource,
+  fromLogPath,
+  isS3Url,
+  PathRefusedError,
+  parseS3Url,
+  UnsupportedFeatureError,
+} from '@racelab/engine';
 
 /** Thrown when a table cannot be raced on copies; `problems` are every reason, each a sentence for the user. */
 export class CopyRefusedError extends Error {
@@ -33,12 +45,6 @@ export interface CopyPlace {
 }
 
 const hasScheme = (path: string) => /^[a-z][a-z0-9+.-]*:/i.test(path);
-
-/** Whether `path` is `root` or lies inside it (both absolute). */
-function within(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-}
 
 /** The delta-rs refusal, naming the feature, or null when delta-rs 1.6.x writes the table. */
 export function writeRefusal(table: DeltaTable, display: string): string | null {
@@ -69,6 +75,28 @@ function counted(what: string, names: string[], change: string): string[] {
   return [`${n} ${what}${n === 1 ? '' : 's'} (e.g. ${basename(names[0] as string)}): ${change}`];
 }
 
+/** The keys of the table's data and `u` vector files that are or pass through a symlink (its store refuses them). */
+async function symlinked(table: DeltaTable): Promise<string[]> {
+  const keys = new Set<string>();
+  for (const f of table.activeFiles()) {
+    // Absolute and escaping paths are refused as such (copyRefusals).
+    if (hasScheme(f.path) || decodeURIComponent(f.path).split('/').includes('..')) continue;
+    keys.add(fromLogPath(f.path));
+    const dv = f.deletionVector ? dvSource(f.deletionVector) : null;
+    if (dv?.kind === 'relative') keys.add(dv.key);
+  }
+  const refused: string[] = [];
+  for (const key of [...keys].sort()) {
+    try {
+      await table.store.head(key);
+    } catch (e) {
+      if (e instanceof PathRefusedError) refused.push(key);
+      else throw e;
+    }
+  }
+  return refused;
+}
+
 /** Why `table` cannot be copied to `place` (empty: it can). */
 export async function copyRefusals(table: DeltaTable, place: CopyPlace): Promise<string[]> {
   const { display } = place;
@@ -95,25 +123,21 @@ export async function copyRefusals(table: DeltaTable, place: CopyPlace): Promise
     .filter((f) => !hasScheme(f.path) && decodeURIComponent(f.path).split('/').includes('..'))
     .map((f) => f.path);
   // An absolute vector is never written by a run (writers only ever add new files and log entries, and a run's
-  // folder is removed without following the log), so it may stay where it is, shared, when it lies where the
-  // lab may read: inside the roots or the table's own folder on disk, inside the table's bucket on S3.
-  const roots = [...(place.roots ?? []), ...(onS3 ? [] : [resolve(source)])].map((r) => resolve(r));
+  // folder is removed without following the log), so it may be shared when it lies where the lab may read:
+  // inside the roots or the table's own folder on disk, inside the table's bucket on S3.
   const outside: string[] = [];
   for (const f of files) {
     const dv = f.deletionVector;
     if (dv?.storageType !== 'p') continue;
-    const uri = dv.pathOrInlineDv;
-    let inside = false;
+    let at: ReturnType<typeof dvFileLocation>;
     try {
-      const url = new URL(uri);
-      if (url.protocol === 'file:') inside = !onS3 && roots.some((r) => within(r, fileURLToPath(url)));
-      else if (url.protocol === 's3:' || url.protocol === 's3a:')
-        inside = onS3 && url.host === parseS3Url(source).bucket;
+      at = dvFileLocation(source, dv.pathOrInlineDv, place.roots ?? []);
     } catch {
-      inside = false;
+      at = null;
     }
-    if (!inside) outside.push(uri);
+    if (at === null) outside.push(dv.pathOrInlineDv);
   }
+  const linked = onS3 ? [] : await symlinked(table);
   problems.push(
     ...counted(
       'data file named by an absolute URI',
@@ -130,6 +154,11 @@ export async function copyRefusals(table: DeltaTable, place: CopyPlace): Promise
       outside,
       `${display} can be raced only when its deletion vectors lie inside the roots${onS3 ? ' or its bucket' : ''}`,
     ),
+    ...(linked.length === 0
+      ? []
+      : [
+          `${display}: refusing '${linked[0]}'${linked.length > 1 ? ` (and ${linked.length - 1} more)` : ''}: it is or passes through a symlink inside the table; it can be raced only when its files are its own, not links`,
+        ]),
   );
   return problems;
 }

@@ -6,10 +6,26 @@
  * domainMetadata. The files are copied cheaply: hard links on a local disk (Parquet and deletion vector files
  * are never modified, so sharing inodes is safe), server-side copies on S3 (the stores' copyIn). O(files), not
  * O(bytes), and nothing a run does can reach the source: new files get new names, the log is the run's own,
- * and the source is only ever read.
+ * and the source is only ever read. A local table's deletion vectors at absolute paths (inside the table or the
+ * roots: copyRefusals refuses any elsewhere) are linked into the copy and named there, so the copy is read like
+ * any table, through its own folder; on S3 they stay in the table's bucket, which the copy reads too.
  */
-import { randomUUID } from 'node:crypto';
-import { type Action, buildCommitInfo, commit, DeltaTable, dvSource, fromLogPath, storeFor } from '@racelab/engine';
+import { createHash, randomUUID } from 'node:crypto';
+import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  type Action,
+  type Add,
+  buildCommitInfo,
+  commit,
+  DeltaTable,
+  dvFileLocation,
+  dvSource,
+  fromLogPath,
+  isS3Url,
+  type ObjectStore,
+  storeFor,
+} from '@racelab/engine';
 import { CopyRefusedError, copyRefusals } from './copy-refusals';
 
 export interface CopyOptions {
@@ -24,13 +40,49 @@ export interface CopyOptions {
 /** Copies in flight at once: hard links are cheap, S3 copies are round trips. */
 const PARALLEL = 16;
 
+/** Every batch settles before a failure is thrown: nothing is still being linked into a copy that is removed. */
 async function inBatches<T>(items: readonly T[], each: (item: T) => Promise<void>): Promise<void> {
-  for (let i = 0; i < items.length; i += PARALLEL) await Promise.all(items.slice(i, i + PARALLEL).map(each));
+  for (let i = 0; i < items.length; i += PARALLEL) {
+    const failed = (await Promise.allSettled(items.slice(i, i + PARALLEL).map(each))).find(
+      (r) => r.status === 'rejected',
+    );
+    if (failed) throw failed.reason;
+  }
+}
+
+/** A file to copy: from which store, under which key, to which key of the copy. */
+interface CopiedFile {
+  from: ObjectStore;
+  key: string;
+  to: string;
+}
+
+/**
+ * A local add's `p` vector moved into the copy: its file, and the add naming it at its place in the copy. A
+ * vector outside the table's folder goes under a folder named for its URI, so two such files never collide.
+ */
+function ownVector(
+  table: DeltaTable,
+  add: Add,
+  dest: string,
+  roots: readonly string[],
+): { add: Add; file: CopiedFile } | null {
+  const dv = add.deletionVector;
+  if (dv?.storageType !== 'p' || isS3Url(table.location)) return null;
+  const at = dvFileLocation(table.location, dv.pathOrInlineDv, roots);
+  if (at === null) return null;
+  const to =
+    at.in === 'table'
+      ? at.key
+      : `deletion_vectors_of_roots/${createHash('sha256').update(dv.pathOrInlineDv).digest('hex').slice(0, 16)}/${basename(at.key)}`;
+  const from = at.in === 'table' ? table.store : storeFor(at.root);
+  const uri = pathToFileURL(join(resolve(dest), ...to.split('/'))).href;
+  return { add: { ...add, deletionVector: { ...dv, pathOrInlineDv: uri } }, file: { from, key: at.key, to } };
 }
 
 /** Copies `source`'s latest snapshot to `dest` (a new folder or s3:// prefix) as version 0; throws CopyRefusedError. */
 export async function freshCopy(source: string, dest: string, options: CopyOptions = {}): Promise<void> {
-  const table = await DeltaTable.open(source);
+  const table = await DeltaTable.open(source, { ...(options.roots && { roots: options.roots }) });
   const display = options.display ?? source.replace(/\/+$/, '').split('/').at(-1) ?? 'the table';
   const problems = await copyRefusals(table, {
     runsDir: dest,
@@ -38,16 +90,27 @@ export async function freshCopy(source: string, dest: string, options: CopyOptio
     ...(options.roots && { roots: options.roots }),
   });
   if (problems.length > 0) throw new CopyRefusedError(problems);
-  const files = table.activeFiles();
-  // Data files, and the files `u` deletion vectors live in (one file often holds the vectors of many data files).
-  const keys = new Set<string>();
-  for (const f of files) {
-    keys.add(fromLogPath(f.path));
+  const roots = options.roots ?? [];
+  const files: Add[] = [];
+  // Data files, and the files deletion vectors live in (one file often holds the vectors of many data files).
+  const copied = new Map<string, CopiedFile>();
+  const own = (key: string) => copied.set(key, { from: table.store, key, to: key });
+  for (const f of table.activeFiles()) {
+    own(fromLogPath(f.path));
     const dv = f.deletionVector ? dvSource(f.deletionVector) : null;
-    if (dv?.kind === 'relative') keys.add(dv.key);
+    if (dv?.kind === 'relative') own(dv.key);
+    const moved = ownVector(table, f, dest, roots);
+    if (moved) copied.set(moved.file.to, moved.file);
+    files.push(moved?.add ?? f);
   }
   const to = storeFor(dest);
-  await inBatches([...keys], (key) => to.copyIn(table.store, key));
+  const folderOf = (base: string, key: string) => storeFor(join(base, ...key.split('/').slice(0, -1)));
+  await inBatches([...copied.values()], async (c) => {
+    if (c.to === c.key) return to.copyIn(c.from, c.key);
+    // The root's store refuses a key that is or passes through a symlink below the root; then the file's folder links it.
+    await c.from.head(c.key);
+    await folderOf(resolve(dest), c.to).copyIn(folderOf(c.from.location, c.key), basename(c.key));
+  });
   // A new id: a copy is another table (it starts its own log at version 0), and anything that keys state by
   // table id (a streaming checkpoint, a catalog, a cache) must not take one for the other. Nothing a writer
   // decides depends on the id, so the race is the same with it renewed.

@@ -21,6 +21,7 @@ import type { ObjectStore } from '../../storage/object-store';
 import { isS3Url, S3ObjectStore } from '../../storage/s3-store';
 import { fromLogPath } from '../parquet/data-file-paths';
 import { withConnection } from '../parquet/duck';
+import { assertVectorsReadable } from './dv/locate';
 import { type LoadedState, loadState } from './log/snapshot';
 import { type ScanFile, type ScanOptions, scanRelation } from './read/scan';
 
@@ -40,6 +41,11 @@ export interface OpenOptions {
    * null for none. Default: the `RACELAB_CACHE_DIR` environment variable, none when unset.
    */
   checkpointCacheDir?: string | null;
+  /**
+   * Folders besides the table's own where its deletion vectors at absolute paths may lie (a user's table roots).
+   * A vector anywhere else is refused, unread (dv/locate.ts). Default: none, only the table's folder (or bucket).
+   */
+  roots?: readonly string[];
 }
 
 /** A predicate as text (parsed against the table's schema) or already parsed. */
@@ -53,6 +59,8 @@ export class DeltaTable {
   private constructor(
     readonly store: ObjectStore,
     readonly state: LoadedState,
+    /** Where besides its own folder the table may read deletion vectors at absolute paths (OpenOptions.roots). */
+    readonly roots: readonly string[],
   ) {
     this.schema = parseSchemaString(state.metadata.schemaString);
     this.columnMapping = columnMappingMode(state.protocol, state.metadata.configuration ?? {});
@@ -62,7 +70,12 @@ export class DeltaTable {
   static async open(location: TableLocation, options: OpenOptions = {}): Promise<DeltaTable> {
     const store = storeFor(location);
     const cache = options.checkpointCacheDir === undefined ? {} : { cacheDir: options.checkpointCacheDir };
-    return new DeltaTable(store, await loadState(store, options.version, cache));
+    const state = await loadState(store, options.version, cache);
+    const roots = options.roots ?? [];
+    // Every path the log names is judged before anything it names is read: data files, sidecars and `u` vectors
+    // are keys the store confines to the table; a `p` vector is judged here, and again when it is read.
+    assertVectorsReadable(store.location, state.files.values(), roots);
+    return new DeltaTable(store, state, roots);
   }
 
   get location(): string {
@@ -160,6 +173,7 @@ export class DeltaTable {
     return scanRelation(conn, this.store, this.schema, this.partitionColumns, scan, {
       ...options,
       columnMapping: this.columnMapping,
+      dvRoots: this.roots,
     });
   }
 

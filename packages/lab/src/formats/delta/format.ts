@@ -41,7 +41,9 @@ export const deltaFormat: TableFormat<DeltaCase> = {
       async forCase(given) {
         // Samples of a user's table become files once, before the case's first run, and go after its last.
         const sampled =
-          typeof given.table === 'string' ? null : await withSampleFiles(given, given.table.location, lab.workDir);
+          typeof given.table === 'string'
+            ? null
+            : await withSampleFiles(given, given.table.location, lab.workDir, lab.roots);
         const c = sampled?.case ?? given;
         return {
           // Replays live where the case's runs do.

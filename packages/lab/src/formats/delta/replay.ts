@@ -77,7 +77,7 @@ export async function replaySerial(input: ReplayInput, order: string[], dir: str
  * add, txns, domain metadata), the copy's properties and roots, the writers' specs, their rows files.
  */
 export async function replayInputs(input: ReplayInput): Promise<string> {
-  const base = await DeltaTable.open(input.base);
+  const base = await DeltaTable.open(input.base, { ...(input.roots && { roots: input.roots }) });
   return memoKey({
     format: 'delta',
     base: input.base,

@@ -12,9 +12,14 @@ import type { DeltaCase, WriterOperation } from '../../cases/catalog';
 import { sqlString } from '../../data/sql';
 
 /** Writes `n` rows of `source`'s current version to `file` (written aside and renamed). */
-export async function writeSample(source: string, n: number, file: string): Promise<void> {
+export async function writeSample(
+  source: string,
+  n: number,
+  file: string,
+  roots: readonly string[] = [],
+): Promise<void> {
   if (!Number.isInteger(n) || n < 1) throw new Error(`a sample is a whole number of rows, at least 1; got ${n}`);
-  const table = await DeltaTable.open(source);
+  const table = await DeltaTable.open(source, { roots });
   const tmp = `${file}.tmp-${process.pid}`;
   await withConnection(async (c) => {
     const rel = await table.relation(c);
@@ -33,7 +38,12 @@ export interface SampledCase {
 const sampleOf = (op: WriterOperation): number | null => ('from' in op && 'sample' in op.from ? op.from.sample : null);
 
 /** The case as its runs need it: a file for every sample (one per distinct size), made in `workDir/samples`. */
-export async function withSampleFiles(c: DeltaCase, source: string, workDir: string): Promise<SampledCase> {
+export async function withSampleFiles(
+  c: DeltaCase,
+  source: string,
+  workDir: string,
+  roots: readonly string[] = [],
+): Promise<SampledCase> {
   const sizes = [...new Set(c.writers.map((w) => sampleOf(w.operation)).filter((n) => n !== null))];
   if (sizes.length === 0) return { case: c, remove: async () => {} };
   const dir = join(workDir, 'samples', `${c.id}-${process.pid}-${Date.now()}`);
@@ -43,7 +53,7 @@ export async function withSampleFiles(c: DeltaCase, source: string, workDir: str
     const files = new Map<number, string>();
     for (const n of sizes) {
       const file = join(dir, `sample-${n}.parquet`);
-      await writeSample(source, n, file);
+      await writeSample(source, n, file, roots);
       files.set(n, file);
     }
     const withFile = (op: WriterOperation): WriterOperation => {

@@ -50,7 +50,7 @@ export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunCon
     if (!lab) {
       // The user's table may have changed since the race was accepted: what delta-rs or a copy refuses is
       // refused again, before any writer starts.
-      const problems = await raceRefusals(await DeltaTable.open(source.location), {
+      const problems = await raceRefusals(await DeltaTable.open(source.location, { roots }), {
         runsDir: dir,
         roots,
         display: source.display,

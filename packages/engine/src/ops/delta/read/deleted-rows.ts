@@ -12,7 +12,7 @@ import { blobValue, type DuckDBConnection } from '@duckdb/node-api';
 import { dvUniqueId } from '../../../kernel/delta/dv/descriptor';
 import { DeletionVectorError } from '../../../kernel/delta/dv/errors';
 import type { DeletionVectorDescriptor } from '../../../kernel/delta/protocol/actions';
-import type { ObjectStore } from '../../../storage/object-store';
+import { type ObjectStore, PathRefusedError } from '../../../storage/object-store';
 import { sqlIdent, sqlString } from '../../parquet/duck';
 import { dvFileReader } from '../dv/locate';
 import { readDeletionVector } from '../dv/read';
@@ -43,6 +43,7 @@ export async function liveRows(
   files: readonly DeletableFile[],
   paths: readonly string[],
   read: ReadFiles,
+  roots: readonly string[] = [],
 ): Promise<string> {
   const deletable = files.flatMap((file, i) =>
     file.deletionVector ? [{ file, dv: file.deletionVector, path: paths[i] as string }] : [],
@@ -54,7 +55,7 @@ export async function liveRows(
     `SELECT count(*) FROM duckdb_tables() WHERE temporary AND table_name = ${sqlString(table)}`,
   );
   // The same vectors make the same masks: a scan built again on this connection reuses them.
-  if (Number(found.getColumns()[0]?.[0]) === 0) await loadMasks(conn, store, deletable, table);
+  if (Number(found.getColumns()[0]?.[0]) === 0) await loadMasks(conn, store, deletable, table, roots);
   const plain = paths.filter((_, i) => !files[i]?.deletionVector);
   const parts = plain.length > 0 ? [`SELECT * FROM ${await read(plain, false)}`] : [];
   for (const [i, { path }] of deletable.entries()) {
@@ -72,8 +73,9 @@ async function loadMasks(
   store: ObjectStore,
   deletable: readonly { file: DeletableFile; dv: DeletionVectorDescriptor }[],
   table: string,
+  roots: readonly string[],
 ): Promise<void> {
-  const readFile = dvFileReader(store);
+  const readFile = dvFileReader(store, roots);
   const masks = await Promise.all(
     deletable.map(async ({ file, dv }) => {
       const fail = (message: string) =>
@@ -82,6 +84,9 @@ async function loadMasks(
       try {
         positions = await readDeletionVector(dv, readFile);
       } catch (e) {
+        if (e instanceof PathRefusedError) {
+          throw new PathRefusedError(`refusing the deletion vector of '${file.key}': ${e.message}`);
+        }
         throw e instanceof DeletionVectorError ? fail(e.message) : e;
       }
       const max = positions.length > 0 ? (positions[positions.length - 1] as number) : -1;

@@ -27,6 +27,8 @@ export interface ScanOptions {
   withFile?: boolean;
   /** The table's column mapping: its files then name columns by physical name or field id. */
   columnMapping?: ColumnMappingMode;
+  /** Folders besides the table's own where its deletion vectors at absolute paths may lie (dv/locate.ts). */
+  dvRoots?: readonly string[];
 }
 
 const READ_OPTIONS = `union_by_name=true, hive_partitioning=false, filename='__file'`;
@@ -61,7 +63,7 @@ export async function scanRelation(
   const mapping = { schema, partitionColumns, mode: options.columnMapping ?? 'none' };
   const read = (some: readonly string[], rowNumbers: boolean) =>
     logicalFileSource(conn, some, rowNumbers ? `${READ_OPTIONS}, file_row_number=true` : READ_OPTIONS, mapping);
-  const source = await liveRows(conn, store, files, paths, read);
+  const source = await liveRows(conn, store, files, paths, read, options.dvRoots);
   const described = await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`);
   const present = new Set((described.getColumns()[0] as string[]).map((c) => c.toLowerCase()));
   const isPartition = (name: string) => partitionColumns.includes(name);
