@@ -2,7 +2,8 @@
  * Auditing a jobs manifest: the rules over the jobs, the file overlaps and the pairwise conflict
  * forecast from each table's data, and the schedules of the pairs that forecast fails. Nothing about
  * one table stops the audit: a table that cannot be resolved, opened or read is a table-unreadable
- * finding on its jobs (open-tables.ts), and every other table is audited. A predicate that cannot
+ * finding on its jobs (open-tables.ts), and every other table is audited; one read past an unreadable
+ * checkpoint is audited too, with a checkpoint-skipped warning. A predicate that cannot
  * run on its table is a problem of the manifest (stage 2 of its check): the audit then throws one
  * ManifestError listing every such problem, as reading the manifest does for its fields.
  * The pairwise checks spend fixed budgets (limits.ts); what they left out is in `skipped`. Jobs that state a commit
@@ -13,7 +14,13 @@ import type { LocationConfig } from '../tables/locations';
 import { contentionFindings } from './contention-findings';
 import { auditBudgets, type SkippedWork } from './limits';
 import { ManifestError } from './manifest';
-import { type OpenedTable, openForAudit, unreadableAt, unreadableFinding } from './open-tables';
+import {
+  checkpointSkippedFinding,
+  type OpenedTable,
+  openForAudit,
+  unreadableAt,
+  unreadableFinding,
+} from './open-tables';
 import { predicateProblems } from './predicates';
 import { manifestFindings, tablesSmallestFirst } from './rules';
 import { scheduleConflicts } from './schedule-conflicts';
@@ -56,6 +63,8 @@ export async function auditJobs(manifest: Manifest, cfg: LocationConfig): Promis
       findings.push(unreadableFinding(table, jobs, t.unreadable));
       continue;
     }
+    const { warnings } = t.table.state;
+    if (warnings.length > 0) findings.push(checkpointSkippedFinding(table, jobs, warnings));
     try {
       // Both read the table's data; what they found counts only if the whole table could be read.
       const overlaps = await fileOverlaps(jobs, open, budgets.sharedFiles);

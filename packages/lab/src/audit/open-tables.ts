@@ -5,7 +5,8 @@
  * data file the log names but the store lacks) is not an error of the audit: it becomes the
  * `table-unreadable` finding of the jobs that name it, and every other table is still audited.
  * The reason is said in words, naming the table as the manifest does: never a server folder, never
- * a stack.
+ * a stack. A table the engine read only by skipping an unreadable checkpoint is audited as usual, and
+ * its `checkpoint-skipped` finding carries the engine's warning (which names the checkpoint by its key).
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -110,5 +111,21 @@ export function unreadableFinding(table: string, jobs: Job[], why: Unreadable): 
     table,
     evidence: `${why.evidence}${unchecked}`,
     fix: why.fix,
+  };
+}
+
+/**
+ * The warning on every job of a table the engine opened only by skipping an unreadable checkpoint: its
+ * findings stand (the same version was loaded from an earlier checkpoint or the JSON commits), but the
+ * checkpoint needs rewriting before the commits it stands for are cleaned up.
+ */
+export function checkpointSkippedFinding(table: string, jobs: Job[], warnings: readonly string[]): Finding {
+  return {
+    rule: 'checkpoint-skipped',
+    severity: 'warning',
+    jobs: jobs.map((j) => j.name),
+    table,
+    evidence: `${table} was read without its checkpoint: ${warnings.join('; ')}`,
+    fix: 'write a new checkpoint of the table (or remove the unreadable one) before any log cleanup removes the commits it was read from',
   };
 }

@@ -101,6 +101,12 @@ export const RULE_HELP: Readonly<Record<string, RuleHelp>> = {
       'The location does not resolve (outside the roots, an unknown bucket, a lab scale that is not served), nothing is there, or what is there is not a Delta table the engine reads (no log, a log or a feature it refuses, a missing data file); the reason is given in words. The rules that read the table did not check its jobs.',
     reads: 'table',
   },
+  'checkpoint-skipped': {
+    summary: "The job's table was read only by skipping a checkpoint the engine cannot read.",
+    description:
+      "The table's checkpoint is unreadable (truncated, not Parquet, a part missing), so the engine loaded the same version from an earlier checkpoint or the JSON commits and the other rules judged it as usual; the warning names the checkpoint by its key. Once log cleanup removes those commits the table cannot be opened at all.",
+    reads: 'table',
+  },
 };
 
 /** The rule's help, or, for a rule this list does not know yet, its id alone (the output stays valid). */
