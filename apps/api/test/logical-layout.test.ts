@@ -2,9 +2,10 @@
  * The API on tables teams really have, over real HTTP: copies of Delta Spark's golden tables with deletion
  * vectors and with column mapping under the API's table root (LAB_ROOTS). The layout the dashboard draws and
  * forecasts from counts the rows a scan returns and names the columns as the schema does; the table audit reads
- * such tables as any other.
+ * such tables as any other. A copy whose checkpoint is truncated answers the same rows, with the engine's warning
+ * naming the skipped checkpoint by its key.
  */
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../../../fixtures';
@@ -14,6 +15,8 @@ import { type Stack, startStack } from './helpers/stack';
 const GOLDEN = fixture('delta-spark-golden');
 /** How the log names a column of a column-mapped table that Delta Spark wrote. */
 const PHYSICAL = /col-[0-9a-f]{8}-/;
+/** The golden table's one checkpoint, by its key. */
+const CHECKPOINT = '_delta_log/00000000000000000010.checkpoint.parquet';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -22,6 +25,10 @@ beforeAll(async () => {
   cpSync(join(GOLDEN, 'table-with-columnmapping-mode-name', 'delta'), join(stack.dir, 'tables', 'mapped'), {
     recursive: true,
   });
+  const corrupt = join(stack.dir, 'tables', 'dv-corrupt');
+  cpSync(join(GOLDEN, 'dv-partitioned-with-checkpoint', 'delta'), corrupt, { recursive: true });
+  const checkpoint = join(corrupt, CHECKPOINT);
+  writeFileSync(checkpoint, readFileSync(checkpoint).subarray(0, 100));
 });
 afterAll(async () => {
   await stack?.stop();
@@ -44,6 +51,25 @@ const LAYOUT = `query($l: String!, $c: String, $p: [String!]) { tableLayout(loca
   files { path rows stats partitionValues { key value } minValues countsBy { value rows } matches } } }`;
 
 describe('tableLayout and predictConflict on golden tables', () => {
+  it('a table whose checkpoint cannot be read: the same rows from the JSON commits, and the warning', async () => {
+    const query = `query($l: String!) { tableLayout(location: $l) { version warnings files { path rows } } }`;
+    type View = { tableLayout: { version: number; warnings: string[]; files: { path: string; rows: number }[] } };
+    const [healthy, corrupt] = await Promise.all(
+      ['dv', 'dv-corrupt'].map((l) => gql<View>(stack.apiUrl, query, { l })),
+    );
+    expect([healthy.errors, corrupt.errors]).toEqual([undefined, undefined]);
+    expect(healthy.data?.tableLayout.warnings).toEqual([]);
+    expect(corrupt.data?.tableLayout.version).toBe(15);
+    expect(corrupt.data?.tableLayout.files).toEqual(healthy.data?.tableLayout.files);
+    expect(corrupt.data?.tableLayout.warnings).toHaveLength(1);
+    expect(corrupt.data?.tableLayout.warnings[0]).toMatch(
+      new RegExp(
+        `^${CHECKPOINT}: unreadable checkpoint skipped, version 15 loaded from the JSON commits from version 0`,
+      ),
+    );
+    expect(JSON.stringify(corrupt)).not.toContain(stack.dir);
+  });
+
   it('a table with deletion vectors: rows per file net of the vectors, as the data counts them', async () => {
     const r = await gql<LayoutView>(stack.apiUrl, LAYOUT, { l: 'dv', c: 'col1' });
     expect(r.errors).toBeUndefined();

@@ -139,6 +139,7 @@ interface LayoutShape {
   protocol: string;
   configuration: KeyValueShape[];
   appends: AppendShape[];
+  warnings: string[];
 }
 const TableLayoutType = builder.objectRef<LayoutShape>('TableLayout').implement({
   fields: (t) => ({
@@ -150,6 +151,10 @@ const TableLayoutType = builder.objectRef<LayoutShape>('TableLayout').implement(
     protocol: t.exposeString('protocol', { description: 'the protocol action, JSON' }),
     configuration: t.field({ type: [KeyValue], resolve: (l) => l.configuration }),
     appends: t.field({ type: [AppendPreview], resolve: (l) => l.appends }),
+    warnings: t.exposeStringList('warnings', {
+      description:
+        'what the engine read past to load this version, e.g. an unreadable checkpoint skipped for the JSON commits (named by its key)',
+    }),
   }),
 });
 
@@ -282,6 +287,7 @@ builder.queryFields((t) => ({
           protocol: JSON.stringify(layout.protocol),
           configuration: pairs(layout.configuration),
           appends,
+          warnings: table.state.warnings.map((w) => clientSafeText(w, ctx)),
           files: layout.files.map((f) => ({
             path: f.path,
             rows: f.rows,

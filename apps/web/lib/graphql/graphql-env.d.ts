@@ -2159,6 +2159,18 @@ export type introspection = {
           name: 'version';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         };
+        warnings: {
+          name: 'warnings';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
       };
     };
     UnsetIsolation: {
