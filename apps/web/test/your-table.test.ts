@@ -1,13 +1,20 @@
 /**
  * "Your table" in the playground: the columns a schema offers, the bands of a column's values and which
  * files' stats may hold each, the writers' matches as rows of the same picture, and the API's refusals
- * placed next to the fields they are about.
+ * placed next to the fields they are about, and what the engine read past to load the table.
  */
 import { describe, expect, it } from 'vitest';
 import { placeProblems } from '../lib/playground/field-problems';
 import { type SchemaColumn, schemaColumns } from '../lib/playground/schema-columns';
 import { MAX_BANDS, overlaps, valueBands } from '../lib/playground/value-bands';
-import { layoutPredicates, type YourLayout, yourHeatmap, yourWriterInput } from '../lib/playground/your-table';
+import {
+  layoutPredicates,
+  loadWarnings,
+  YOUR_LAYOUT_QUERY,
+  type YourLayout,
+  yourHeatmap,
+  yourWriterInput,
+} from '../lib/playground/your-table';
 import { setPairs } from '../lib/races';
 
 const SCHEMA = JSON.stringify({
@@ -213,5 +220,21 @@ describe("your table's writers and the API's refusals", () => {
     expect(placed.set).toEqual({ first: ['set id: expected an expression'], second: [] });
     expect(placed.other).toEqual(['the table has no rows']);
     expect(placeProblems([{ message: 'predicates[3]: x' }], counted).other).toEqual(['predicates[3]: x']);
+  });
+});
+
+describe("your table's load warnings", () => {
+  it('asks for them, and says them above the map only when there are some', () => {
+    expect(JSON.stringify(YOUR_LAYOUT_QUERY)).toContain('"value":"warnings"');
+    expect(loadWarnings({ version: 15, warnings: [] })).toBeNull();
+    const warning =
+      '_delta_log/00000000000000000010.checkpoint.parquet: unreadable checkpoint skipped, version 15 loaded from the JSON commits from version 0 instead (truncated)';
+    expect(loadWarnings({ version: 15, warnings: [warning] })).toEqual({
+      title: 'Version 15 was read, but not the usual way (1 warning):',
+      items: [warning],
+    });
+    expect(loadWarnings({ version: 3, warnings: ['a', 'b'] })?.title).toBe(
+      'Version 3 was read, but not the usual way (2 warnings):',
+    );
   });
 });

@@ -12,6 +12,7 @@ import { placeProblems } from '../../lib/playground/field-problems';
 import { defaultColumn, schemaColumns } from '../../lib/playground/schema-columns';
 import {
   layoutPredicates,
+  loadWarnings,
   type PlaygroundWriter,
   type Who,
   YOUR_FORECAST_QUERY,
@@ -83,6 +84,7 @@ export function YourTable() {
   const columns = layout.data ? schemaColumns(layout.data.schema, layout.data.partitionColumns) : [];
   const column = columns.find((c) => c.name === picked) ?? columns.find((c) => c.name === defaultColumn(columns));
   const picture = shown && column ? yourHeatmap(shown, column, matches.data ? counted : []) : null;
+  const warned = layout.data ? loadWarnings(layout.data) : null;
 
   return (
     <section className="stack" aria-labelledby={`${id}-title`} data-testid="your-table">
@@ -114,6 +116,18 @@ export function YourTable() {
       {location !== '' && layout.isPending && <Loading what={`the layout of ${location}`} />}
       {layout.data && (
         <>
+          {warned && (
+            <div className="flag" role="note" data-testid="your-table-warnings">
+              <strong>{warned.title}</strong>
+              <ul>
+                {warned.items.map((w) => (
+                  <li key={w} className="error-text">
+                    {w}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
           <YourFilesMap
             layout={layout.data}
             columns={columns}

@@ -2,7 +2,7 @@
  * The playground on a table of the user's own, pure (no React, no fetch): its layout and forecast queries, its
  * two writers, and the heatmap of its files by one column (bands of the column's values from each file's
  * min/max stats, or its partition value: value-bands.ts) and by the two writers' predicates (rows matched per
- * file, counted from the data by the API). The columns one can map it by are schema-columns.ts's; the API's
+ * file, counted from the data by the API), with what the engine read past to load it (loadWarnings). The columns one can map it by are schema-columns.ts's; the API's
  * refusals, next to their fields, field-problems.ts's.
  */
 import { graphql, type ResultOf } from '../gql';
@@ -23,7 +23,7 @@ import { type Band, fileRange, overlaps, valueBands, valueText } from './value-b
 
 export const YOUR_LAYOUT_QUERY = graphql(`query YourTableLayout($location: String!, $predicates: [String!]) {
   tableLayout(location: $location, predicates: $predicates) {
-    location version schema partitionColumns
+    location version schema partitionColumns warnings
     files { path rows partitionValues { key value } minValues maxValues matches }
   }
 }`);
@@ -37,6 +37,21 @@ export const YOUR_FORECAST_QUERY = graphql(`query YourTableForecast($input: Pred
 
 export type YourLayout = ResultOf<typeof YOUR_LAYOUT_QUERY>['tableLayout'];
 export type YourForecast = ResultOf<typeof YOUR_FORECAST_QUERY>['predictConflict'];
+
+/**
+ * What the engine read past to load the table (an unreadable checkpoint it skipped for the JSON commits), said
+ * above its map: the map is right, the table needs repair. Null when the load went as it should.
+ */
+export function loadWarnings(
+  layout: Pick<YourLayout, 'version' | 'warnings'>,
+): { title: string; items: string[] } | null {
+  const n = layout.warnings.length;
+  if (n === 0) return null;
+  return {
+    title: `Version ${layout.version} was read, but not the usual way (${n} warning${n > 1 ? 's' : ''}):`,
+    items: layout.warnings,
+  };
+}
 
 export const PLAYGROUND_OPERATIONS = ['update', 'delete', 'optimize'] as const;
 export type PlaygroundOperation = (typeof PLAYGROUND_OPERATIONS)[number];
