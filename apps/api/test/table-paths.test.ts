@@ -5,15 +5,14 @@
  * unreadable with the refusal, startRace refuses them before anything is stored, each naming the file by its key
  * in the table; no byte of the outside file and no server path reaches the client.
  */
-import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture } from '../../../fixtures';
+import { copyWithPathVector, copyWithSymlinkedData } from '../../../fixtures/planted';
 import { gql } from './helpers/client';
 import { type Stack, startStack } from './helpers/stack';
 
-const DV_TABLE = fixture('delta-golden', 'table-with-dv-small');
 const SECRET = 'OUTSIDE-SECRET-BYTES';
 
 const LAYOUT = `query($l: String!, $c: String) { tableLayout(location: $l, countBy: $c) { files { path rows } } }`;
@@ -28,37 +27,23 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** The DV golden table copied under the roots as `own/<name>`; its location. */
-function copied(name: string): { location: string; dir: string } {
+/** The location of `own/<name>` under the roots, and its folder. */
+function ownTable(name: string): { location: string; dir: string } {
   const location = `own/${name}`;
-  const dir = join(stack.dir, 'tables', location);
-  cpSync(DV_TABLE, dir, { recursive: true });
-  return { location, dir };
+  return { location, dir: join(stack.dir, 'tables', location) };
 }
 
-/** A copy whose vector is a `p` vector at `uri`. */
+/** A copy whose vector is a `p` vector at `uri`; its location. */
 function plantedVector(name: string, uri: string): string {
-  const { location, dir } = copied(name);
-  const log = join(dir, '_delta_log', '00000000000000000001.json');
-  const lines = readFileSync(log, 'utf8')
-    .split('\n')
-    .map((line) => {
-      if (!line.includes('"deletionVector"')) return line;
-      const action = JSON.parse(line);
-      action.add.deletionVector = { ...action.add.deletionVector, storageType: 'p', pathOrInlineDv: uri };
-      return JSON.stringify(action);
-    });
-  writeFileSync(log, lines.join('\n'));
+  const { location, dir } = ownTable(name);
+  copyWithPathVector(dir, uri);
   return location;
 }
 
 /** A copy whose data file is a symlink to the file, moved outside the roots; its location and the file's key. */
 function symlinkedData(name: string): { location: string; key: string } {
-  const { location, dir } = copied(name);
-  const key = readdirSync(dir).find((f) => f.endsWith('.parquet')) as string;
-  const moved = join(stack.dir, 'outside', `${name}-${key}`);
-  renameSync(join(dir, key), moved);
-  symlinkSync(moved, join(dir, key));
+  const { location, dir } = ownTable(name);
+  const key = copyWithSymlinkedData(dir, join(stack.dir, 'outside', `${name}.parquet`));
   return { location, key };
 }
 

@@ -5,24 +5,14 @@
  * data file that is a symlink; each way in refuses, naming the file by its key in the table, and no byte of the
  * outside file reaches what it answers. Real files and DuckDB, no mocks.
  */
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DeltaTable, PathRefusedError } from '@racelab/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../../../fixtures';
+import { copyWithPathVector, copyWithSymlinkedData } from '../../../fixtures/planted';
 import { auditJobs, type Job } from '../src/audit/index';
 import { CaseInputError } from '../src/cases/custom';
 import { locationCase } from '../src/cases/location';
@@ -41,32 +31,17 @@ let cfg: LocationConfig;
 let outsideFile: string;
 const tables = () => join(tmp, 'tables');
 
-/** The DV golden table copied under the roots as `name`, its vector moved to `uri` as a `p` vector. */
+/** The DV golden table copied under the roots as `name`, its vector moved to `uri` as a `p` vector; its folder. */
 function plantedVector(name: string, uri: string): string {
   const dir = join(tables(), name);
-  cpSync(DV_TABLE, dir, { recursive: true });
-  const log = join(dir, '_delta_log', '00000000000000000001.json');
-  const lines = readFileSync(log, 'utf8')
-    .split('\n')
-    .map((line) => {
-      if (!line.includes('"deletionVector"')) return line;
-      const action = JSON.parse(line);
-      action.add.deletionVector = { ...action.add.deletionVector, storageType: 'p', pathOrInlineDv: uri, offset: 1 };
-      return JSON.stringify(action);
-    });
-  writeFileSync(log, lines.join('\n'));
+  copyWithPathVector(dir, uri);
   return dir;
 }
 
 /** The DV golden table copied under the roots as `name`, its data file a symlink to the file moved outside. */
 function symlinkedData(name: string): { dir: string; key: string } {
   const dir = join(tables(), name);
-  cpSync(DV_TABLE, dir, { recursive: true });
-  const key = readdirSync(dir).find((f) => f.endsWith('.parquet')) as string;
-  const moved = join(tmp, 'outside', `${name}-${key}`);
-  renameSync(join(dir, key), moved);
-  symlinkSync(moved, join(dir, key));
-  return { dir, key };
+  return { dir, key: copyWithSymlinkedData(dir, join(tmp, 'outside', `${name}.parquet`)) };
 }
 
 const job = (name: string, table: string, predicate: string): Job => ({
