@@ -1,10 +1,10 @@
 /**
  * The dashboard's server (`node server.mjs -H 127.0.0.1 -p 3000`, in place of `next start`): Next's
  * request handler behind one check Next cannot make. A request that carries a body to anything but
- * /api/graphql is refused before Next sees it, and its connection closed: Next copies the body
+ * /api/graphql and /api/session is refused before Next sees it, and its connection closed: Next copies the body
  * of every request its proxy (proxy.ts) sees and waits for the end of it before answering, so a 128 MiB
  * chunked POST to a page would be read through before any refusal. The pages take no body (the dashboard has
- * no server actions); /api/graphql bounds its own (app/api/graphql/route.ts).
+ * no server actions); the two API routes bound their own (app/api/graphql/route.ts, app/api/session/route.ts).
  *
  * Plain JavaScript, as Node runs it without a build step.
  */
@@ -24,8 +24,8 @@ const started = performance.now();
 process.env.NODE_ENV ??= 'production';
 process.env.PORT = String(port);
 
-/** The one path that takes a body. */
-const PROXY = '/api/graphql';
+/** The paths that take a body: the API's proxy and the sign-in with a token. */
+const BODY_PATHS = new Set(['/api/graphql', '/api/session']);
 
 /** Whether the request carries a body: chunked, or a Content-Length above 0. */
 function carriesBody(/** @type {import('node:http').IncomingMessage} */ req) {
@@ -46,7 +46,9 @@ const LINGER_BYTES = 16 * 1024 * 1024;
  * which loses the answer. What arrives after it is discarded up to LINGER_BYTES, then the connection is reset.
  */
 function refuse(/** @type {import('node:http').IncomingMessage} */ req, /** @type {number} */ status) {
-  const body = JSON.stringify({ errors: [{ message: `the dashboard's pages take no request body; ${PROXY} does` }] });
+  const body = JSON.stringify({
+    errors: [{ message: "the dashboard's pages take no request body; /api/graphql does" }],
+  });
   const headers = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
     'content-type: application/json',
@@ -64,7 +66,7 @@ function refuse(/** @type {import('node:http').IncomingMessage} */ req, /** @typ
 }
 
 createServer((req, res) => {
-  if (carriesBody(req) && new URL(req.url ?? '/', 'http://dashboard').pathname !== PROXY)
+  if (carriesBody(req) && !BODY_PATHS.has(new URL(req.url ?? '/', 'http://dashboard').pathname))
     return refuse(req, req.method === 'GET' || req.method === 'HEAD' ? 413 : 405);
   void handle(req, res);
 }).listen(port, hostname, () => {

@@ -2,7 +2,8 @@
  * @racelab/api: the control plane: GraphQL schema, HTTP server, database, queue and race worker parts,
  * and what a launcher needs to run them (tokens, the first races, the processes' stop signals).
  */
-export { firstAdminToken, hashToken, issueToken, registerToken } from './auth/tokens';
+export { newSignInLink } from './auth/sessions';
+export { firstAdminToken, hashToken, registerToken } from './auth/tokens';
 export { type Database, openDatabase } from './db/database';
 export { applyMigrations } from './db/migrate';
 export { createPrisma, type Db } from './db/prisma';

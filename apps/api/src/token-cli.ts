@@ -60,7 +60,7 @@ async function run(command: Command, db: Db): Promise<number> {
     return 1;
   }
   console.log(table(revoked));
-  console.error(`revoked ${revoked.length}; a running API may still accept it for up to 30 s`);
+  console.error(`revoked ${revoked.length}: refused from now on, with every dashboard session signed in with it`);
   return 0;
 }
 

@@ -249,7 +249,7 @@ describe('GraphiQL and errors', () => {
     }
   });
 
-  it('an unexpected error is "Unexpected error." in development too, and the real one is logged', async () => {
+  it('an unexpected error is "Unexpected error." with an id in development too, and the real one is logged under it', async () => {
     await stack.sql('ALTER TABLE "Race" RENAME TO "Race_hidden"');
     try {
       const res = await rawHttp(stack.apiUrl, {
@@ -258,9 +258,10 @@ describe('GraphiQL and errors', () => {
       });
       const error = JSON.parse(res.body).errors[0];
       expect(error.message).toBe('Unexpected error.');
-      expect(error.extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR' });
+      expect(error.extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', errorId: expect.stringMatching(/^[0-9a-f]{8}$/) });
       expect(res.body).not.toMatch(/originalError|stack|Race_hidden|prisma|\.ts:\d+|\/work\//i);
-      expect(stack.api.output.join('')).toMatch(/public\.Race.*does not exist/);
+      const log = stack.api.output.join('');
+      expect(log).toMatch(new RegExp(`unexpected error ${error.extensions.errorId} \\(GraphQL\\):[^]*public\\.Race.*does not exist`));
     } finally {
       await stack.sql('ALTER TABLE "Race_hidden" RENAME TO "Race"');
     }

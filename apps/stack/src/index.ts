@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole product on one machine, with one command. Postgres (DATABASE_URL's, or
  * the embedded server under var/db), migrations, API tokens, then the API, the race worker(s) and
- * the dashboard as separate processes; prints the URLs; Ctrl-C stops every process it started, by PID.
+ * the dashboard as separate processes; prints the URLs and the dashboard's sign-in link, made anew at
+ * each start (and kept in var/dashboard-login, 0600, for scripts); Ctrl-C stops every process it started, by PID.
  * On a fresh database it queues a few presets so the dashboard has outcomes to show.
  *
  * What does not depend on each other runs at once, each step with a progress line: the database, the
@@ -9,14 +10,15 @@
  * the dashboard build, and the data the first presets race on. The workers start once that data is
  * ready, so none of them builds it a second time; "racelab is up" waits only for the API and dashboard.
  */
-import { join } from 'node:path';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import {
   createPrisma,
   createRace,
   type Database,
   firstAdminToken,
-  issueToken,
   loadConfig,
+  newSignInLink,
   onStopSignal,
   openDatabase,
   REPO_ROOT,
@@ -66,8 +68,19 @@ async function step<T>(label: string, run: (task: ProgressTask) => Promise<T>, s
   }
 }
 
-/** The product's database, migrated, with its tokens; on a fresh one, the first races queued. */
-async function setUpDatabase(): Promise<{ database: Database; webToken: string; admin: string | null }> {
+/**
+ * Writes the sign-in link to `file` for scripts, readable by this user only: made anew (mode set at creation),
+ * never left readable by others even for an instant.
+ */
+async function keepSignInLink(file: string, link: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  await rm(file, { force: true });
+  // 'wx' creates the file with its mode, or fails should another process have put one there meanwhile.
+  await writeFile(file, `${link}\n`, { mode: 0o600, flag: 'wx' });
+}
+
+/** The product's database, migrated, with its tokens and a new sign-in link; on a fresh one, the first races queued. */
+async function setUpDatabase(): Promise<{ database: Database; link: string; admin: string | null }> {
   const opened = await step(
     cfg.databaseUrl ? 'Postgres (DATABASE_URL): migrating' : 'Postgres (embedded): starting and migrating',
     async (task) => {
@@ -82,18 +95,19 @@ async function setUpDatabase(): Promise<{ database: Database; webToken: string; 
   try {
     const admin = await firstAdminToken(db);
     if (process.env.LAB_API_TOKEN) await registerToken(db, process.env.LAB_API_TOKEN, 'LAB_API_TOKEN');
-    // The dashboard's server adds this token to its mutations; browsers never see it.
-    const webToken = process.env.LAB_API_TOKEN || (await issueToken(db, 'dashboard (npm start)'));
+    const link = await newSignInLink(db, `http://127.0.0.1:${cfg.webPort}`);
+    await keepSignInLink(cfg.dashboardLoginFile, link);
     if ((await db.race.count()) === 0 && firstRaces) {
       const boss = await startQueue(opened.url, 'producer');
       const locations = locationConfigFromEnv(REPO_ROOT);
       for (const id of FIRST_RACES) {
-        await createRace(db, boss, await raceSpec({ caseId: id, runs: 2, scale: FIRST_SCALE }, locations), id);
+        const spec = await raceSpec({ caseId: id, runs: 2, scale: FIRST_SCALE }, locations);
+        await createRace(db, boss, spec, id, { kind: 'launcher', label: 'npm start (the first races)' });
       }
       await boss.stop({ graceful: false });
       board.log(`fresh database: queued ${FIRST_RACES.join(', ')} (2 runs each, full scale)`);
     }
-    return { database: opened, webToken, admin };
+    return { database: opened, link, admin };
   } finally {
     await db.$disconnect();
   }
@@ -167,7 +181,7 @@ const failed = (e: unknown) => {
   void stop(1);
   return new Promise<never>(() => {});
 };
-const [{ database: opened, webToken, admin }, compiled] = await Promise.all([setUpDatabase(), entries]).catch(failed);
+const [{ database: opened, link, admin }, compiled] = await Promise.all([setUpDatabase(), entries]).catch(failed);
 
 // `npm start` runs the product: production unless a developer sets NODE_ENV (an empty one counts as
 // unset), since libraries take their defaults from it, yoga's error details among them.
@@ -205,7 +219,6 @@ async function startDashboard(build: Promise<unknown>): Promise<void> {
   await build;
   const web = start('web', [join(WEB_DIR, 'server.mjs'), '-H', '127.0.0.1', '-p', String(cfg.webPort)], WEB_DIR, {
     API_URL: `${apiUrl}/graphql`,
-    LAB_API_TOKEN: webToken,
   });
   await ready(`http://127.0.0.1:${cfg.webPort}/`, web, 'the dashboard');
 }
@@ -215,7 +228,7 @@ if (!dataPending) await workersReady.catch(failed);
 board.log(`
 racelab is up
   API       ${apiUrl}/graphql  ${graphiql === '0' ? '(GraphiQL off: API_GRAPHIQL=0)' : '(GraphiQL in a browser)'}
-  dashboard ${withWeb ? `http://127.0.0.1:${cfg.webPort}/` : 'not started (LAB_NO_WEB=1)'}
+  dashboard ${withWeb ? `http://127.0.0.1:${cfg.webPort}/: sign in by opening this link (also in ${cfg.dashboardLoginFile}):\n${link}` : 'not started (LAB_NO_WEB=1)'}
   workers   ${workers}${dataPending ? " (they start when the first races' data is ready)" : ''}
   database  ${cfg.databaseUrl ? 'DATABASE_URL' : `embedded, ${cfg.embeddedDir}`}
 ${

@@ -1,6 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { SignedIn } from './session/signed-in';
 
 const LINKS = [
   { href: '/races', label: 'Races' },
@@ -28,6 +29,7 @@ export function Nav() {
         ))}
       </ul>
       <p className="nav-note">Two writers, one table: who wins, what the loser sees, what is lost.</p>
+      <SignedIn />
     </nav>
   );
 }

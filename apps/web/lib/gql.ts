@@ -1,5 +1,5 @@
 /**
- * GraphQL from the browser, through the dashboard's own /api/graphql (which adds the token). The
+ * GraphQL from the browser, through the dashboard's own /api/graphql (which sends the person's session on). The
  * documents are written with `graphql()`, which types their results and variables from the API's
  * printed schema (`lib/graphql/graphql-env.d.ts`): a document naming a field the API does not have
  * fails the type check.
@@ -7,6 +7,7 @@
 import { initGraphQLTada, type TadaDocumentNode } from 'gql.tada';
 import { type DocumentNode, print } from 'graphql';
 import type { introspection } from './graphql/graphql-env';
+import { SIGN_IN_PATH } from './sign-in-path';
 
 /**
  * Fragments are not masked: they share a selection between documents (one engine's reading, in the
@@ -32,6 +33,16 @@ interface GqlResponse<T> {
 /** A document's variables as the caller's arguments: optional when the document needs none. */
 type VariablesArg<V> = Record<string, never> extends V ? [variables?: V] : [variables: V];
 
+/**
+ * Off to the sign-in page, to come back here: the session has ended (expired, signed out elsewhere, or its
+ * token revoked). Not from the sign-in page itself, which asks nothing of the API but who is signed in.
+ */
+function toSignIn(): void {
+  const { pathname, search } = window.location;
+  if (pathname === SIGN_IN_PATH) return;
+  window.location.assign(`${SIGN_IN_PATH}?${new URLSearchParams({ next: `${pathname}${search}` })}`);
+}
+
 /** The document's text as it goes over the wire. */
 const text = <R, V>(doc: TadaDocumentNode<R, V>) => print(doc as DocumentNode);
 
@@ -41,6 +52,7 @@ export async function gql<R, V>(doc: TadaDocumentNode<R, V>, ...[variables]: Var
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: text(doc), variables: variables ?? {} }),
   });
+  if (res.status === 401) toSignIn();
   const body = (await res.json().catch(() => ({ errors: [{ message: `HTTP ${res.status}` }] }))) as GqlResponse<R>;
   const first = body.errors?.[0];
   if (first) throw new GqlError(first.message, first.extensions?.problems ?? []);

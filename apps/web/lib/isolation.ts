@@ -22,7 +22,7 @@ export type IsolationCell = ResultOf<typeof MATRIX_QUERY>['isolationMatrix'][num
 export const AUDITS_QUERY = graphql(
   `query Audits($first: Int!) {
   audits(first: $first) {
-    id location isolationLevel flagged flaggedBy tableVersion auditedAt
+    id location isolationLevel flagged flaggedBy tableVersion auditedAt startedBy { description }
     interpretations { ...InterpretationFields }
   }
 }`,

@@ -22,7 +22,7 @@ export type AuditedJob = JobAuditResult['jobs'][number];
 /** The stored audits, newest first, under a react-query key that a new audit invalidates; the API gives at most 50. */
 export const JOB_AUDITS_KEY = 'job-audits';
 export const JOB_AUDITS_QUERY = graphql(`query JobAudits($first: Int!) {
-  jobAudits(first: $first) { id auditedAt failed jobs { name } findings { severity } }
+  jobAudits(first: $first) { id auditedAt failed startedBy { description } jobs { name } findings { severity } }
 }`);
 export type JobAuditSummary = ResultOf<typeof JOB_AUDITS_QUERY>['jobAudits'][number];
 

@@ -3,7 +3,7 @@ import { graphql, type ResultOf } from './gql';
 
 /** A probe as the page draws it: a fresh one and a stored one read the same. */
 const STORE_PROBE_FIELDS = graphql(`fragment StoreProbeFields on StoreProbe {
-  id location verdict summary probedAt durationMs writers rounds leftover
+  id location verdict summary probedAt durationMs writers rounds leftover startedBy { description }
   checks { id title outcome detail onDelta tries failures }
   informational { id title outcome detail }
   latency { call count p50Ms p99Ms maxMs } }`);

@@ -6,7 +6,7 @@ import { percent as pct, pointSuccess, sweepTableCells } from '@racelab/contract
 import { graphql, type ResultOf } from './gql';
 
 const SWEEP_SUMMARY = graphql(`fragment SweepSummary on Sweep {
-  id status createdAt finishedAt done total writers reason onS3
+  id status createdAt finishedAt done total writers reason onS3 startedBy { description } cancelledBy { description }
   input { writers commitsPerWriter operation appendRatePerSec seed
     policy { name maxCommitRetries appTries backoff { baseMs capMs jitter } } } }`);
 

@@ -49,7 +49,7 @@ beforeAll(async () => {
     },
   );
   browser = await launch();
-  tab = await openPage(browser, stack.webUrl);
+  tab = await openPage(browser, stack.webUrl, stack.loginLink);
 });
 afterAll(async () => {
   await browser?.close();
@@ -68,6 +68,10 @@ describe('races', () => {
     await page.locator('#scale').selectOption('0.01');
     await page.getByRole('button', { name: 'Start race' }).click();
     await page.waitForURL(/\/races\/[0-9a-f-]{36}$/);
+    // Who started it: this browser's session, signed in with the link.
+    expect(await page.getByTestId('started-by').textContent()).toMatch(
+      /^ by dashboard session [0-9a-f]{8} \(signed in with the sign-in link\)$/,
+    );
     await page.locator('[data-testid=race-status][data-status=DONE]').waitFor({ timeout: 120_000 });
     await expect.poll(() => page.getByTestId('outcome-summary').textContent()).toBe('one commits, one fails · 2 of 2');
     const runs = page.getByTestId('run');
@@ -500,6 +504,10 @@ describe('jobs audit', () => {
     await tab.shot('audit-jobs');
     await cell.getByRole('button', { name: 'Race vendor1 then vendor2' }).click();
     await page.waitForURL(/\/races\/[0-9a-f-]{36}$/);
+    // Who started it: this browser's session, signed in with the link.
+    expect(await page.getByTestId('started-by').textContent()).toMatch(
+      /^ by dashboard session [0-9a-f]{8} \(signed in with the sign-in link\)$/,
+    );
     await page.locator('[data-testid=race-status][data-status=DONE]').waitFor({ timeout: 120_000 });
     // Measured: vendor2, starting after vendor1 committed, fails in every run, as forecast.
     await expect.poll(() => page.getByTestId('outcome-summary').textContent()).toBe('one commits, one fails · 3 of 3');

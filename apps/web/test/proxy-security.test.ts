@@ -1,16 +1,16 @@
 /**
- * The dashboard's /api/graphql adds the API token to what it forwards, so only the dashboard's own
- * pages may use it. Each attack here worked before the proxy checked Host, Origin, content type and
- * body size: a mutation from another origin, a text/plain form, DNS rebinding (a
- * foreign name that resolves to loopback), a 128 MiB body read whole into memory. Every refusal is
- * checked through the API itself: no race was created. Real processes, real HTTP, real Chromium.
+ * The dashboard's pages and its /api/graphql answer only a signed-in person, and /api/graphql only the
+ * dashboard's own pages. Each attack here worked before: a mutation from any local process with no
+ * session at all, a mutation from another origin, a text/plain form, DNS rebinding (a foreign name that
+ * resolves to loopback), a 128 MiB body read whole into memory. Every refusal is checked through the API
+ * itself: no race was created. Real processes, real HTTP, real Chromium, signing in as a person does.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch } from './helpers/browser';
-import { type E2eStack, startE2eStack } from './helpers/stack';
+import { type E2eStack, signInCookie, startE2eStack } from './helpers/stack';
 
 const MiB = 1024 * 1024;
 const START_RACE = JSON.stringify({
@@ -24,10 +24,16 @@ const EXTRA_HOST = 'dash.racelab.test';
 
 let stack: E2eStack;
 let port: string;
+/** The session cookie of a person signed in with the link, as `name=value`. */
+let cookie: string;
+/** JSON with the session: what the dashboard's own pages send. */
+let signedIn: Record<string, string>;
 
 beforeAll(async () => {
   stack = await startE2eStack({ WEB_ALLOWED_HOSTS: EXTRA_HOST });
   port = new URL(stack.webUrl).port;
+  cookie = await signInCookie(stack);
+  signedIn = { 'content-type': 'application/json', cookie };
 });
 afterAll(async () => {
   await stack?.stop();
@@ -36,6 +42,8 @@ afterAll(async () => {
 interface Answer {
   status: number;
   body: string;
+  location?: string;
+  setCookie?: string;
 }
 
 /** One request over node:http, which (unlike fetch) sends the Host header a test gives it. */
@@ -47,7 +55,14 @@ function send(
     const req = request(`${stack.webUrl}${path}`, { method: init.method ?? 'POST', headers: init.headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString(),
+          ...(res.headers.location && { location: res.headers.location }),
+          ...(res.headers['set-cookie'] && { setCookie: res.headers['set-cookie'].join('\n') }),
+        }),
+      );
     });
     req.on('error', reject);
     req.end(init.body);
@@ -78,8 +93,8 @@ function expectRefused(answer: Answer, status: number, message: RegExp): void {
 }
 
 describe('what the dashboard itself sends goes through', () => {
-  it('forwards a same-origin JSON mutation with the token, and one with no Origin (curl, scripts)', async () => {
-    for (const headers of [{ ...json, origin: stack.webUrl, 'sec-fetch-site': 'same-origin' }, json]) {
+  it('forwards a same-origin JSON mutation with the session, and one with no Origin (curl, scripts)', async () => {
+    for (const headers of [{ ...signedIn, origin: stack.webUrl, 'sec-fetch-site': 'same-origin' }, signedIn]) {
       const answer = await send('/api/graphql', { headers, body: CANCEL });
       expect(answer.status).toBe(200);
       expect(answer.body).toContain(`race ${NO_SUCH_RACE} not found`);
@@ -89,20 +104,105 @@ describe('what the dashboard itself sends goes through', () => {
   it('answers to localhost, [::1] and the names in WEB_ALLOWED_HOSTS', async () => {
     for (const host of [`localhost:${port}`, `[::1]:${port}`, EXTRA_HOST]) {
       const origin = host === EXTRA_HOST ? `https://${EXTRA_HOST}` : `http://${host}`;
-      const answer = await send('/api/graphql', { headers: { ...json, host, origin }, body: CANCEL });
+      const answer = await send('/api/graphql', { headers: { ...signedIn, host, origin }, body: CANCEL });
       expect(answer.status, host).toBe(200);
       expect(answer.body).toContain('not found');
-      expect((await send('/races', { method: 'GET', headers: { host } })).status, host).toBe(200);
+      expect((await send('/races', { method: 'GET', headers: { host, cookie } })).status, host).toBe(200);
     }
   });
 
   it('forwards a query over GET', async () => {
     const answer = await send(`/api/graphql?${new URLSearchParams({ query: '{ cases { id } }' })}`, {
       method: 'GET',
-      headers: { accept: 'application/json', 'sec-fetch-site': 'same-origin' },
+      headers: { accept: 'application/json', 'sec-fetch-site': 'same-origin', cookie },
     });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body).data.cases).toContainEqual({ id: 'B1' });
+  });
+});
+
+const START_SWEEP = JSON.stringify({
+  query: 'mutation { startSweep(input: {operation: "append", writers: [1], commitsPerWriter: 1}) { id } }',
+});
+const FORGED = 'racelab_session=rl_session_forged0123456789abcdefghijklmnopqrstuvwxyz01';
+
+describe('without a session, nothing is reached', () => {
+  it.each([
+    ['startRace', START_RACE],
+    ['startSweep', START_SWEEP],
+    ['cancelRace', CANCEL],
+  ])('a local process POSTing %s with only Content-Type gets 401, and nothing runs', async (_, body) => {
+    expectRefused(await send('/api/graphql', { headers: json, body }), 401, /^not signed in: open the sign-in link/);
+    expectRefused(
+      await send('/api/graphql', { headers: { ...json, cookie: FORGED }, body }),
+      401,
+      /^session not recognised/,
+    );
+    expect(await raceCount()).toBe(0);
+  });
+
+  it('reads are refused too, over POST and GET: the API would answer loopback reads without a token', async () => {
+    const query = JSON.stringify({ query: '{ races(first: 1) { edges { node { id } } } }' });
+    expectRefused(await send('/api/graphql', { headers: json, body: query }), 401, /^not signed in/);
+    const get = new URLSearchParams({ query: '{ cases { id } }' });
+    expectRefused(await send(`/api/graphql?${get}`, { method: 'GET', headers: {} }), 401, /^not signed in/);
+  });
+
+  it('every page sends the person to sign in, and back afterwards; the sign-in page itself is open', async () => {
+    for (const path of ['/', '/races', '/audit?tab=jobs', '/playground', '/scaling']) {
+      for (const headers of [{}, { cookie: FORGED }] as Record<string, string>[]) {
+        const answer = await send(path, { method: 'GET', headers });
+        expect(answer.status, path).toBe(303);
+        expect(answer.location, path).toBe(`/signin?${new URLSearchParams({ next: path })}`);
+      }
+    }
+    expect((await send('/signin', { method: 'GET', headers: {} })).status).toBe(200);
+  });
+
+  it('the link sets an HttpOnly, SameSite=Strict cookie and drops its secret from the URL; a stale link signs nobody in', async () => {
+    const res = await fetch(stack.loginLink, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/');
+    const attributes = (res.headers.get('set-cookie') ?? '').split(';').map((a) => a.trim().toLowerCase());
+    expect(attributes).toEqual(expect.arrayContaining(['httponly', 'samesite=strict', 'path=/']));
+    expect(attributes.find((a) => a.startsWith('max-age='))).toMatch(/^max-age=86\d{3}$/);
+    const stale = new URL(stack.loginLink);
+    stale.searchParams.set('login', 'rl_login_not_the_current_one_0123456789abcdef');
+    const refused = await fetch(stale, { redirect: 'manual' });
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get('location')).toBe('/signin?refused=link');
+    expect(refused.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('an API token signs in through /api/session; a wrong one does not; signing out ends the session', async () => {
+    const wrong = await send('/api/session', {
+      headers: json,
+      body: JSON.stringify({ token: 'rl_wrong_token_000000000' }),
+    });
+    expectRefused(wrong, 401, /API token is not recognised/);
+    const res = await fetch(`${stack.webUrl}/api/session`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ token: stack.token }),
+    });
+    expect(res.status).toBe(200);
+    const own = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    expect(own).toMatch(/^racelab_session=rl_session_/);
+    const mine = { ...json, cookie: own };
+    expect((await send('/api/graphql', { headers: mine, body: CANCEL })).body).toContain('not found');
+    const out = await send('/api/session', { method: 'DELETE', headers: { cookie: own } });
+    expect(out.status).toBe(200);
+    expect(out.setCookie).toMatch(/^racelab_session=; Max-Age=0/);
+    expectRefused(await send('/api/graphql', { headers: mine, body: CANCEL }), 401, /^session not recognised/);
+    expect((await send('/races', { method: 'GET', headers: { cookie: own } })).status).toBe(303);
+  });
+
+  it('another site cannot sign a visitor in (login CSRF): /api/session takes JSON from its own pages only', async () => {
+    const body = JSON.stringify({ token: stack.token });
+    expect((await send('/api/session', { headers: { ...json, origin: 'http://evil.example' }, body })).status).toBe(
+      403,
+    );
+    expect((await send('/api/session', { headers: { 'content-type': 'text/plain' }, body })).status).toBe(415);
   });
 });
 
@@ -114,30 +214,36 @@ describe('another page cannot run mutations through the proxy', () => {
     ['Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site' }],
     ['Sec-Fetch-Site same-site', { 'sec-fetch-site': 'same-site' }],
   ])('refuses a mutation with %s (403) and creates no race', async (_, headers: Record<string, string>) => {
-    const answer = await send('/api/graphql', { headers: { ...json, ...headers }, body: START_RACE });
+    const answer = await send('/api/graphql', { headers: { ...signedIn, ...headers }, body: START_RACE });
     expectRefused(answer, 403, /^cross-origin request refused: .*only from its own pages/);
     expect(await raceCount()).toBe(0);
   });
 
   it('refuses a text/plain body, as an HTML form sends it (415), and creates no race', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
-      const answer = await send('/api/graphql', { headers: { 'content-type': type }, body: START_RACE });
+      const answer = await send('/api/graphql', { headers: { 'content-type': type, cookie }, body: START_RACE });
       expectRefused(answer, 415, /^only application\/json is accepted/);
     }
-    expectRefused(await send('/api/graphql', { headers: {}, body: START_RACE }), 415, /application\/json/);
+    expectRefused(await send('/api/graphql', { headers: { cookie }, body: START_RACE }), 415, /application\/json/);
     expect(await raceCount()).toBe(0);
   });
 
   it('refuses a mutation over GET (405) and creates no race', async () => {
     const query = new URLSearchParams({ query: 'mutation { startRace(input: {caseId: "B1"}) { id } }' });
-    const answer = await send(`/api/graphql?${query}`, { method: 'GET', headers: { accept: 'text/event-stream' } });
+    const answer = await send(`/api/graphql?${query}`, {
+      method: 'GET',
+      headers: { accept: 'text/event-stream', cookie },
+    });
     expectRefused(answer, 405, /^a mutation must be POSTed/);
     expect(await raceCount()).toBe(0);
   });
 
   it('refuses a GET from another origin (403)', async () => {
     const query = new URLSearchParams({ query: '{ cases { id } }' });
-    const answer = await send(`/api/graphql?${query}`, { method: 'GET', headers: { origin: 'http://evil.example' } });
+    const answer = await send(`/api/graphql?${query}`, {
+      method: 'GET',
+      headers: { origin: 'http://evil.example', cookie },
+    });
     expectRefused(answer, 403, /^cross-origin request refused/);
   });
 });
@@ -148,15 +254,15 @@ describe('DNS rebinding: a foreign name that resolves to loopback', () => {
     const origin = `http://${host}`;
     expectRefused(
       await send('/api/graphql', {
-        headers: { ...json, host, origin, 'sec-fetch-site': 'same-origin' },
+        headers: { ...signedIn, host, origin, 'sec-fetch-site': 'same-origin' },
         body: START_RACE,
       }),
       403,
       /^host 'evil\.example:\d+' is not one of this dashboard's names/,
     );
     const query = new URLSearchParams({ query: '{ races(first: 1) { edges { node { id } } } }' });
-    expectRefused(await send(`/api/graphql?${query}`, { method: 'GET', headers: { host } }), 403, /^host /);
-    expectRefused(await send('/races', { method: 'GET', headers: { host } }), 403, /^host /);
+    expectRefused(await send(`/api/graphql?${query}`, { method: 'GET', headers: { host, cookie } }), 403, /^host /);
+    expectRefused(await send('/races', { method: 'GET', headers: { host, cookie } }), 403, /^host /);
     expect(await raceCount()).toBe(0);
   });
 });
@@ -177,14 +283,18 @@ function postHuge(headers: Record<string, string>): Promise<number> {
   const chunk = Buffer.alloc(MiB, ' ');
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = request(`${stack.webUrl}/api/graphql`, { method: 'POST', headers: { ...json, ...headers } }, (res) => {
-      answered = true;
-      res.resume();
-      res.on('end', () => {
-        req.destroy();
-        resolve(res.statusCode ?? 0);
-      });
-    });
+    const req = request(
+      `${stack.webUrl}/api/graphql`,
+      { method: 'POST', headers: { ...signedIn, ...headers } },
+      (res) => {
+        answered = true;
+        res.resume();
+        res.on('end', () => {
+          req.destroy();
+          resolve(res.statusCode ?? 0);
+        });
+      },
+    );
     // Once the server has answered it may close the connection under bytes still in flight.
     req.on('error', (e) => {
       if (!answered) reject(e);
@@ -255,7 +365,7 @@ describe('a huge body is refused before it is read', () => {
   // memory would grow the server by at least its 128 MiB; half of that is the bound, clear of the
   // few MiB the garbage collector's timing moves it by (34 MiB was once seen against a bound of 32).
   beforeAll(async () => {
-    const answer = await send('/api/graphql', { headers: json, body: ' '.repeat(64 * 1024 + 1) });
+    const answer = await send('/api/graphql', { headers: signedIn, body: ' '.repeat(64 * 1024 + 1) });
     expect(answer.status).toBe(413);
   });
 
@@ -273,7 +383,7 @@ describe('a huge body is refused before it is read', () => {
   });
 
   it('says what the limit is', async () => {
-    const answer = await send('/api/graphql', { headers: json, body: ' '.repeat(64 * 1024 + 1) });
+    const answer = await send('/api/graphql', { headers: signedIn, body: ' '.repeat(64 * 1024 + 1) });
     expectRefused(answer, 413, /^request body over 65536 bytes/);
   });
 
@@ -322,6 +432,27 @@ describe('in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await new Promise((r) => attacker?.close(r));
+  });
+
+  it('a person signs in with a token on the sign-in page, sees who they are, and signs out', async () => {
+    const context = await browser.newContext({ baseURL: stack.webUrl });
+    const page = await context.newPage();
+    await page.goto('/playground');
+    await page.waitForURL('**/signin?next=%2Fplayground');
+    await page.locator('#token').fill('rl_wrong_token_000000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(await page.getByTestId('sign-in-failure').textContent()).toMatch(/API token is not recognised/);
+    await page.locator('#token').fill(stack.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/playground');
+    expect(await page.getByTestId('signed-in').textContent()).toMatch(/^Signed in with token 'LAB_API_TOKEN'/);
+    // HttpOnly: no script on the page can read the session.
+    expect(await page.evaluate(() => document.cookie)).not.toContain('racelab_session');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/signin');
+    await page.goto('/races');
+    await page.waitForURL('**/signin?next=%2Fraces');
+    await context.close();
   });
 
   it('a form on another site posting text/plain to the proxy starts no race', async () => {

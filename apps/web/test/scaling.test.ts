@@ -73,7 +73,7 @@ beforeAll(async () => {
   await store('compaction', recorded.compaction.results, 10);
   await store('lost', withLostCommit(recorded.none.results), 5);
   browser = await launch();
-  tab = await openPage(browser, stack.webUrl);
+  tab = await openPage(browser, stack.webUrl, stack.loginLink);
 });
 afterAll(async () => {
   await db?.end();

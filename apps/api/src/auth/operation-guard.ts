@@ -2,12 +2,13 @@
  * Who may run what, decided once per operation before any resolver runs: a mutation always needs a
  * token; a query or a subscription needs one unless the request comes from this host. Deciding per
  * operation rather than per field means a field added later cannot be left open by forgetting a call.
- * A token that was sent but is not known never gets this far: building the context refuses it.
+ * A token or session that was sent but is not known never gets this far: building the context refuses it.
  */
 import { type DocumentNode, type ExecutionResult, getOperationAST, OperationTypeNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { AuthError } from '../errors/client-errors';
 import type { ApiContext } from '../graphql/builder';
+import type { SessionActor, TokenActor } from './actor';
 
 interface Operation {
   document: DocumentNode;
@@ -22,7 +23,7 @@ interface Operation {
  */
 function refusal({ document, operationName, contextValue }: Operation): AuthError | null {
   const ctx = contextValue as ApiContext;
-  if (ctx.token !== null) return null;
+  if (ctx.actor !== null) return null;
   if (getOperationAST(document, operationName)?.operation === OperationTypeNode.MUTATION) return new AuthError();
   return ctx.loopback ? null : new AuthError('reads from other hosts need an API token too');
 }
@@ -40,3 +41,12 @@ function guard({
 }
 
 export const operationGuard: Plugin = { onExecute: guard, onSubscribe: guard };
+
+/**
+ * The caller a mutation runs for, to record beside what it starts. The guard above has already refused a
+ * mutation with no caller; this says so to the types and refuses all the same should a resolver run without.
+ */
+export function callerOf(ctx: ApiContext): TokenActor | SessionActor {
+  if (ctx.actor === null) throw new AuthError();
+  return ctx.actor;
+}

@@ -16,7 +16,7 @@ export async function registerToken(db: Db, token: string, label: string): Promi
 }
 
 /** A new token for `label`, replacing earlier ones of that label; returned once, never stored in clear. */
-export async function issueToken(db: Db, label: string): Promise<string> {
+async function issueToken(db: Db, label: string): Promise<string> {
   const token = newToken();
   await db.$transaction([
     db.apiToken.deleteMany({ where: { label } }),
@@ -73,7 +73,8 @@ export function listTokens(db: Db): Promise<TokenInfo[]> {
 
 /**
  * Deletes the token whose id is `idOrLabel`, or every token with that label, and returns what it
- * deleted. A running API may accept a revoked token for up to 30 s more (TokenVerifier's cache).
+ * deleted. Every API process checks each request against the database (auth/callers.ts), so the token
+ * stops working at once, and the dashboard sessions signed in with it end with it.
  */
 export async function revokeTokens(db: Db, idOrLabel: string): Promise<TokenInfo[]> {
   const where = { OR: [{ id: idOrLabel }, { label: idOrLabel }] };
@@ -88,37 +89,4 @@ export async function revokeTokens(db: Db, idOrLabel: string): Promise<TokenInfo
 export async function firstAdminToken(db: Db): Promise<string | null> {
   if ((await db.apiToken.count({ where: { label: 'admin' } })) > 0) return null;
   return issueToken(db, 'admin');
-}
-
-const CACHE_MS = 30_000;
-
-/**
- * What a request's Authorization header amounts to: no token, a token this API knows (its label),
- * or one it does not (malformed, unknown or revoked), which is an error rather than no token.
- */
-export type TokenCheck = { kind: 'none' } | { kind: 'known'; label: string } | { kind: 'unrecognised' };
-
-/**
- * Checks bearer tokens against the database, remembering known hashes for 30 s so a burst of
- * requests does not cost a query each (a deleted token stops working within that time), and
- * recording lastUsedAt at most once per cache period.
- */
-export class TokenVerifier {
-  private readonly known = new Map<string, { label: string; until: number }>();
-
-  constructor(private readonly db: Db) {}
-
-  async verify(header: string | null): Promise<TokenCheck> {
-    if (header === null || header.trim() === '') return { kind: 'none' };
-    const m = /^Bearer ([A-Za-z0-9_-]{8,200})$/.exec(header.trim());
-    if (!m) return { kind: 'unrecognised' };
-    const hash = hashToken(m[1] as string);
-    const cached = this.known.get(hash);
-    if (cached && cached.until > Date.now()) return { kind: 'known', label: cached.label };
-    const found = await this.db.apiToken.findUnique({ where: { hash }, select: { id: true, label: true } });
-    if (!found) return { kind: 'unrecognised' };
-    this.known.set(hash, { label: found.label, until: Date.now() + CACHE_MS });
-    await this.db.apiToken.update({ where: { id: found.id }, data: { lastUsedAt: new Date() } });
-    return { kind: 'known', label: found.label };
-  }
 }

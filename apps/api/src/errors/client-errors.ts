@@ -15,6 +15,10 @@ export class InputError extends GraphQLError {
 export const TOKEN_NOT_RECOGNISED =
   'token not recognised: it is malformed, or was never issued here, or was revoked; send a current token or none';
 
+/** For a `Session` credential the API does not know: the dashboard answers it by asking the person to sign in. */
+export const SESSION_NOT_RECOGNISED =
+  'session not recognised: it has expired, or was signed out, or the token it was signed in with was revoked; sign in again';
+
 export class AuthError extends GraphQLError {
   constructor(message = 'this needs an API token: send Authorization: Bearer <token>') {
     super(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });

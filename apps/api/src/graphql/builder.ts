@@ -7,6 +7,7 @@ import SchemaBuilder from '@pothos/core';
 import { ENGINE_INFO } from '@racelab/engine';
 import type { LocationConfig } from '@racelab/lab';
 import type { PgBoss } from 'pg-boss';
+import type { SessionActor, TokenActor } from '../auth/actor';
 import type { Db } from '../db/prisma';
 import type { ProgressHub } from '../races/progress';
 import type { Loaders } from './loaders';
@@ -16,8 +17,8 @@ export interface ApiContext {
   boss: PgBoss;
   hub: ProgressHub;
   locations: LocationConfig;
-  /** The bearer token's label when one was sent and is known, else null. */
-  token: string | null;
+  /** Who is calling: a known API token or dashboard session, else null (nothing was sent). */
+  actor: TokenActor | SessionActor | null;
   /** Whether the request came from this host: a loopback peer that sent it to a loopback name. */
   loopback: boolean;
   loaders: Loaders;

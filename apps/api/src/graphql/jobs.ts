@@ -2,6 +2,7 @@
  * Auditing a team's jobs: a manifest in (YAML or JSON), the lab's findings and pairwise forecasts
  * out, stored so the dashboard can show past audits.
  */
+
 import {
   auditJobs,
   clientSafeMessage,
@@ -14,8 +15,11 @@ import {
   type SkippedWork,
 } from '@racelab/lab';
 import { GraphQLError } from 'graphql';
+import { storedActor } from '../auth/actor';
+import { callerOf } from '../auth/operation-guard';
 import type { JobAudit } from '../db/prisma';
 import { InputError } from '../errors/client-errors';
+import { ActorType, storedActorOf } from './actor-types';
 import { builder } from './builder';
 import { EngineForecastType } from './engine-forecast-types';
 import { KeyValue, pairs } from './key-value-types';
@@ -120,6 +124,7 @@ const JobAuditType = builder.objectRef<JobAudit>('JobAudit').implement({
     id: t.exposeID('id'),
     auditedAt: t.string({ resolve: (a) => a.createdAt.toISOString() }),
     failed: t.exposeBoolean('failed', { description: 'some finding is an error' }),
+    startedBy: t.field({ type: ActorType, nullable: true, resolve: (r) => storedActorOf(r.startedBy) }),
     jobs: t.field({
       type: [JobType],
       resolve: (a) =>
@@ -183,6 +188,7 @@ builder.mutationFields((t) => ({
           pairs: audit.pairs as unknown as object[],
           failed: audit.failed,
           skipped: audit.skipped as unknown as object[],
+          startedBy: storedActor(callerOf(ctx)),
         },
       });
     },

@@ -9,6 +9,7 @@
  * API process, once per request (limits.ts). A store that cannot be reached is a report with
  * verdict `could-not-run`, kept like the others; a refused location or number touches no store.
  */
+
 import {
   type DecidingCheck,
   type InformationalCheck,
@@ -20,8 +21,11 @@ import {
   probeStore,
 } from '@racelab/engine';
 import { LocationError, resolveTableLocation } from '@racelab/lab';
+import { storedActor } from '../auth/actor';
+import { callerOf } from '../auth/operation-guard';
 import type { StoreProbe } from '../db/prisma';
 import { ConflictError, InputError } from '../errors/client-errors';
+import { ActorType, storedActorOf } from './actor-types';
 import { builder } from './builder';
 
 /** Smaller than the CLI's limits: a request holds a connection for the whole probe (~25 s at the defaults on radosgw). */
@@ -71,6 +75,7 @@ const StoreProbeType = builder.objectRef<StoreProbe>('StoreProbe').implement({
     id: t.exposeID('id'),
     location: t.exposeString('location'),
     verdict: t.exposeString('verdict', { description: 'safe, unsafe or could-not-run' }),
+    startedBy: t.field({ type: ActorType, nullable: true, resolve: (r) => storedActorOf(r.startedBy) }),
     summary: t.string({
       description: 'the verdict in one line, naming each failed check',
       resolve: (p) => report(p).summary,
@@ -173,7 +178,12 @@ builder.mutationFields((t) => ({
         running = false;
       }
       return ctx.db.storeProbe.create({
-        data: { location: result.location, verdict: result.verdict, report: result as unknown as object },
+        data: {
+          location: result.location,
+          verdict: result.verdict,
+          report: result as unknown as object,
+          startedBy: storedActor(callerOf(ctx)),
+        },
       });
     },
   }),

@@ -4,6 +4,7 @@ import type { Race, RaceEvent } from '../db/prisma';
 import { specOf } from '../races/spec';
 import { specForClients } from '../races/spec-for-clients';
 import { verdictSummary, worstVerdict } from '../races/verdict-summary';
+import { ActorType, storedActorOf } from './actor-types';
 import { builder } from './builder';
 import { clientSafeText, clientSafeTextOrNull } from './client-safe-text';
 import { KeyValue, pairs } from './key-value-types';
@@ -27,6 +28,8 @@ export const RaceType = builder.objectRef<Race>('Race').implement({
       resolve: (r, _args, ctx) => clientSafeTextOrNull(r.reason, ctx),
     }),
     worker: t.exposeString('worker', { nullable: true }),
+    startedBy: t.field({ type: ActorType, nullable: true, resolve: (r) => storedActorOf(r.startedBy) }),
+    cancelledBy: t.field({ type: ActorType, nullable: true, resolve: (r) => storedActorOf(r.cancelledBy) }),
     spec: t.string({
       description: "the race as the worker runs it (JSON; the server's folders shown by the settings that name them)",
       resolve: (r, _args, ctx) => specForClients(r.spec, namedRoots(ctx.locations)),

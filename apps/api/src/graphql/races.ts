@@ -1,5 +1,8 @@
 /** Races: the case catalog, listing and reading races, starting and cancelling them, live progress. */
+
 import { onBaseTable, selectCases } from '@racelab/lab';
+import { storedActor } from '../auth/actor';
+import { callerOf } from '../auth/operation-guard';
 import type { Db, Prisma, Race } from '../db/prisma';
 import { ConflictError, InputError, NotFoundError } from '../errors/client-errors';
 import { raceEvents } from '../races/progress';
@@ -141,7 +144,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: StartRaceInputType, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const spec = await raceSpec(input, ctx.locations);
-      return createRace(ctx.db, ctx.boss, spec, input.caseId == null ? null : spec.case.id);
+      return createRace(ctx.db, ctx.boss, spec, input.caseId == null ? null : spec.case.id, callerOf(ctx));
     },
   }),
   cancelRace: t.field({
@@ -159,6 +162,7 @@ builder.mutationFields((t) => ({
           reason: 'cancelled before it started',
           finishedAt: new Date(),
           cancelRequestedAt: new Date(),
+          cancelledBy: storedActor(callerOf(ctx)),
         },
       });
       if (queued.count === 1) {
@@ -166,7 +170,7 @@ builder.mutationFields((t) => ({
       } else {
         const running = await ctx.db.race.updateMany({
           where: { id: raceId, status: 'RUNNING' },
-          data: { cancelRequestedAt: new Date() },
+          data: { cancelRequestedAt: new Date(), cancelledBy: storedActor(callerOf(ctx)) },
         });
         if (running.count === 0) throw new ConflictError(`race ${raceId} has already ended (${race.status})`);
         // The worker holding the race listens on this channel and kills its writer processes.

@@ -6,5 +6,6 @@ import './jobs';
 import './isolation-advice';
 import './probe';
 import './sweeps';
+import './actor-types';
 
 export const schema = builder.toSchema();

@@ -14,6 +14,7 @@ import type {
   SweepResults,
 } from '@racelab/contracts';
 import type { Sweep } from '../db/prisma';
+import { ActorType, storedActorOf } from './actor-types';
 import { builder } from './builder';
 import { RaceStatusEnum } from './race-status';
 
@@ -219,6 +220,8 @@ export const SweepType = builder.objectRef<Sweep>('Sweep').implement({
     writers: t.exposeInt('writers', { nullable: true, description: 'N of the point running now' }),
     reason: t.exposeString('reason', { nullable: true }),
     worker: t.exposeString('worker', { nullable: true }),
+    startedBy: t.field({ type: ActorType, nullable: true, resolve: (r) => storedActorOf(r.startedBy) }),
+    cancelledBy: t.field({ type: ActorType, nullable: true, resolve: (r) => storedActorOf(r.cancelledBy) }),
     results: t.field({
       type: ResultsType,
       nullable: true,

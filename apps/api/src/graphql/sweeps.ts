@@ -5,6 +5,7 @@
  * `sweeps(last)` read them back, `sweepProgress(id)` streams progress the way races stream theirs, and
  * `cancelSweep(id)` stops one. Auth, Origin and Host are the operation guard's and the edge's, as for races.
  */
+
 import {
   checkSweepInput,
   DEFAULT_SWEEP_APPEND_RATE,
@@ -15,6 +16,8 @@ import {
   MAX_SWEEP_WRITERS,
   RETRY_POLICIES,
 } from '@racelab/contracts';
+import { storedActor } from '../auth/actor';
+import { callerOf } from '../auth/operation-guard';
 import type { Db, Sweep } from '../db/prisma';
 import { ConflictError, InputError, NotFoundError } from '../errors/client-errors';
 import type { ProgressHub } from '../races/progress';
@@ -146,7 +149,7 @@ builder.mutationFields((t) => ({
         problems.push(e.message);
       }
       if (!checked.ok || problems.length > 0) throw new InputError(problems.join('; '), problems);
-      return createSweep(ctx.db, ctx.boss, checked.value, root);
+      return createSweep(ctx.db, ctx.boss, checked.value, callerOf(ctx), root);
     },
   }),
   cancelSweep: t.field({
@@ -160,14 +163,20 @@ builder.mutationFields((t) => ({
       const now = new Date();
       const queued = await ctx.db.sweep.updateMany({
         where: { id: sweepId, status: 'QUEUED' },
-        data: { status: 'CANCELLED', reason: 'cancelled before it started', finishedAt: now, cancelRequestedAt: now },
+        data: {
+          status: 'CANCELLED',
+          reason: 'cancelled before it started',
+          finishedAt: now,
+          cancelRequestedAt: now,
+          cancelledBy: storedActor(callerOf(ctx)),
+        },
       });
       if (queued.count === 1) {
         await announceSweep(ctx.db, sweepId);
       } else {
         const running = await ctx.db.sweep.updateMany({
           where: { id: sweepId, status: 'RUNNING' },
-          data: { cancelRequestedAt: now },
+          data: { cancelRequestedAt: now, cancelledBy: storedActor(callerOf(ctx)) },
         });
         if (running.count === 0) throw new ConflictError(`sweep ${sweepId} has already ended (${sweep.status})`);
         // The worker holding the sweep listens on this channel and stops its writer processes.

@@ -2,6 +2,7 @@
  * Types and fields about tables: the per-engine reading of an isolation string, the audit of
  * tables' `delta.isolationLevel`, the layout of a table's files, and the conflict forecast.
  */
+
 import { propertyProblems, repeatedKeys } from '@racelab/contracts';
 import { type EngineForecast, ExpressionError, ISOLATION_LEVEL_KEY, type StructType } from '@racelab/engine';
 import {
@@ -17,12 +18,15 @@ import {
   tableLayout,
   type WriterSpec,
 } from '@racelab/lab';
+import { storedActor } from '../auth/actor';
+import { callerOf } from '../auth/operation-guard';
 import type { Audit } from '../db/prisma';
 import { InputError } from '../errors/client-errors';
 import { type Measured, measuredOutcomes, type OrderTally } from '../races/measured';
 import { toCustomWriter, type WriterInput } from '../races/spec';
 import { type Interpretation, interpret } from '../tables/interpret';
 import { openTable as openTableAt, refusedTable } from '../tables/open-table';
+import { ActorType, storedActorOf } from './actor-types';
 import { type ApiContext, builder } from './builder';
 import { clientSafeText } from './client-safe-text';
 import { EngineForecastType } from './engine-forecast-types';
@@ -73,6 +77,7 @@ export const TableAudit = builder.objectRef<Audit>('TableAudit').implement({
     }),
     tableVersion: t.exposeInt('tableVersion'),
     auditedAt: t.string({ resolve: (a) => a.createdAt.toISOString() }),
+    startedBy: t.field({ type: ActorType, nullable: true, resolve: (r) => storedActorOf(r.startedBy) }),
   }),
 });
 
@@ -363,6 +368,7 @@ builder.mutationFields((t) => ({
         throw new InputError(`locations: 1 to ${MAX_AUDIT_LOCATIONS}`);
       }
       // Every location must resolve and open before anything is stored.
+      const startedBy = storedActor(callerOf(ctx));
       const opened = [];
       for (const location of locations) opened.push(await openTable(ctx, location));
       return ctx.db.$transaction(
@@ -376,6 +382,7 @@ builder.mutationFields((t) => ({
               isolationLevel: value,
               interpretations: interpretations as unknown as object[],
               flagged: interpretations.some((i) => i.flagged),
+              startedBy,
             },
           });
         }),

@@ -1,14 +1,16 @@
 /**
  * The API's HTTP server: yoga on /graphql (GraphiQL when configured, subscriptions as server-sent
- * events), /health for supervisors, the edge checks (http/edge.ts) before yoga reads anything, and
- * the caller's token and whether it is on this host put in the context.
+ * events), /health for supervisors, /session for the dashboard's sign-in (http/session-route.ts), the edge
+ * checks (http/edge.ts) before anything reads the request, and the caller (a token or a dashboard session)
+ * and whether it is on this host put in the context.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createYoga } from 'graphql-yoga';
+import { type CallerCheck, CallerVerifier } from '../auth/callers';
 import { operationGuard } from '../auth/operation-guard';
-import { TokenVerifier } from '../auth/tokens';
-import { AuthError, TOKEN_NOT_RECOGNISED } from '../errors/client-errors';
+import { SESSION_NOT_RECOGNISED, TOKEN_NOT_RECOGNISED } from '../errors/client-errors';
+import { answerUnexpected, maskError } from '../errors/unexpected';
 import type { ApiContext } from '../graphql/builder';
 import { createLoaders } from '../graphql/loaders';
 import { schema } from '../graphql/schema';
@@ -16,8 +18,9 @@ import { type ApiConfig, loadConfig } from '../process/config';
 import { documentGuard } from './document-guard';
 import { Edge, type Refusal, wantsPage } from './edge';
 import { GRAPHIQL_OFF, offlineGraphiQL } from './graphiql';
+import { SESSION_PATH, sessionRoute } from './session-route';
 
-export type ServerDeps = Omit<ApiContext, 'token' | 'loopback' | 'loaders'>;
+export type ServerDeps = Omit<ApiContext, 'actor' | 'loopback' | 'loaders'>;
 
 function refuse(res: ServerResponse, { status, code, message }: Refusal) {
   res.writeHead(status, { 'content-type': 'application/json' });
@@ -26,11 +29,11 @@ function refuse(res: ServerResponse, { status, code, message }: Refusal) {
 
 export function createApiServer(
   deps: ServerDeps,
-  cfg: Pick<ApiConfig, 'corsOrigins' | 'allowedHosts' | 'apiHost' | 'graphiql'> = loadConfig(),
+  cfg: Pick<ApiConfig, 'corsOrigins' | 'allowedHosts' | 'apiHost' | 'graphiql' | 'sessionHours'> = loadConfig(),
 ): Server {
-  const tokens = new TokenVerifier(deps.db);
+  const callers = new CallerVerifier(deps.db);
   const edge = new Edge(cfg, () => (server.address() as AddressInfo).port);
-  const yoga = createYoga<{ req: IncomingMessage }>({
+  const yoga = createYoga<{ req: IncomingMessage; caller: CallerCheck }>({
     schema,
     graphqlEndpoint: '/graphql',
     graphiql: cfg.graphiql && { title: 'racelab API' },
@@ -49,28 +52,42 @@ export function createApiServer(
         allowedHeaders: ['content-type', 'authorization', 'accept'],
       };
     },
-    // Whatever NODE_ENV says, an unexpected error reaches the client as "Unexpected error." only;
-    // yoga logs the real one, stack and all.
-    maskedErrors: { isDev: false },
+    // Whatever NODE_ENV says, an unexpected error reaches the client as "Unexpected error." and an id only;
+    // the log has the real one under that id, stack and all.
+    maskedErrors: { isDev: false, maskError },
     // Document checks first (no resolver runs for a refused document), then who may run the operation.
     plugins: [documentGuard, operationGuard],
-    context: async ({ req, request }): Promise<ApiContext> => {
-      const token = await tokens.verify(request.headers.get('authorization'));
-      // A token that was sent but is not known is an error, not an anonymous request.
-      if (token.kind === 'unrecognised') throw new AuthError(TOKEN_NOT_RECOGNISED);
-      return {
-        ...deps,
-        token: token.kind === 'known' ? token.label : null,
-        loopback: edge.loopback(req),
-        loaders: createLoaders(deps.db),
-      };
-    },
+    context: ({ req, caller }): ApiContext => ({
+      ...deps,
+      actor: caller.kind === 'known' ? caller.actor : null,
+      loopback: edge.loopback(req),
+      loaders: createLoaders(deps.db),
+    }),
   });
+  /**
+   * The caller, checked before yoga reads the request: a credential that was sent but is not known (a revoked
+   * token, an ended session) is refused here, so it gets no further than an anonymous request would, not even
+   * a document's validation errors.
+   */
+  async function withCaller(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const caller = await callers.verify(req.headers.authorization ?? null);
+    if (caller.kind === 'unrecognised') {
+      const message = caller.scheme === 'Session' ? SESSION_NOT_RECOGNISED : TOKEN_NOT_RECOGNISED;
+      refuse(res, { status: 401, code: 'UNAUTHENTICATED', message });
+      req.resume();
+      return;
+    }
+    await yoga(req, res, { req, caller });
+  }
   const server = createServer((req, res) => {
     const refused = edge.check(req);
     if (refused) {
       refuse(res, refused);
       req.resume();
+      return;
+    }
+    if (new URL(req.url ?? '/', 'http://api').pathname === SESSION_PATH) {
+      sessionRoute(req, res, deps.db, cfg).catch((e: unknown) => answerUnexpected(res, e, SESSION_PATH));
       return;
     }
     if (req.url === '/health') {
@@ -81,7 +98,7 @@ export function createApiServer(
       res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end(GRAPHIQL_OFF);
       return;
     }
-    void yoga(req, res, { req });
+    withCaller(req, res).catch((e: unknown) => answerUnexpected(res, e, 'checking the caller'));
   });
   return server;
 }

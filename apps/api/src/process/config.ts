@@ -5,6 +5,7 @@
 // Found by looking for the workspace's package.json: this module also runs from a bundle under var/build.
 import { resolve } from 'node:path';
 import { REPO_ROOT } from '@racelab/lab';
+import { DEFAULT_SESSION_HOURS } from '../auth/sessions';
 
 export { findRepoRoot } from '@racelab/lab';
 export { REPO_ROOT };
@@ -29,6 +30,10 @@ export interface ApiConfig {
   allowedHosts: string[];
   /** Whether /graphql serves GraphiQL to browsers. */
   graphiql: boolean;
+  /** How long a dashboard session lasts, hours (DASHBOARD_SESSION_HOURS). */
+  sessionHours: number;
+  /** Where `npm start` keeps the dashboard's sign-in link, mode 0600 (LAB_DASHBOARD_LOGIN). */
+  dashboardLoginFile: string;
 }
 
 function intFromEnv(name: string, fallback: number, min: number, max: number): number {
@@ -83,5 +88,7 @@ export function loadConfig(): ApiConfig {
     corsOrigins: originsFromEnv('API_CORS_ORIGINS', [`http://127.0.0.1:${webPort}`, `http://localhost:${webPort}`]),
     allowedHosts: listFromEnv('API_ALLOWED_HOSTS', []).map((h) => h.toLowerCase()),
     graphiql: flagFromEnv('API_GRAPHIQL', process.env.NODE_ENV !== 'production'),
+    sessionHours: intFromEnv('DASHBOARD_SESSION_HOURS', DEFAULT_SESSION_HOURS, 1, 720),
+    dashboardLoginFile: resolve(REPO_ROOT, process.env.LAB_DASHBOARD_LOGIN ?? 'var/dashboard-login'),
   };
 }

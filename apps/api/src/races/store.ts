@@ -3,8 +3,10 @@
  * without its job, nor queued without its row), moved through their states by atomic updates, and
  * every step recorded as an event and announced with NOTIFY for the progress subscription.
  */
+
 import { formatOf, type RunResult, type RunVerdict, type VerdictExample } from '@racelab/lab';
 import { fromPrisma, type PgBoss } from 'pg-boss';
+import { type Actor, storedActor } from '../auth/actor';
 import { type Db, Prisma, type RaceStatus } from '../db/prisma';
 import { RACE_QUEUE, type RaceJob } from '../queue/boss';
 import { type RaceSpec, storedSpec } from './spec';
@@ -32,7 +34,7 @@ function onWhat(spec: RaceSpec): string {
   return own ? `on copies of ${own.display}` : `at scale ${spec.scale}`;
 }
 
-export async function createRace(db: Db, boss: PgBoss, spec: RaceSpec, caseId: string | null) {
+export async function createRace(db: Db, boss: PgBoss, spec: RaceSpec, caseId: string | null, startedBy: Actor) {
   return db.$transaction(async (tx) => {
     const race = await tx.race.create({
       data: {
@@ -41,6 +43,7 @@ export async function createRace(db: Db, boss: PgBoss, spec: RaceSpec, caseId: s
         spec: storedSpec(spec) as Prisma.InputJsonValue,
         runsRequested: spec.runs,
         scale: spec.scale,
+        startedBy: storedActor(startedBy),
       },
     });
     const job: RaceJob = { raceId: race.id };

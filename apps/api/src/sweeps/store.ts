@@ -3,8 +3,10 @@
  * states by atomic updates, their progress kept on the row and announced with NOTIFY on the races' progress
  * channel (ids are UUIDs, so a sweep's never wakes a race's subscribers), so the API's one ProgressHub serves both.
  */
+
 import { type SweepInput, sweepCommits } from '@racelab/contracts';
 import { fromPrisma, type PgBoss } from 'pg-boss';
+import { type Actor, storedActor } from '../auth/actor';
 import type { Db, Prisma, Sweep } from '../db/prisma';
 import { SWEEP_QUEUE, type SweepJob } from '../queue/boss';
 import { PROGRESS_CHANNEL } from '../races/store';
@@ -15,12 +17,19 @@ export async function announceSweep(db: Tx, sweepId: string): Promise<void> {
   await db.$executeRaw`SELECT pg_notify(${PROGRESS_CHANNEL}, ${sweepId})`;
 }
 
-export async function createSweep(db: Db, boss: PgBoss, input: SweepInput, tableRoot?: string): Promise<Sweep> {
+export async function createSweep(
+  db: Db,
+  boss: PgBoss,
+  input: SweepInput,
+  startedBy: Actor,
+  tableRoot?: string,
+): Promise<Sweep> {
   return db.$transaction(async (tx) => {
     const sweep = await tx.sweep.create({
       data: {
         input: input as unknown as Prisma.InputJsonValue,
         total: sweepCommits(input),
+        startedBy: storedActor(startedBy),
         ...(tableRoot !== undefined && { tableRoot }),
       },
     });

@@ -10,11 +10,13 @@ export async function gql<T = Record<string, unknown>>(
   url: string,
   query: string,
   variables: Record<string, unknown> = {},
-  token?: string,
+  /** An API token (sent as Bearer), or a dashboard session's secret (sent as Session, as the dashboard does). */
+  token?: string | { session: string },
 ): Promise<GqlResult<T>> {
+  const authorization = typeof token === 'object' ? `Session ${token.session}` : token && `Bearer ${token}`;
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+    headers: { 'content-type': 'application/json', ...(authorization && { authorization }) },
     body: JSON.stringify({ query, variables }),
   });
   const body = (await res.json()) as Omit<GqlResult<T>, 'status'>;

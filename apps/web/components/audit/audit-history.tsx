@@ -60,7 +60,7 @@ function AuditRow({ audit, now }: { audit: TableAudit; now: number }) {
       </td>
       <td className="num">{audit.tableVersion}</td>
       <td>
-        <CheckedAt iso={audit.auditedAt} now={now} />
+        <CheckedAt iso={audit.auditedAt} now={now} by={audit.startedBy} />
       </td>
     </tr>
   );

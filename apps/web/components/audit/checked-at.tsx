@@ -34,8 +34,14 @@ export function relativeTime(at: number, now: number): string {
   return format.format(0, 'second');
 }
 
-/** When an audit ran: the date and time in the user's locale, and how long ago. */
-export function CheckedAt({ iso, now }: { iso: string; now: number }) {
+/** Who started a stored thing, as the API describes them; null for things stored before that was recorded. */
+export type StartedBy = { description: string } | null;
+
+/**
+ * When an audit, probe or sweep ran: the date and time in the user's locale, how long ago, and who started
+ * it (a token, or a dashboard session and how it signed in).
+ */
+export function CheckedAt({ iso, now, by }: { iso: string; now: number; by?: StartedBy }) {
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return <span className="muted">{iso}</span>;
   const absolute = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(at);
@@ -44,6 +50,12 @@ export function CheckedAt({ iso, now }: { iso: string; now: number }) {
       {absolute}
       <br />
       <span className="muted">{relativeTime(at, now)}</span>
+      {by && (
+        <span className="muted" data-testid="started-by">
+          <br />
+          by {by.description}
+        </span>
+      )}
     </time>
   );
 }

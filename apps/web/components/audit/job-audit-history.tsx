@@ -75,7 +75,7 @@ function JobAuditRow(props: { audit: JobAuditSummary; now: number; open: boolean
   return (
     <tr data-testid="job-audit-row" data-audit-id={audit.id} data-failed={String(audit.failed)}>
       <td>
-        <CheckedAt iso={audit.auditedAt} now={now} />
+        <CheckedAt iso={audit.auditedAt} now={now} by={audit.startedBy} />
       </td>
       <td>
         {names.slice(0, NAMES_SHOWN).join(', ')}

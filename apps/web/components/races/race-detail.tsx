@@ -72,6 +72,7 @@ export function RaceDetail({ id }: { id: string }) {
         <span className="muted">
           {race.tableLocation ? `copies of ${race.tableLocation}` : `scale ${race.scale}`} · {race.runsRequested} runs ·
           started {new Date(race.createdAt).toLocaleString()}
+          {race.startedBy && <span data-testid="started-by"> by {race.startedBy.description}</span>}
           {race.worker && ` · worker ${race.worker}`}
           {race.tableProperties.length > 0 && ` · ${race.tableProperties.map((p) => `${p.key}=${p.value}`).join(', ')}`}
         </span>
@@ -82,6 +83,11 @@ export function RaceDetail({ id }: { id: string }) {
         )}
       </div>
       {race.reason && <p className="error-text">{race.reason}</p>}
+      {race.cancelledBy && (
+        <p className="muted" data-testid="cancelled-by">
+          Cancelled by {race.cancelledBy.description}.
+        </p>
+      )}
       {cancel.error && <Failed error={cancel.error} />}
       <section className="panel" aria-labelledby="summary-heading">
         <h2 id="summary-heading">Outcome</h2>

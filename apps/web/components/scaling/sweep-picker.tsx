@@ -38,7 +38,7 @@ export function SweepPicker({ picked, onToggle }: { picked: readonly string[]; o
               />
             </td>
             <td>
-              <CheckedAt iso={s.createdAt} now={now} />
+              <CheckedAt iso={s.createdAt} now={now} by={s.startedBy} />
             </td>
             <td>
               {sweepLabel(s)}
@@ -54,6 +54,7 @@ export function SweepPicker({ picked, onToggle }: { picked: readonly string[]; o
                 </span>
               )}
               {s.reason && <span className="muted"> {s.reason}</span>}
+              {s.cancelledBy && <span className="muted"> (cancelled by {s.cancelledBy.description})</span>}
             </td>
           </tr>
         ))}

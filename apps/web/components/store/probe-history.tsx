@@ -36,7 +36,7 @@ export function ProbeHistory({ open, onOpen }: { open: string | null; onOpen: (p
           return (
             <tr key={p.id} data-testid="store-probe-row" data-probe-id={p.id} data-verdict={p.verdict}>
               <td>
-                <CheckedAt iso={p.probedAt} now={now} />
+                <CheckedAt iso={p.probedAt} now={now} by={p.startedBy} />
               </td>
               <td>
                 <code>{p.location}</code>

@@ -8,6 +8,27 @@ export type introspection = {
   mutation: 'Mutation';
   subscription: 'Subscription';
   types: {
+    Actor: {
+      kind: 'OBJECT';
+      name: 'Actor';
+      fields: {
+        description: {
+          name: 'description';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        id: { name: 'id'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        kind: {
+          name: 'kind';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        label: {
+          name: 'label';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        tokenId: { name: 'tokenId'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        via: { name: 'via'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+      };
+    };
     AppendPreview: {
       kind: 'OBJECT';
       name: 'AppendPreview';
@@ -391,6 +412,7 @@ export type introspection = {
             };
           };
         };
+        startedBy: { name: 'startedBy'; type: { kind: 'OBJECT'; name: 'Actor'; ofType: null } };
       };
     };
     JobAuditSkipped: {
@@ -962,12 +984,14 @@ export type introspection = {
           name: 'tableLayout';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'TableLayout'; ofType: null } };
         };
+        viewer: { name: 'viewer'; type: { kind: 'OBJECT'; name: 'Actor'; ofType: null } };
       };
     };
     Race: {
       kind: 'OBJECT';
       name: 'Race';
       fields: {
+        cancelledBy: { name: 'cancelledBy'; type: { kind: 'OBJECT'; name: 'Actor'; ofType: null } };
         caseId: { name: 'caseId'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         createdAt: {
           name: 'createdAt';
@@ -1004,6 +1028,7 @@ export type introspection = {
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         };
         startedAt: { name: 'startedAt'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        startedBy: { name: 'startedBy'; type: { kind: 'OBJECT'; name: 'Actor'; ofType: null } };
         status: {
           name: 'status';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'RaceStatus'; ofType: null } };
@@ -1444,6 +1469,7 @@ export type introspection = {
           name: 'rounds';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         };
+        startedBy: { name: 'startedBy'; type: { kind: 'OBJECT'; name: 'Actor'; ofType: null } };
         summary: {
           name: 'summary';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
@@ -1477,6 +1503,7 @@ export type introspection = {
       kind: 'OBJECT';
       name: 'Sweep';
       fields: {
+        cancelledBy: { name: 'cancelledBy'; type: { kind: 'OBJECT'; name: 'Actor'; ofType: null } };
         createdAt: {
           name: 'createdAt';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
@@ -1501,6 +1528,7 @@ export type introspection = {
         reason: { name: 'reason'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         results: { name: 'results'; type: { kind: 'OBJECT'; name: 'SweepResults'; ofType: null } };
         startedAt: { name: 'startedAt'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        startedBy: { name: 'startedBy'; type: { kind: 'OBJECT'; name: 'Actor'; ofType: null } };
         status: {
           name: 'status';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'RaceStatus'; ofType: null } };
@@ -2041,6 +2069,7 @@ export type introspection = {
           name: 'location';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         };
+        startedBy: { name: 'startedBy'; type: { kind: 'OBJECT'; name: 'Actor'; ofType: null } };
         tableVersion: {
           name: 'tableVersion';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };

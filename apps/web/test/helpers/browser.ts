@@ -31,7 +31,11 @@ export interface TestPage {
   shot(name: string): Promise<void>;
 }
 
-export async function openPage(browser: Browser, baseURL: string): Promise<TestPage> {
+/**
+ * A page in a browser context of its own, signed in as a person signs in: it opens the sign-in link `npm start`
+ * printed (given as `loginLink`), and lands on the races.
+ */
+export async function openPage(browser: Browser, baseURL: string, loginLink?: string): Promise<TestPage> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   const errors: string[] = [];
@@ -40,6 +44,10 @@ export async function openPage(browser: Browser, baseURL: string): Promise<TestP
   });
   page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
   mkdirSync(SCREENSHOTS, { recursive: true });
+  if (loginLink) {
+    await page.goto(loginLink);
+    await page.waitForURL('**/races');
+  }
   return {
     page,
     errors,

@@ -1,11 +1,12 @@
 /**
  * The product as `npm start` runs it, for the dashboard's end-to-end tests: the supervisor
- * (embedded Postgres, migrations, API, one worker) in a temporary folder, then the dashboard's server (`server.mjs`) on the
- * built dashboard with the API's URL and token, as the supervisor would pass them. Every process is
+ * (embedded Postgres, migrations, API, one worker, the sign-in link) in a temporary folder, then the
+ * dashboard's server (`server.mjs`) on the built dashboard with the API's URL, as the supervisor would pass
+ * it. A test signs in as a person does: it opens the link the supervisor kept in its file. Every process is
  * stopped by its PID.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -59,6 +60,10 @@ export interface E2eStack {
   /** The dashboard's server process, whose memory the proxy's tests read from /proc. */
   webPid: number;
   token: string;
+  /** The sign-in link the supervisor made, read from its file as a script would. */
+  loginLink: string;
+  /** Where the supervisor kept the link. */
+  loginFile: string;
   stop(): Promise<void>;
 }
 
@@ -94,6 +99,8 @@ export async function startE2eStack(
       DATABASE_URL: '',
       LAB_DB_DIR: join(dir, 'db'),
       API_PORT: String(apiPort),
+      WEB_PORT: String(webPort),
+      LAB_DASHBOARD_LOGIN: join(dir, 'dashboard-login'),
       LAB_API_TOKEN: TOKEN,
       LAB_NO_WEB: '1',
       LAB_FIRST_RACES: '0',
@@ -106,16 +113,32 @@ export async function startE2eStack(
     const apiUrl = `http://127.0.0.1:${apiPort}/graphql`;
     const web = start(process.execPath, ['server.mjs', '-H', '127.0.0.1', '-p', String(webPort)], WEB_DIR, {
       API_URL: apiUrl,
-      LAB_API_TOKEN: TOKEN,
       NEXT_TELEMETRY_DISABLED: '1',
       ...webEnv,
     });
     procs.push(web);
     await printed(web, /Ready in/);
     const webPid = web.child.pid as number;
-    return { dir, roots, apiUrl, webUrl: `http://127.0.0.1:${webPort}`, webPid, token: TOKEN, stop };
+    const loginFile = join(dir, 'dashboard-login');
+    if ((statSync(loginFile).mode & 0o777) !== 0o600) throw new Error(`${loginFile} is not 0600`);
+    const loginLink = readFileSync(loginFile, 'utf8').trim();
+    const webUrl = `http://127.0.0.1:${webPort}`;
+    return { dir, roots, apiUrl, webUrl, webPid, token: TOKEN, loginLink, loginFile, stop };
   } catch (e) {
     await stop();
     throw e;
   }
+}
+
+/**
+ * A session cookie (`racelab_session=…`) as a browser gets it: by opening the sign-in link, whose answer
+ * sets it and sends the browser on. For tests that speak HTTP themselves rather than through Chromium.
+ */
+export async function signInCookie(stack: E2eStack): Promise<string> {
+  const res = await fetch(stack.loginLink, { redirect: 'manual' });
+  const cookie = res.headers.get('set-cookie')?.split(';')[0];
+  if (res.status !== 303 || !cookie?.startsWith('racelab_session=')) {
+    throw new Error(`the sign-in link answered ${res.status} without a session cookie`);
+  }
+  return cookie;
 }
