@@ -94,3 +94,15 @@ export {
   SWEEP_TABLE_COLUMNS,
   sweepTableCells,
 } from './sweep-table';
+export {
+  DEFAULT_MAX_WORK_MINUTES,
+  durationText,
+  estimateRace,
+  estimateSweep,
+  MEASURED_STEP_TIMES,
+  type StepTimes,
+  type SweepEstimateContext,
+  tooLongMessage,
+  type WorkEstimate,
+  type WorkParts,
+} from './work-duration';
