@@ -99,10 +99,12 @@ export {
   durationText,
   estimateRace,
   estimateSweep,
+  MAX_WORK_LIMIT_MINUTES,
   MEASURED_STEP_TIMES,
   type StepTimes,
   type SweepEstimateContext,
   tooLongMessage,
   type WorkEstimate,
   type WorkParts,
+  workLimitOf,
 } from './work-duration';

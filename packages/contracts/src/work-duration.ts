@@ -16,6 +16,21 @@ import { type ContentionForecast, type Quantiles, simulatePoint } from '@racelab
 import type { SweepInput } from './sweep-input';
 
 export const DEFAULT_MAX_WORK_MINUTES = 30;
+/** The most a limit may be set to: a week (beyond it a request costs days, which the limit is there to refuse). */
+export const MAX_WORK_LIMIT_MINUTES = 7 * 24 * 60;
+
+/**
+ * A work limit as typed (LAB_MAX_WORK_MINUTES, the CLI's --max-minutes): minutes above 0, fractions allowed (a
+ * test's limit of about a second is 0.02); unset or blank gives the default.
+ */
+export function workLimitOf(text: string | undefined, name: string): number {
+  if (text === undefined || text.trim() === '') return DEFAULT_MAX_WORK_MINUTES;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0 || n > MAX_WORK_LIMIT_MINUTES) {
+    throw new Error(`${name} must be minutes above 0 and at most ${MAX_WORK_LIMIT_MINUTES}, got '${text}'`);
+  }
+  return n;
+}
 
 /** One attempt's and one preparation's time, as a sweep measures them (its points' `measured`). */
 export interface StepTimes {

@@ -16,6 +16,8 @@ export interface ApiContext {
   boss: PgBoss;
   hub: ProgressHub;
   locations: LocationConfig;
+  /** LAB_MAX_WORK_MINUTES: startSweep and startRace refuse work estimated above it. */
+  maxWorkMinutes: number;
   /** The bearer token's label when one was sent and is known, else null. */
   token: string | null;
   /** Whether the request came from this host: a loopback peer that sent it to a loopback name. */

@@ -10,6 +10,7 @@ import { RaceCase } from './case-types';
 import { StartRaceInputType } from './race-input';
 import { RaceStatusEnum } from './race-status';
 import { RaceEventType, RaceType } from './race-types';
+import { refuseLongRace } from './work-limit';
 
 const MAX_PAGE = 100;
 
@@ -141,6 +142,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: StartRaceInputType, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const spec = await raceSpec(input, ctx.locations);
+      refuseLongRace(spec, ctx.maxWorkMinutes);
       return createRace(ctx.db, ctx.boss, spec, input.caseId == null ? null : spec.case.id);
     },
   }),

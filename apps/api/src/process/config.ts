@@ -4,6 +4,7 @@
  */
 // Found by looking for the workspace's package.json: this module also runs from a bundle under var/build.
 import { resolve } from 'node:path';
+import { workLimitOf } from '@racelab/contracts';
 import { REPO_ROOT } from '@racelab/lab';
 
 export { findRepoRoot } from '@racelab/lab';
@@ -29,6 +30,11 @@ export interface ApiConfig {
   allowedHosts: string[];
   /** Whether /graphql serves GraphiQL to browsers. */
   graphiql: boolean;
+  /**
+   * The longest a sweep or race may take, in minutes (fractions allowed): startSweep and startRace refuse work
+   * estimated above it, and a worker stops what runs past it.
+   */
+  maxWorkMinutes: number;
 }
 
 function intFromEnv(name: string, fallback: number, min: number, max: number): number {
@@ -83,5 +89,6 @@ export function loadConfig(): ApiConfig {
     corsOrigins: originsFromEnv('API_CORS_ORIGINS', [`http://127.0.0.1:${webPort}`, `http://localhost:${webPort}`]),
     allowedHosts: listFromEnv('API_ALLOWED_HOSTS', []).map((h) => h.toLowerCase()),
     graphiql: flagFromEnv('API_GRAPHIQL', process.env.NODE_ENV !== 'production'),
+    maxWorkMinutes: workLimitOf(process.env.LAB_MAX_WORK_MINUTES, 'LAB_MAX_WORK_MINUTES'),
   };
 }
