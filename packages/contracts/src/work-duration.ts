@@ -114,6 +114,9 @@ interface PointCost extends WorkParts {
   attempts: number;
   tries: number;
   cappedPausesMs: number;
+  /** The point's writer processes (the compactor's too), and the part of workMs that is their start and checks. */
+  processes: number;
+  processesMs: number;
 }
 
 const totalOf = (p: WorkParts) => p.waitsMs + p.pausesMs + p.workMs;
@@ -143,12 +146,25 @@ function pointCost(input: SweepInput, ctx: Required<SweepEstimateContext>, n: nu
       if (pause.capped) cappedPausesMs += pause.ms * k;
     }
     const steps = k * (attempts * ctx.measured.attemptMs.p50 + tries * ctx.measured.prepareMs.p50) * stretch;
-    const workMs = steps + running * POINT_PROCESS_MS;
-    const cost = { writers: n, attempts, tries, waitsMs, pausesMs, workMs, cappedPausesMs };
+    const processesMs = running * POINT_PROCESS_MS;
+    const workMs = steps + processesMs;
+    const cost = {
+      writers: n,
+      attempts,
+      tries,
+      waitsMs,
+      pausesMs,
+      workMs,
+      cappedPausesMs,
+      processes: running,
+      processesMs,
+    };
     if (worst === null || totalOf(cost) > totalOf(worst)) worst = cost;
   }
   return worst as PointCost;
 }
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** A duration in words: seconds, minutes, hours or days. */
 export function durationText(ms: number): string {
@@ -182,10 +198,13 @@ export function estimateSweep(input: SweepInput, context: SweepEstimateContext =
     const capped = sum((p) => p.cappedPausesMs) * 2 >= parts.pausesMs;
     field = capped ? 'policy.backoff.capMs' : 'policy.backoff.baseMs';
     const b = input.policy.backoff;
-    why = `the backoff pauses (up to ${b?.capMs} ms each) before the ${heaviest.tries} tries of the forecast's 99th-percentile commit ${at} (policy.appTries ${input.policy.appTries}), ${k} commits per writer`;
+    why = `the backoff pauses (up to ${b?.capMs} ms each) before the ${plural(heaviest.tries, 'try', 'tries')} of the forecast's 99th-percentile commit ${at} (policy.appTries ${input.policy.appTries}), ${k} commits per writer`;
+  } else if (sum((p) => p.processesMs) * 2 >= parts.workMs) {
+    field = 'writers';
+    why = `${sum((p) => p.processes)} writer processes started and checked over the points`;
   } else {
     field = heaviest.attempts > 1 ? 'writers' : 'commitsPerWriter';
-    why = `the forecast's 99th-percentile commit ${at} makes ${heaviest.attempts} attempts in ${heaviest.tries} tries, ${k} commits per writer`;
+    why = `the forecast's 99th-percentile commit ${at} makes ${plural(heaviest.attempts, 'attempt')} in ${plural(heaviest.tries, 'try', 'tries')}, ${k} commits per writer`;
   }
   return { ...parts, minutes: totalOf(parts) / 60_000, field, why };
 }
