@@ -37,7 +37,7 @@ const POLICIES: StartSweepInput['policy'][] = [
   // The docs' custom example: delta-rs's library loop inside pyiceberg's app loop.
   { name: 'custom', maxCommitRetries: 15, appTries: 5, backoff: { baseMs: 100, capMs: 60_000, jitter: 'full' } },
 ];
-const OPERATIONS = ['append-row', 'update-overlap', 'compaction'] as const;
+const OPERATIONS = ['append-row', 'append-day', 'update-disjoint', 'update-overlap', 'compaction'] as const;
 
 /** appTries 1000 with pauses of ten minutes, as the sweep that ran 10 minutes for 2 commits had them. */
 const TEN_MINUTE_BACKOFF: StartSweepInput = {
