@@ -61,16 +61,17 @@ export async function withClaimedJob<Row extends { cancelRequestedAt: Date | nul
     const controller = new AbortController();
     const onShutdown = () => controller.abort();
     deps.shutdown.addEventListener('abort', onShutdown, { once: true });
-    const limit = deps.cfg.maxWorkMinutes;
-    let overran = false;
-    const deadline = setTimeout(() => {
-      overran = true;
-      controller.abort();
-    }, limit * 60_000);
     lock.on('notification', (n) => n.payload === id && controller.abort());
     await lock.query(`LISTEN ${CANCEL_CHANNEL}`);
     const row = await job.load();
     if (row.cancelRequestedAt !== null) controller.abort(); // asked before we listened
+    // The limit counts from here, moments after the claim; a job stopped for another reason first keeps it.
+    const limit = deps.cfg.maxWorkMinutes;
+    let overran = false;
+    const deadline = setTimeout(() => {
+      overran = !controller.signal.aborted;
+      controller.abort();
+    }, limit * 60_000);
     try {
       await run(row, controller.signal);
     } catch (e) {
