@@ -22,7 +22,13 @@ const boss = await startQueue(database.url, 'producer');
 const hub = new ProgressHub(database.url);
 await hub.start();
 const stopReaper = startReaper(db, cfg.reaperIntervalMs);
-const server = createApiServer({ db, boss, hub, locations: locationConfigFromEnv(REPO_ROOT) });
+const server = createApiServer({
+  db,
+  boss,
+  hub,
+  locations: locationConfigFromEnv(REPO_ROOT),
+  maxWorkMinutes: cfg.maxWorkMinutes,
+});
 server.listen(cfg.apiPort, cfg.apiHost, () => {
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : cfg.apiPort;

@@ -94,3 +94,17 @@ export {
   SWEEP_TABLE_COLUMNS,
   sweepTableCells,
 } from './sweep-table';
+export {
+  DEFAULT_MAX_WORK_MINUTES,
+  durationText,
+  estimateRace,
+  estimateSweep,
+  MAX_WORK_LIMIT_MINUTES,
+  MEASURED_STEP_TIMES,
+  type StepTimes,
+  type SweepEstimateContext,
+  tooLongMessage,
+  type WorkEstimate,
+  type WorkParts,
+  workLimitOf,
+} from './work-duration';

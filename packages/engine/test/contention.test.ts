@@ -98,6 +98,15 @@ describe('the commit loop, step by step', () => {
       { attempts: 1, commits: 1 },
       { attempts: 3, commits: 1 },
     ]);
+    // Every commit's path, the failed ones too: the redone commit's 3 attempts came in 2 tries.
+    expect(redo.commitPaths).toEqual([
+      { attempts: 1, tries: 1, commits: 1 },
+      { attempts: 3, tries: 2, commits: 1 },
+    ]);
+    expect(once.commitPaths).toEqual([
+      { attempts: 1, tries: 1, commits: 1 },
+      { attempts: 2, tries: 1, commits: 1 },
+    ]);
   });
 
   it('on one processor the steps share it, and a writer is preempted between its listing and its claim', () => {

@@ -1,6 +1,7 @@
 /**
- * `npm run lab -- sweep`: input beyond the bounds is refused with every problem and exit 2, writing nothing; a small
- * sweep prints its table and writes a results file the contract's check takes.
+ * `npm run lab -- sweep`: input beyond the bounds is refused with every problem and exit 2, writing nothing, and so
+ * is a sweep estimated past the work limit (LAB_MAX_WORK_MINUTES; --max-minutes goes beyond it); a small sweep prints
+ * its estimate, its table, and writes a results file the contract's check takes.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,10 +15,11 @@ const LAB = fileURLToPath(new URL('../src/cli/lab.ts', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'racelab-sweep-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function sweep(args: string[]) {
+function sweep(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, ['--import', 'tsx', LAB, 'sweep', ...args, '--work-dir', work], {
     encoding: 'utf8',
     timeout: 170_000,
+    env: { ...process.env, LAB_MAX_WORK_MINUTES: '', ...env },
   });
 }
 
@@ -36,21 +38,57 @@ it('refuses input beyond the bounds with every problem, exit 2, no file', () => 
   expect(sweep(['--writers', '2']).stderr).toContain('sweep needs --op');
 });
 
+it('refuses a sweep estimated past the limit, exit 2, naming the estimate, the limit and the field', () => {
+  const json = join(work, 'too-long.json');
+  const backoff = sweep(
+    [
+      ...['--writers', '2', '--op', 'update-overlap', '--max-commit-retries', '0', '--app-tries', '1000'],
+      ...['--backoff-base-ms', '600000', '--backoff-cap-ms', '600000', '--jitter', 'full', '--json', json],
+    ],
+    {},
+  );
+  expect(backoff.status).toBe(2);
+  const [title, reason] = backoff.stderr.trim().split('\n');
+  expect(title).toBe('lab sweep: refused:');
+  expect(reason).toMatch(
+    /^ {2}- the sweep would take about [\d.]+ (min|h|days), over the 30-minute limit \(LAB_MAX_WORK_MINUTES\); policy\.backoff\.capMs drives it: .*At your own terminal, --max-minutes M goes beyond it$/,
+  );
+  const rate = sweep(['--op', 'compaction', '--append-rate', '4.7e-7', '--json', json]);
+  expect(rate.status).toBe(2);
+  expect(rate.stderr).toMatch(
+    /about \d+ days, over the 30-minute limit \(LAB_MAX_WORK_MINUTES\); appendRatePerSec drives it/,
+  );
+  // The environment's limit, when set, is the one a small sweep is held to.
+  const small = sweep(['--writers', '1', '--commits', '1', '--op', 'append-row'], { LAB_MAX_WORK_MINUTES: '0.001' });
+  expect(small.status).toBe(2);
+  expect(small.stderr).toContain('over the 0.001-minute limit');
+  expect(existsSync(json)).toBe(false);
+});
+
 it('a small sweep prints a line per N and writes results the contract takes', () => {
   const json = join(work, 'sweep.json');
-  const r = sweep([
-    '--writers',
-    '1,2',
-    '--commits',
-    '2',
-    '--op',
-    'append-row',
-    '--max-commit-retries',
-    '3',
-    '--json',
-    json,
-  ]);
+  const r = sweep(
+    [
+      '--writers',
+      '1,2',
+      '--commits',
+      '2',
+      '--op',
+      'append-row',
+      '--max-commit-retries',
+      '3',
+      '--json',
+      json,
+      // Beyond the environment's limit, at one's own terminal.
+      '--max-minutes',
+      '5',
+    ],
+    { LAB_MAX_WORK_MINUTES: '0.001' },
+  );
   expect(r.status, r.stderr).toBe(0);
+  expect(r.stdout.split('\n')[0]).toMatch(
+    /^estimate: about \d+ s \(writers drives it: 3 writer processes started and checked over the points\); stopped at 5 min \(--max-minutes\)$/,
+  );
   const results: unknown = JSON.parse(readFileSync(json, 'utf8'));
   const checked = checkSweepResults(results);
   expect(checked).toMatchObject({ ok: true });

@@ -47,3 +47,13 @@ export class ConflictError extends GraphQLError {
     super(message, { extensions: { code: 'CONFLICT' } });
   }
 }
+
+/**
+ * Work estimated to run past the limit (LAB_MAX_WORK_MINUTES): the message names the estimate, the limit and the
+ * input field that drives it, which extensions carry as figures too.
+ */
+export class TooLongError extends GraphQLError {
+  constructor(message: string, figures: { estimateMinutes: number; limitMinutes: number; field: string }) {
+    super(message, { extensions: { code: 'TOO_LONG', ...figures } });
+  }
+}

@@ -17,6 +17,8 @@ export interface ApiContext {
   boss: PgBoss;
   hub: ProgressHub;
   locations: LocationConfig;
+  /** LAB_MAX_WORK_MINUTES: startSweep and startRace refuse work estimated above it. */
+  maxWorkMinutes: number;
   /** Who is calling: a known API token or dashboard session, else null (nothing was sent). */
   actor: TokenActor | SessionActor | null;
   /** Whether the request came from this host: a loopback peer that sent it to a loopback name. */

@@ -13,6 +13,7 @@ import { RaceCase } from './case-types';
 import { StartRaceInputType } from './race-input';
 import { RaceStatusEnum } from './race-status';
 import { RaceEventType, RaceType } from './race-types';
+import { refuseLongRace } from './work-limit';
 
 const MAX_PAGE = 100;
 
@@ -144,6 +145,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: StartRaceInputType, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const spec = await raceSpec(input, ctx.locations);
+      refuseLongRace(spec, ctx.maxWorkMinutes);
       return createRace(ctx.db, ctx.boss, spec, input.caseId == null ? null : spec.case.id, callerOf(ctx));
     },
   }),

@@ -26,6 +26,7 @@ import { CANCEL_CHANNEL, TERMINAL } from '../races/store';
 import { announceSweep, createSweep } from '../sweeps/store';
 import { builder } from './builder';
 import { SweepType } from './sweep-types';
+import { refuseLongSweep } from './work-limit';
 
 /** The most sweeps one `sweeps` call lists (limits.ts sizes the list so). */
 export const MAX_SWEEPS_LISTED = 50;
@@ -149,6 +150,7 @@ builder.mutationFields((t) => ({
         problems.push(e.message);
       }
       if (!checked.ok || problems.length > 0) throw new InputError(problems.join('; '), problems);
+      await refuseLongSweep(ctx.db, checked.value, root, ctx.maxWorkMinutes);
       return createSweep(ctx.db, ctx.boss, checked.value, callerOf(ctx), root);
     },
   }),

@@ -4,6 +4,7 @@
  */
 // Found by looking for the workspace's package.json: this module also runs from a bundle under var/build.
 import { resolve } from 'node:path';
+import { workLimitOf } from '@racelab/contracts';
 import { REPO_ROOT } from '@racelab/lab';
 import { DEFAULT_SESSION_HOURS } from '../auth/sessions';
 
@@ -34,6 +35,11 @@ export interface ApiConfig {
   sessionHours: number;
   /** Where `npm start` keeps the dashboard's sign-in link, mode 0600 (LAB_DASHBOARD_LOGIN). */
   dashboardLoginFile: string;
+  /**
+   * The longest a sweep or race may take, in minutes (fractions allowed): startSweep and startRace refuse work
+   * estimated above it, and a worker stops what runs past it.
+   */
+  maxWorkMinutes: number;
 }
 
 function intFromEnv(name: string, fallback: number, min: number, max: number): number {
@@ -90,5 +96,6 @@ export function loadConfig(): ApiConfig {
     graphiql: flagFromEnv('API_GRAPHIQL', process.env.NODE_ENV !== 'production'),
     sessionHours: intFromEnv('DASHBOARD_SESSION_HOURS', DEFAULT_SESSION_HOURS, 1, 720),
     dashboardLoginFile: resolve(REPO_ROOT, process.env.LAB_DASHBOARD_LOGIN ?? 'var/dashboard-login'),
+    maxWorkMinutes: workLimitOf(process.env.LAB_MAX_WORK_MINUTES, 'LAB_MAX_WORK_MINUTES'),
   };
 }

@@ -1,9 +1,10 @@
 /**
  * What a worker does around every race and sweep it runs, the same for both: take the job's advisory lock on
  * a connection of its own (a duplicate delivery finds it taken), claim the row (QUEUED → RUNNING), LISTEN on
- * that connection for a cancel, then run the job with a signal that aborts on a cancel or on the worker's
- * stop, and end a failed job FAILED or CANCELLED with a reason a client may see. Running the job and ending
- * it DONE is the job's own.
+ * that connection for a cancel, then run the job with a signal that aborts on a cancel, on the worker's stop,
+ * or at the work limit (LAB_MAX_WORK_MINUTES from the claim: the guarantee behind the API's estimate), and end
+ * a failed job FAILED or CANCELLED with a reason a client may see. Running the job and ending it DONE is the
+ * job's own.
  */
 import { clientSafeMessage, namedRoots } from '@racelab/lab';
 import pg from 'pg';
@@ -16,7 +17,7 @@ import { CANCEL_CHANNEL } from '../races/store';
 export interface JobDeps {
   db: Db;
   url: string;
-  cfg: Pick<ApiConfig, 'labWorkDir' | 'labDataDir'>;
+  cfg: Pick<ApiConfig, 'labWorkDir' | 'labDataDir' | 'maxWorkMinutes'>;
   /** LAB_ROOTS, resolved: a race on a table of one's own copies it from there (and names them in reasons). */
   roots: readonly string[];
   /** host:pid, stored with the job. */
@@ -64,12 +65,24 @@ export async function withClaimedJob<Row extends { cancelRequestedAt: Date | nul
     await lock.query(`LISTEN ${CANCEL_CHANNEL}`);
     const row = await job.load();
     if (row.cancelRequestedAt !== null) controller.abort(); // asked before we listened
+    // The limit counts from here, moments after the claim; a job stopped for another reason first keeps it.
+    const limit = deps.cfg.maxWorkMinutes;
+    let overran = false;
+    const deadline = setTimeout(() => {
+      overran = !controller.signal.aborted;
+      controller.abort();
+    }, limit * 60_000);
     try {
       await run(row, controller.signal);
     } catch (e) {
       const aborted = job.abortedBy ? job.abortedBy(e, controller.signal) : controller.signal.aborted;
       if (aborted && deps.shutdown.aborted) {
         await job.end('FAILED', `worker ${deps.worker} was stopped; the ${kind}'s writer processes were killed`);
+      } else if (aborted && overran) {
+        await job.end(
+          'CANCELLED',
+          `stopped at the ${limit}-minute limit (LAB_MAX_WORK_MINUTES); the ${kind}'s writer processes were killed`,
+        );
       } else if (aborted) {
         await job.end('CANCELLED', `cancelled on request; the ${kind}'s writer processes were killed`);
       } else {
@@ -79,6 +92,7 @@ export async function withClaimedJob<Row extends { cancelRequestedAt: Date | nul
         await job.end('FAILED', clientSafeMessage(e, { roots }));
       }
     } finally {
+      clearTimeout(deadline);
       deps.shutdown.removeEventListener('abort', onShutdown);
     }
     await releaseRaceLock(lock, id);

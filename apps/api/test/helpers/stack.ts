@@ -27,7 +27,8 @@ export interface Stack {
   apiUrl: string;
   workers: Proc[];
   startApi(): Promise<void>;
-  startWorker(): Proc;
+  /** A worker with the stack's environment, and `extraEnv` over it. */
+  startWorker(extraEnv?: Record<string, string>): Proc;
   sql<T extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<T[]>;
   stop(): Promise<void>;
 }
@@ -119,8 +120,8 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
       this.api = spawnTs('src/main.ts', env);
       await printed(this.api, /API on http/);
     },
-    startWorker() {
-      const w = spawnTs('src/worker/main.ts', env);
+    startWorker(extraEnv = {}) {
+      const w = spawnTs('src/worker/main.ts', { ...env, ...extraEnv });
       this.workers.push(w);
       return w;
     },

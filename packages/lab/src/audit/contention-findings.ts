@@ -132,6 +132,7 @@ export function forecastTable(jobs: Job[], policies: RetryPolicy[], pairs: PairF
     attempts: 0,
     histogram: [],
     failures: [],
+    paths: [],
   }));
   const failures = jobs.map(() => new Map<string, number>());
   for (let run = 0; run < MAX_RUNS && Math.min(...sums.map((s) => s.intended)) < MIN_SAMPLES; run++) {

@@ -1,14 +1,28 @@
 /**
  * npm run lab -- sweep --writers 1,2,4,8 --commits 10 --op append-row --policy delta-rs [--append-rate R]
  *   [--max-commit-retries X --app-tries Y --backoff-base-ms B --backoff-cap-ms C --jitter full]
- *   [--table-root s3://…] [--seed S] [--json FILE] [--work-dir DIR] [--keep-tables]
+ *   [--table-root s3://…] [--seed S] [--json FILE] [--work-dir DIR] [--keep-tables] [--max-minutes M]
  *
- * The input is checked against the bounds before any work (every problem, exit 2); then a progress bar, and a
- * table of each point's figures, with the forecast's beside them.
+ * The input is checked against the bounds before any work (every problem, exit 2), and its duration estimated as
+ * the API estimates it (printed first): above the limit (LAB_MAX_WORK_MINUTES, 30 minutes by default; --max-minutes
+ * at one's own terminal goes beyond it) it is refused, exit 2, and a sweep still running at the limit is stopped.
+ * Then a progress bar, and a table of each point's figures, with the forecast's beside them.
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
-import { RETRY_POLICIES, type RetryPolicy, type StartSweepInput } from '@racelab/contracts';
+import {
+  checkSweepInput,
+  durationText,
+  estimateSweep,
+  RETRY_POLICIES,
+  type RetryPolicy,
+  type StartSweepInput,
+  type SweepInput,
+  tooLongMessage,
+  workLimitOf,
+} from '@racelab/contracts';
+import { RaceCancelledError } from '../runner/race';
 import { runSweep, SweepInputError, sweepTable } from '../sweep/index';
 import { progressBar } from '../terminal/progress-board';
 import { parseArgs, REPO, UsageError, userPath, workDirOption } from './args';
@@ -28,6 +42,7 @@ const OPTIONS = [
   'seed',
   'json',
   'work-dir',
+  'max-minutes',
 ];
 const POLICY_NUMBERS = ['max-commit-retries', 'app-tries', 'backoff-base-ms', 'backoff-cap-ms', 'jitter'];
 
@@ -80,14 +95,51 @@ export function sweepInputOf(options: Record<string, string>): StartSweepInput {
   return input as StartSweepInput;
 }
 
+/** The limit: --max-minutes when given, else LAB_MAX_WORK_MINUTES, else 30 minutes. */
+function limitOf(options: Record<string, string>): { minutes: number; by: string } {
+  const [text, by] =
+    options['max-minutes'] !== undefined
+      ? [options['max-minutes'], '--max-minutes']
+      : [process.env.LAB_MAX_WORK_MINUTES, 'LAB_MAX_WORK_MINUTES'];
+  try {
+    return { minutes: workLimitOf(text, by), by };
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+/** The sweep's estimate, printed; refused (exit 2) above the limit. */
+function estimated(input: SweepInput, options: Record<string, string>, limit: { minutes: number; by: string }) {
+  const estimate = estimateSweep(input, {
+    store: options['table-root'] ? 's3' : 'local',
+    cores: availableParallelism(),
+  });
+  if (estimate.minutes > limit.minutes) {
+    throw new SweepInputError([
+      `${tooLongMessage('sweep', estimate, limit.minutes)}. At your own terminal, --max-minutes M goes beyond it`,
+    ]);
+  }
+  console.log(
+    `estimate: about ${durationText(estimate.minutes * 60_000)} (${estimate.field} drives it: ${estimate.why}); stopped at ${limit.minutes} min (${limit.by})\n`,
+  );
+}
+
 export async function sweepCommand(argv: string[]): Promise<number> {
   process.env.RACELAB_CACHE_DIR ||= join(REPO, 'var/cache');
   const { positionals, options, flags } = parseArgs(argv, { options: OPTIONS, flags: ['keep-tables'] });
   if (positionals.length > 0) throw new UsageError(`sweep takes options only, got '${positionals[0]}'`);
   const input = sweepInputOf(options);
+  const checked = checkSweepInput(input);
+  if (!checked.ok) throw new SweepInputError(checked.problems);
+  const limit = limitOf(options);
+  estimated(checked.value, options, limit);
+  // The deadline is the guarantee: a sweep that overruns its estimate stops at the limit all the same.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), limit.minutes * 60_000);
   const bar = progressBar();
   const results = await runSweep(input, {
     workDir: workDirOption(options),
+    signal: deadline.signal,
     ...(options['table-root'] && { tableRoot: options['table-root'] }),
     ...(flags.has('keep-tables') && { keepTables: true }),
     onProgress: (p) => {
@@ -97,7 +149,16 @@ export async function sweepCommand(argv: string[]): Promise<number> {
         bar.update(p.done, p.total, `N=${p.writers}`);
       }
     },
-  });
+  })
+    .catch((e: unknown) => {
+      if (e instanceof RaceCancelledError && deadline.signal.aborted) {
+        throw new Error(
+          `stopped at the ${limit.minutes}-minute limit (${limit.by}); the sweep's writer processes were killed`,
+        );
+      }
+      throw e;
+    })
+    .finally(() => clearTimeout(timer));
   bar.end();
   const { policy } = results.input;
   console.log(

@@ -21,6 +21,7 @@ export {
 export { simulateContention } from './contention/loop';
 export {
   CONFLICT_REFUSAL,
+  type CommitPath,
   type ContentionModel,
   type ContentionOutcome,
   type ContentionPolicy,
@@ -36,6 +37,7 @@ export {
   latenciesAt,
   type SweepForecast,
   type SweepForecastInput,
+  simulatePoint,
 } from './contention/sweep-forecast';
 export { ForecastError, type SimulatedWriter, type WriterChange, writerExpressionError } from './simulated-writer';
 export { type AppendedFile, factsNeeded, type SimulationFacts, type TableSnapshot } from './simulation-facts';

@@ -5,7 +5,7 @@
  */
 import type { Quantiles } from '../../statistics/quantiles';
 import { simulateContention } from './loop';
-import type { ContentionPolicy, GroupOutcome } from './model';
+import type { CommitPath, ContentionPolicy, GroupOutcome } from './model';
 
 export interface ContentionInput {
   writers: number;
@@ -32,6 +32,8 @@ export interface ContentionForecast {
   commitsPerSec: number;
   attemptsHistogram: { attempts: number; commits: number }[];
   failures: { message: string; count: number }[];
+  /** Every commit, landed or failed, by its attempts and application tries (fewest attempts first). */
+  commitPaths: CommitPath[];
   durationMs: number;
 }
 
@@ -43,6 +45,7 @@ export function figuresOf(g: GroupOutcome, durationMs: number): ContentionForeca
     commitsPerSec: durationMs > 0 ? g.acknowledged / (durationMs / 1000) : 0,
     attemptsHistogram: g.histogram,
     failures: g.failures,
+    commitPaths: g.paths,
     durationMs,
   };
 }

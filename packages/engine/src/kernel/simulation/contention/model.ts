@@ -72,6 +72,15 @@ export interface GroupOutcome {
   /** Attempts per acknowledged commit (over all its tries). */
   histogram: { attempts: number; commits: number }[];
   failures: { message: string; count: number }[];
+  /** Every commit, landed or failed, by its attempts and its application tries (fewest attempts first). */
+  paths: CommitPath[];
+}
+
+/** How many commits took `attempts` attempts in `tries` tries of the application loop. */
+export interface CommitPath {
+  attempts: number;
+  tries: number;
+  commits: number;
 }
 
 export interface ContentionOutcome {

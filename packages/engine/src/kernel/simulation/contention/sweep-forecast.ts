@@ -125,8 +125,11 @@ const scaled = (q: Quantiles, by: number): Quantiles => ({
   p99: q.p99 * by,
 });
 
-/** The model at N writers. */
-export function forecastPoint(sweep: SweepForecastInput, n: number): ForecastPoint {
+/**
+ * The model run at N writers: each group's figures, the operation's own first (for compaction the compactor, then
+ * its N appenders, each K commits paced at the append rate, as the sweep runs them).
+ */
+export function simulatePoint(sweep: SweepForecastInput, n: number): ContentionForecast[] {
   const { input } = sweep;
   const machine = machineOf(sweep, n);
   const m = machine.latencies;
@@ -136,7 +139,6 @@ export function forecastPoint(sweep: SweepForecastInput, n: number): ForecastPoi
   };
   const seed = (input.seed + n * 7919) >>> 0;
   if (input.operation === 'compaction') {
-    // As the sweep runs it: N appenders and the compactor, each K commits paced at the append rate.
     const rate = input.appendRatePerSec ?? 1;
     const c = forecastCompaction({
       appenders: n,
@@ -151,20 +153,28 @@ export function forecastPoint(sweep: SweepForecastInput, n: number): ForecastPoi
       prepareMs: m.prepareMs,
       seed,
     });
-    return figures(n, c.compactor, c.appenders.commitsPerSec);
+    return [c.compactor, c.appenders];
   }
   const conflicts = conflictsFor(input.operation);
-  const f = forecastContention({
-    writers: n,
-    commitsPerWriter: input.commitsPerWriter,
-    policy: input.policy,
-    attemptMs: m.attemptMs,
-    prepareMs: m.prepareMs,
-    seed,
-    ...cpus,
-    ...(conflicts ? { conflicts } : {}),
-  });
-  return figures(n, f, f.commitsPerSec);
+  return [
+    forecastContention({
+      writers: n,
+      commitsPerWriter: input.commitsPerWriter,
+      policy: input.policy,
+      attemptMs: m.attemptMs,
+      prepareMs: m.prepareMs,
+      seed,
+      ...cpus,
+      ...(conflicts ? { conflicts } : {}),
+    }),
+  ];
+}
+
+/** The model at N writers, in figures; commits/s is the appenders' for compaction (as measured). */
+export function forecastPoint(sweep: SweepForecastInput, n: number): ForecastPoint {
+  const groups = simulatePoint(sweep, n);
+  const own = groups[0] as ContentionForecast;
+  return figures(n, own, (groups.at(-1) as ContentionForecast).commitsPerSec);
 }
 
 const figures = (writers: number, f: ContentionForecast, commitsPerSec: number): ForecastPoint => ({

@@ -29,7 +29,7 @@ export interface Run {
 
 /** The commit ends; the writer's next commit is due at the returned time, or null when it has made them all. */
 function finishCommit(run: Run, w: Writer, now: number, failure: string | null): number | null {
-  run.tally.record(w.group, w.attempts, failure);
+  run.tally.record(w.group, w.attempts, w.appTry, failure);
   w.commitsLeft--;
   w.made++;
   if (w.commitsLeft <= 0) {
