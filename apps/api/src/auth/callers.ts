@@ -5,8 +5,9 @@
  * API process at once: one indexed lookup a request. Only the "last used" time is written, at most once a
  * LAST_USED_MS per token.
  */
+
+import type { SessionActor, TokenActor } from '../actors/actor';
 import type { Db } from '../db/prisma';
-import type { SessionActor, TokenActor } from './actor';
 import { sessionOf } from './sessions';
 import { hashToken } from './tokens';
 

@@ -5,12 +5,9 @@
  * hashed, end at their expiry or on sign-out, and one signed in with a token ends when the token is revoked.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { LINK_LABEL, type SessionActor } from '../actors/actor';
 import type { Db } from '../db/prisma';
-import { LINK_LABEL, type SessionActor } from './actor';
 import { hashToken } from './tokens';
-
-/** Sessions last this long unless DASHBOARD_SESSION_HOURS says otherwise. */
-export const DEFAULT_SESSION_HOURS = 24;
 
 const secret = (prefix: string) => `${prefix}${randomBytes(32).toString('base64url')}`;
 

@@ -2,7 +2,7 @@
  * Who did something, as the API shows it: the `Actor` type of every record's `startedBy` and `cancelledBy`,
  * and `viewer`, the caller of the request itself (the dashboard shows who is signed in with it).
  */
-import { type Actor, describeActor } from '../auth/actor';
+import { type Actor, describeActor } from '../actors/actor';
 import { builder } from './builder';
 
 export const ActorType = builder.objectRef<Actor>('Actor').implement({

@@ -1,13 +1,13 @@
 /**
  * The Pothos builder, the context every resolver gets, and the schema's root types: Query, Mutation
  * and Subscription are declared here once, and each module adds its fields to them. No field checks
- * the caller's token: auth/operation-guard.ts decides per operation before any resolver runs.
+ * the caller's token: http/operation-guard.ts decides per operation before any resolver runs.
  */
 import SchemaBuilder from '@pothos/core';
 import { ENGINE_INFO } from '@racelab/engine';
 import type { LocationConfig } from '@racelab/lab';
 import type { PgBoss } from 'pg-boss';
-import type { SessionActor, TokenActor } from '../auth/actor';
+import type { SessionActor, TokenActor } from '../actors/actor';
 import type { Db } from '../db/prisma';
 import type { ProgressHub } from '../races/progress';
 import type { Loaders } from './loaders';

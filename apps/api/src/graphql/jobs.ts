@@ -15,12 +15,12 @@ import {
   type SkippedWork,
 } from '@racelab/lab';
 import { GraphQLError } from 'graphql';
-import { storedActor } from '../auth/actor';
-import { callerOf } from '../auth/operation-guard';
+import { storedActor } from '../actors/actor';
 import type { JobAudit } from '../db/prisma';
 import { InputError } from '../errors/client-errors';
 import { ActorType, storedActorOf } from './actor-types';
 import { builder } from './builder';
+import { callerOf } from './caller';
 import { EngineForecastType } from './engine-forecast-types';
 import { KeyValue, pairs } from './key-value-types';
 import { RetryPolicyType } from './sweep-types';

@@ -21,12 +21,12 @@ import {
   probeStore,
 } from '@racelab/engine';
 import { LocationError, resolveTableLocation } from '@racelab/lab';
-import { storedActor } from '../auth/actor';
-import { callerOf } from '../auth/operation-guard';
+import { storedActor } from '../actors/actor';
 import type { StoreProbe } from '../db/prisma';
 import { ConflictError, InputError } from '../errors/client-errors';
 import { ActorType, storedActorOf } from './actor-types';
 import { builder } from './builder';
+import { callerOf } from './caller';
 
 /** Smaller than the CLI's limits: a request holds a connection for the whole probe (~25 s at the defaults on radosgw). */
 export const API_PROBE_LIMITS = { rounds: 200, writers: 16 } as const;

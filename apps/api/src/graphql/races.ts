@@ -1,14 +1,14 @@
 /** Races: the case catalog, listing and reading races, starting and cancelling them, live progress. */
 
 import { onBaseTable, selectCases } from '@racelab/lab';
-import { storedActor } from '../auth/actor';
-import { callerOf } from '../auth/operation-guard';
+import { storedActor } from '../actors/actor';
 import type { Db, Prisma, Race } from '../db/prisma';
 import { ConflictError, InputError, NotFoundError } from '../errors/client-errors';
 import { raceEvents } from '../races/progress';
 import { raceSpec, specOf } from '../races/spec';
 import { CANCEL_CHANNEL, createRace, emit } from '../races/store';
 import { builder } from './builder';
+import { callerOf } from './caller';
 import { RaceCase } from './case-types';
 import { StartRaceInputType } from './race-input';
 import { RaceStatusEnum } from './race-status';

@@ -16,8 +16,7 @@ import {
   MAX_SWEEP_WRITERS,
   RETRY_POLICIES,
 } from '@racelab/contracts';
-import { storedActor } from '../auth/actor';
-import { callerOf } from '../auth/operation-guard';
+import { storedActor } from '../actors/actor';
 import type { Db, Sweep } from '../db/prisma';
 import { ConflictError, InputError, NotFoundError } from '../errors/client-errors';
 import type { ProgressHub } from '../races/progress';
@@ -25,6 +24,7 @@ import { tableRootOf } from '../races/spec';
 import { CANCEL_CHANNEL, TERMINAL } from '../races/store';
 import { announceSweep, createSweep } from '../sweeps/store';
 import { builder } from './builder';
+import { callerOf } from './caller';
 import { SweepType } from './sweep-types';
 import { refuseLongSweep } from './work-limit';
 

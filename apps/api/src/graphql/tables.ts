@@ -18,8 +18,7 @@ import {
   tableLayout,
   type WriterSpec,
 } from '@racelab/lab';
-import { storedActor } from '../auth/actor';
-import { callerOf } from '../auth/operation-guard';
+import { storedActor } from '../actors/actor';
 import type { Audit } from '../db/prisma';
 import { InputError } from '../errors/client-errors';
 import { type Measured, measuredOutcomes, type OrderTally } from '../races/measured';
@@ -28,6 +27,7 @@ import { type Interpretation, interpret } from '../tables/interpret';
 import { openTable as openTableAt, refusedTable } from '../tables/open-table';
 import { ActorType, storedActorOf } from './actor-types';
 import { type ApiContext, builder } from './builder';
+import { callerOf } from './caller';
 import { clientSafeText } from './client-safe-text';
 import { EngineForecastType } from './engine-forecast-types';
 import { KeyValue, type KeyValueShape, pairs, ValueCount } from './key-value-types';

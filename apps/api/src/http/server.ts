@@ -8,7 +8,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { createYoga } from 'graphql-yoga';
 import { type CallerCheck, CallerVerifier } from '../auth/callers';
-import { operationGuard } from '../auth/operation-guard';
 import { SESSION_NOT_RECOGNISED, TOKEN_NOT_RECOGNISED } from '../errors/client-errors';
 import { answerUnexpected, maskError } from '../errors/unexpected';
 import type { ApiContext } from '../graphql/builder';
@@ -18,6 +17,7 @@ import { type ApiConfig, loadConfig } from '../process/config';
 import { documentGuard } from './document-guard';
 import { Edge, type Refusal, wantsPage } from './edge';
 import { GRAPHIQL_OFF, offlineGraphiQL } from './graphiql';
+import { operationGuard } from './operation-guard';
 import { SESSION_PATH, sessionRoute } from './session-route';
 
 export type ServerDeps = Omit<ApiContext, 'actor' | 'loopback' | 'loaders'>;

@@ -5,7 +5,7 @@
  * (http/edge.ts) has already checked Host, Origin and that a POST's body is JSON of a bounded size.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { SessionActor } from '../auth/actor';
+import type { SessionActor } from '../actors/actor';
 import { type Proof, sessionOf, signIn, signOut } from '../auth/sessions';
 import type { Db } from '../db/prisma';
 import { SESSION_NOT_RECOGNISED } from '../errors/client-errors';

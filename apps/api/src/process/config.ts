@@ -6,10 +6,12 @@
 import { resolve } from 'node:path';
 import { workLimitOf } from '@racelab/contracts';
 import { REPO_ROOT } from '@racelab/lab';
-import { DEFAULT_SESSION_HOURS } from '../auth/sessions';
 
 export { findRepoRoot } from '@racelab/lab';
 export { REPO_ROOT };
+
+/** Dashboard sessions last this long unless DASHBOARD_SESSION_HOURS says otherwise. */
+export const DEFAULT_SESSION_HOURS = 24;
 
 export interface ApiConfig {
   /** Postgres URL of the product's database; null means "start the embedded server". */

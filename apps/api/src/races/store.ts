@@ -6,7 +6,7 @@
 
 import { formatOf, type RunResult, type RunVerdict, type VerdictExample } from '@racelab/lab';
 import { fromPrisma, type PgBoss } from 'pg-boss';
-import { type Actor, storedActor } from '../auth/actor';
+import { type Actor, storedActor } from '../actors/actor';
 import { type Db, Prisma, type RaceStatus } from '../db/prisma';
 import { RACE_QUEUE, type RaceJob } from '../queue/boss';
 import { type RaceSpec, storedSpec } from './spec';

@@ -6,7 +6,7 @@
 
 import { type SweepInput, sweepCommits } from '@racelab/contracts';
 import { fromPrisma, type PgBoss } from 'pg-boss';
-import { type Actor, storedActor } from '../auth/actor';
+import { type Actor, storedActor } from '../actors/actor';
 import type { Db, Prisma, Sweep } from '../db/prisma';
 import { SWEEP_QUEUE, type SweepJob } from '../queue/boss';
 import { PROGRESS_CHANNEL } from '../races/store';

@@ -8,7 +8,6 @@ import { type DocumentNode, type ExecutionResult, getOperationAST, OperationType
 import type { Plugin } from 'graphql-yoga';
 import { AuthError } from '../errors/client-errors';
 import type { ApiContext } from '../graphql/builder';
-import type { SessionActor, TokenActor } from './actor';
 
 interface Operation {
   document: DocumentNode;
@@ -41,12 +40,3 @@ function guard({
 }
 
 export const operationGuard: Plugin = { onExecute: guard, onSubscribe: guard };
-
-/**
- * The caller a mutation runs for, to record beside what it starts. The guard above has already refused a
- * mutation with no caller; this says so to the types and refuses all the same should a resolver run without.
- */
-export function callerOf(ctx: ApiContext): TokenActor | SessionActor {
-  if (ctx.actor === null) throw new AuthError();
-  return ctx.actor;
-}
