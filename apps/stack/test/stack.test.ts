@@ -1,7 +1,8 @@
 /**
  * `npm start`'s supervisor: from an empty folder it starts the embedded Postgres, applies the
- * migrations, issues the first token once, starts the API and a worker, queues the first races and
- * prints the URLs; SIGTERM stops every process it started, Postgres included. The API and the worker
+ * migrations, issues the first token once, makes the dashboard's sign-in link anew at each start (kept 0600
+ * for scripts; the link of the start before stops working), starts the API and a worker, queues the first
+ * races and prints the URLs; SIGTERM stops every process it started, Postgres included. The API and the worker
  * run from compiled bundles. The dashboard is left out here (LAB_NO_WEB=1): its own tests build and drive it.
  */
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -79,6 +80,8 @@ it('brings the product up from nothing, prints where it is, and stops every proc
     LAB_NO_WEB: '1',
     LAB_WORK_DIR: resolve(STACK_DIR, '../../var/lab'),
     LAB_FIRST_RACES: '0',
+    LAB_DASHBOARD_LOGIN: join(dir, 'dashboard-login'),
+    WEB_PORT: '3999',
     DATABASE_URL: '',
     LAB_API_TOKEN: '',
     // As a shell runs `npm start`: no NODE_ENV (vitest's own 'test' would otherwise be inherited).
@@ -154,6 +157,57 @@ it('brings the product up from nothing, prints where it is, and stops every proc
   second.child.kill('SIGTERM');
   await second.exited;
   expect(second.child.exitCode).toBe(0);
+});
+
+/** The sign-in link `npm start` kept, checked for its mode, and what the API says to its secret. */
+async function keptLink(file: string, apiPort: number): Promise<{ login: string; status: number }> {
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+  const link = new URL(readFileSync(file, 'utf8').trim());
+  expect(`${link.origin}${link.pathname}`).toBe('http://127.0.0.1:3999/');
+  const login = link.searchParams.get('login') as string;
+  expect(login).toMatch(/^rl_login_[A-Za-z0-9_-]{43}$/);
+  const res = await fetch(`http://127.0.0.1:${apiPort}/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ link: login }),
+  });
+  return { login, status: res.status };
+}
+
+it('makes a new sign-in link at each start, readable by this user alone; the one before stops signing in', async () => {
+  const port = await findFreePort();
+  const file = join(dir, 'links', 'dashboard-login');
+  const env = {
+    LAB_DB_DIR: join(dir, 'db-links'),
+    API_PORT: String(port),
+    LAB_NO_WEB: '1',
+    LAB_WORK_DIR: resolve(STACK_DIR, '../../var/lab'),
+    LAB_FIRST_RACES: '0',
+    LAB_DASHBOARD_LOGIN: file,
+    WEB_PORT: '3999',
+    DATABASE_URL: '',
+    LAB_API_TOKEN: '',
+  };
+  const links: string[] = [];
+  for (let start = 0; start < 2; start++) {
+    const stack = startSupervisor(env);
+    await printed(stack, /Ctrl-C stops everything/);
+    const kept = await keptLink(file, port);
+    expect(kept.status).toBe(201);
+    links.push(kept.login);
+    if (start === 1) {
+      const old = await fetch(`http://127.0.0.1:${port}/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ link: links[0] }),
+      });
+      expect(old.status).toBe(401);
+    }
+    stack.child.kill('SIGTERM');
+    await stack.exited;
+    expect(stack.child.exitCode).toBe(0);
+  }
+  expect(links[1]).not.toBe(links[0]);
 });
 
 it('upgrades the cluster of an older install: a fixed superuser password, everything owned by the superuser', async () => {
