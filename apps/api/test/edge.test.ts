@@ -258,10 +258,15 @@ describe('GraphiQL and errors', () => {
       });
       const error = JSON.parse(res.body).errors[0];
       expect(error.message).toBe('Unexpected error.');
-      expect(error.extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', errorId: expect.stringMatching(/^[0-9a-f]{8}$/) });
+      expect(error.extensions).toEqual({
+        code: 'INTERNAL_SERVER_ERROR',
+        errorId: expect.stringMatching(/^[0-9a-f]{8}$/),
+      });
       expect(res.body).not.toMatch(/originalError|stack|Race_hidden|prisma|\.ts:\d+|\/work\//i);
       const log = stack.api.output.join('');
-      expect(log).toMatch(new RegExp(`unexpected error ${error.extensions.errorId} \\(GraphQL\\):[^]*public\\.Race.*does not exist`));
+      expect(log).toMatch(
+        new RegExp(`unexpected error ${error.extensions.errorId} \\(GraphQL\\):[^]*public\\.Race.*does not exist`),
+      );
     } finally {
       await stack.sql('ALTER TABLE "Race_hidden" RENAME TO "Race"');
     }
