@@ -1,0 +1,13 @@
+/**
+ * The JSON extractor: Databricks Jobs API specs (`spark_conf` of `new_cluster`, `job_clusters`, `tasks`,
+ * `clusters`; `--conf` in `spark_submit_task` parameters) and any JSON object keyed by Delta's Spark confs. JSON is
+ * YAML 1.2, so config-settings.ts reads it with the YAML parser, which keeps each value's exact place.
+ */
+import type { Extractor } from '../setting';
+import { configSettings } from './config-settings';
+
+export const jsonExtractor: Extractor = {
+  name: 'json',
+  accepts: (file) => /\.json$/i.test(file),
+  extract: async (file, text) => configSettings(file, text, 'json'),
+};
