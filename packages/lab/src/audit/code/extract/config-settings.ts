@@ -29,6 +29,8 @@ import { LineIndex } from '../source-map';
 
 /** Files without any of these are not parsed: they cannot hold a setting this reader reports. */
 const HINT = /spark\.databricks\.delta\.|spark\.delta\.|tblproperties/i;
+/** Map keys whose map holds Spark confs (lower case): Databricks specs, the Spark operator, pipelines, Helm values. */
+const CONF_MAPS = new Set(['spark_conf', 'sparkconf', 'spark.conf', 'spark_confs', 'configuration', 'conf']);
 /** Map keys whose map holds a dbt model's table properties. */
 const TABLE_PROPERTY_MAPS = new Set(['tblproperties', '+tblproperties']);
 /** Keys whose list holds dbt resources, each named by its `name`: the table its `config` applies to. */
@@ -100,6 +102,13 @@ function visitPair(pair: Pair<Node | null, Node | null>, scope: Scope, ctx: Cont
   const inTableProperties = scope.key !== null && TABLE_PROPERTY_MAPS.has(scope.key.toLowerCase());
   const policed = POLICY_KEY.exec(key)?.[1];
   if (isDeltaConfKey(key)) {
+    if (isMap(pair.value) || isSeq(pair.value)) {
+      // A conf's value is a string: a map or list in its place is a mistake worth reporting where confs are set
+      // (or a template the parser read as a map), and elsewhere a document describing the key (its `default`, …).
+      const source = ctx.text.slice(pair.value.range?.[0] ?? 0, pair.value.range?.[1] ?? 0);
+      const inConfMap = scope.key !== null && CONF_MAPS.has(scope.key.toLowerCase());
+      if (!inConfMap && !TEMPLATE.test(source)) return visit(pair.value, { key, table: scope.table }, ctx);
+    }
     setting(ctx, pair.key, pair.value, key, 'spark-conf', scope.key ?? `${ctx.language} key`, undefined);
   } else if (policed !== undefined && isDeltaConfKey(policed) && isMap(pair.value)) {
     const fixed = pair.value.get('value', true);
