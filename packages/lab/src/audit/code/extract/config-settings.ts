@@ -102,14 +102,9 @@ function visitPair(pair: Pair<Node | null, Node | null>, scope: Scope, ctx: Cont
   const inTableProperties = scope.key !== null && TABLE_PROPERTY_MAPS.has(scope.key.toLowerCase());
   const policed = POLICY_KEY.exec(key)?.[1];
   if (isDeltaConfKey(key)) {
-    if (isMap(pair.value) || isSeq(pair.value)) {
-      // A conf's value is a string: a map or list in its place is a mistake worth reporting where confs are set
-      // (or a template the parser read as a map), and elsewhere a document describing the key (its `default`, …).
-      const source = ctx.text.slice(pair.value.range?.[0] ?? 0, pair.value.range?.[1] ?? 0);
-      const inConfMap = scope.key !== null && CONF_MAPS.has(scope.key.toLowerCase());
-      if (!inConfMap && !TEMPLATE.test(source)) return visit(pair.value, { key, table: scope.table }, ctx);
+    if (!describesKey(pair.value, scope, ctx)) {
+      setting(ctx, pair.key, pair.value, key, 'spark-conf', scope.key ?? `${ctx.language} key`, undefined);
     }
-    setting(ctx, pair.key, pair.value, key, 'spark-conf', scope.key ?? `${ctx.language} key`, undefined);
   } else if (policed !== undefined && isDeltaConfKey(policed) && isMap(pair.value)) {
     const fixed = pair.value.get('value', true);
     if (isScalar(fixed)) setting(ctx, pair.key, fixed, policed, 'spark-conf', 'cluster policy', undefined);
@@ -117,6 +112,17 @@ function visitPair(pair: Pair<Node | null, Node | null>, scope: Scope, ctx: Cont
     setting(ctx, pair.key, pair.value, key, 'table-property', scope.key ?? 'tblproperties', scope.table);
   }
   if (pair.value) visit(pair.value, { key, table: scope.table }, ctx);
+}
+
+/**
+ * Whether the value under a Delta conf key describes the key rather than sets it. A conf's value is a string: a
+ * map or list in its place is a mistake worth reporting where confs are set (or a template the parser read as a
+ * map), and elsewhere a document about the key (its `default`, its owner, …).
+ */
+function describesKey(value: Node | null, scope: Scope, ctx: Context): boolean {
+  if (!isMap(value) && !isSeq(value)) return false;
+  if (scope.key !== null && CONF_MAPS.has(scope.key.toLowerCase())) return false;
+  return !TEMPLATE.test(ctx.text.slice(value.range?.[0] ?? 0, value.range?.[1] ?? 0));
 }
 
 /** The `name` of a dbt resource: a map in the list under `models:`/`seeds:`/`snapshots:`. */
