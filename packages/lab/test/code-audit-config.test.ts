@@ -81,14 +81,14 @@ describe('YAML and JSON corpus', () => {
 describe('Databricks specs', () => {
   it('reads a bundle job cluster spark_conf: Delta confs only, quoted and plain values as written', async () => {
     const { result } = await extract('yaml/bundle/databricks.yml');
-    expect(result.settings.map((s) => s.key)).toEqual([
+    expect(result.settings.map((s) => s.key).slice(0, 3)).toEqual([
       'spark.databricks.delta.optimizeWrite.enabled',
       'spark.databricks.delta.write.isolationLevel',
       'spark.databricks.delta.retentionDurationCheck.enable',
     ]);
     const unknown = find(result.settings, 'spark.databricks.delta.write.isolationLevel');
     expect(unknown).toMatchObject({
-      line: 27,
+      line: 30,
       column: 60,
       endColumn: 72,
       value: 'Serializable',
@@ -103,6 +103,20 @@ describe('Databricks specs', () => {
     });
     // The comment on line 2 names a key; it is not a setting.
     expect(result.settings.some((s) => s.line === 2)).toBe(false);
+  });
+
+  it('reads a bundle variable as the default the file binds it to once, not one a target binds again', async () => {
+    const { result } = await extract('yaml/bundle/databricks.yml');
+    expect(find(result.settings, 'spark.databricks.delta.properties.defaults.isolationLevel')).toMatchObject({
+      value: 'WriteSerializable',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a bundle variable, as the YAML writes it
+      raw: '${var.isolation_level}',
+      constant: true,
+    });
+    expect(find(result.settings, 'spark.databricks.delta.maxCommitAttempts')).toMatchObject({
+      value: null,
+      constant: false,
+    });
   });
 
   it('reads spark-submit --conf arguments, as a pair of items or one item, and skips other confs', async () => {

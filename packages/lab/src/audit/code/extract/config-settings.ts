@@ -9,7 +9,8 @@
  * A value is reported as written: a quoted scalar's content without its quotes (escapes as written), a plain
  * scalar's text; `raw` is its source with the quotes. A template (`{{ var('x') }}`, `${var.level}`,
  * `{{secrets/scope/key}}`) or a map or list where a value belongs is not a constant. An alias (`*level`) reads the
- * value its anchor was bound to. A file that does not parse, or parses with a duplicate key, gives a problem per
+ * value its anchor was bound to, and a bundle variable (`${var.level}`) the default the same document binds it to
+ * once (a target that binds it again makes it not a constant). A file that does not parse, or parses with a duplicate key, gives a problem per
  * error with the parser's line and message; what the parser still recovered is read.
  */
 import {
@@ -37,6 +38,8 @@ const TABLE_PROPERTY_MAPS = new Set(['tblproperties', '+tblproperties']);
 const NAMED_RESOURCES = new Set(['models', 'seeds', 'snapshots']);
 /** A Databricks cluster policy's entry for a Spark conf: `"spark_conf.<key>": { "type": "fixed", "value": … }`. */
 const POLICY_KEY = /^spark_conf\.(.+)$/;
+/** A whole value that is one bundle variable: `${var.name}`. */
+const BUNDLE_VARIABLE = /^\$\{var\.([\w-]+)\}$/;
 /** A value that the tool running the file fills in: Jinja, bundle/Terraform-style variables, Databricks references. */
 const TEMPLATE = /\{\{[\s\S]*?\}\}|\$\{[^}]*\}|\{%[\s\S]*?%\}/;
 
@@ -46,6 +49,8 @@ interface Context {
   lines: LineIndex;
   language: CodeLanguage;
   doc: Document.Parsed;
+  /** The bundle variables of the document bound once to a constant: `${var.name}` reads as their value. */
+  variables: Map<string, string>;
   settings: CodeSetting[];
 }
 
@@ -71,7 +76,8 @@ export function configSettings(file: string, text: string, language: CodeLanguag
         message: parserMessage(error.message),
       });
     }
-    if (doc.contents) visit(doc.contents, { key: null }, { file, text, lines, language, doc, settings });
+    const variables = bundleVariables(doc);
+    if (doc.contents) visit(doc.contents, { key: null }, { file, text, lines, language, doc, variables, settings });
   }
   settings.sort((a, b) => a.line - b.line || a.column - b.column);
   return { settings, problems };
@@ -132,6 +138,32 @@ function resourceName(item: Node, scope: Scope): string | undefined {
   return isScalar(name) && typeof name.value === 'string' ? name.value : undefined;
 }
 
+/**
+ * A Databricks bundle's variables bound once in the document to a constant: `variables: <name>: default: <value>`
+ * (or `variables: <name>: <value>`), with no target (`targets: <t>: variables: <name>:`) binding it again.
+ */
+function bundleVariables(doc: Document.Parsed): Map<string, string> {
+  const bound = new Map<string, string>();
+  const declared = doc.get('variables', true);
+  if (!isMap(declared)) return bound;
+  for (const pair of declared.items) {
+    const value = isMap(pair.value) ? pair.value.get('default', true) : pair.value;
+    if (isScalar(pair.key) && isScalar(value) && value.value !== null && typeof value.value !== 'object') {
+      const text = String(value.value);
+      if (!TEMPLATE.test(text)) bound.set(String(pair.key.value), text);
+    }
+  }
+  const targets = doc.get('targets', true);
+  if (isMap(targets)) {
+    for (const target of targets.items) {
+      const overridden = isMap(target.value) ? target.value.get('variables', true) : null;
+      if (!isMap(overridden)) continue;
+      for (const pair of overridden.items) if (isScalar(pair.key)) bound.delete(String(pair.key.value));
+    }
+  }
+  return bound;
+}
+
 /** A value's text as written, and whether it is a constant. */
 interface Written {
   start: number;
@@ -155,6 +187,8 @@ function written(node: Node, ctx: Context): Written | null {
   const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE';
   const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
   const value = quoted ? raw.slice(1, -1) : block ? String(node.value) : raw;
+  const variable = ctx.variables.get(BUNDLE_VARIABLE.exec(value)?.[1] ?? '');
+  if (variable !== undefined) return { start, end: start + raw.length, value: variable, raw, constant: true };
   if (TEMPLATE.test(value)) return { start, end: start + raw.length, value: null, raw, constant: false };
   return { start, end: start + raw.length, value, raw, constant: true };
 }
