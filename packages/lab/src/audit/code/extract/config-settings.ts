@@ -1,17 +1,18 @@
 /**
- * Settings in configuration files, YAML and JSON alike (JSON is YAML 1.2, so one parser with source ranges reads
- * both and keeps every value's exact place): Databricks job specs (Jobs API JSON, asset bundle YAML: `spark_conf`
- * under `new_cluster`, `job_clusters[].new_cluster`, `tasks[].new_cluster`, `clusters`; `--conf k=v` in a
+ * Settings in configuration files, YAML and JSON alike (JSON is YAML 1.2, so one parser with source ranges reads both
+ * and keeps every value's exact place): Databricks job specs (Jobs API JSON, asset bundle YAML: `spark_conf` under
+ * `new_cluster`, `job_clusters[].new_cluster`, `tasks[].new_cluster`, `clusters`; `--conf k=v` in a
  * `spark_submit_task`'s parameters), any map keyed by Spark confs under `spark.databricks.delta.`/`spark.delta.`
- * (`sparkConf`, `spark.conf`, a pipeline's `configuration`, …), a cluster policy's `spark_conf.<key>` entries, and dbt's table properties (`+tblproperties` in
- * dbt_project.yml, `config: tblproperties:` of a model in a schema file, whose `name` is the table).
+ * (`sparkConf`, `spark.conf`, a pipeline's `configuration`, …), a cluster policy's `spark_conf.<key>` entries, and
+ * dbt's table properties (`+tblproperties` in dbt_project.yml, `config: tblproperties:` of a model in a schema file,
+ * whose `name` is the table).
  *
- * A value is reported as written: a quoted scalar's content without its quotes (escapes as written), a plain
- * scalar's text; `raw` is its source with the quotes. A template (`{{ var('x') }}`, `${var.level}`,
- * `{{secrets/scope/key}}`) or a map or list where a value belongs is not a constant. An alias (`*level`) reads the
- * value its anchor was bound to, and a bundle variable (`${var.level}`) the default the same document binds it to
- * once (a target that binds it again makes it not a constant). A file that does not parse, or parses with a duplicate key, gives a problem per
- * error with the parser's line and message; what the parser still recovered is read.
+ * A value is reported as written: a quoted scalar's content without its quotes (escapes as written), a plain scalar's
+ * text; `raw` is its source with the quotes. A template (`{{ var('x') }}`, `${var.level}`, `{{secrets/scope/key}}`) or
+ * a map or list where a value belongs is not a constant. An alias (`*level`) reads the value its anchor was bound to,
+ * and a bundle variable (`${var.level}`) the default the same document binds it to once (a target that binds it again
+ * makes it not a constant). A file that does not parse, or parses with a duplicate key, gives a problem per error with
+ * the parser's line and message; what the parser still recovered is read.
  */
 import {
   type Document,
