@@ -216,6 +216,19 @@ describe('bad input and what is not read', () => {
     expect(find(result.settings, 'spark.databricks.delta.optimizeWrite.enabled').value).toBe('true');
   });
 
+  it('gives a problem, not a crash, for nesting deeper than the stack', async () => {
+    const text = `tblproperties: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`;
+    for (const [extractor, file] of [
+      [yamlExtractor, 'deep.yml'],
+      [jsonExtractor, 'deep.json'],
+    ] as const) {
+      const { settings, problems } = await extractor.extract(file, text);
+      expect(settings).toEqual([]);
+      expect(problems.length).toBeGreaterThan(0);
+      expect(problems[0]?.line).toBe(1);
+    }
+  });
+
   it('reports a duplicate key as a problem, and both settings', async () => {
     const { result } = await extract('json/cluster-duplicate-key.json');
     expect(result.problems.map((p) => p.line)).toEqual([6]);

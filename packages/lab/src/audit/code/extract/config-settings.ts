@@ -78,7 +78,14 @@ export function configSettings(file: string, text: string, language: CodeLanguag
       });
     }
     const variables = bundleVariables(doc);
-    if (doc.contents) visit(doc.contents, { key: null }, { file, text, lines, language, doc, variables, settings });
+    try {
+      if (doc.contents) visit(doc.contents, { key: null }, { file, text, lines, language, doc, variables, settings });
+    } catch (error) {
+      // Nesting deeper than the stack: what was read stands, and the file says where reading stopped.
+      if (!(error instanceof RangeError)) throw error;
+      const at = lines.at(doc.range[0]);
+      problems.push({ file, line: at.line, column: at.column, message: 'nested too deep to read' });
+    }
   }
   settings.sort((a, b) => a.line - b.line || a.column - b.column);
   return { settings, problems };
