@@ -8,7 +8,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { configSettings } from '../src/audit/code/extract/config-settings';
 import { jsonExtractor } from '../src/audit/code/extract/json';
+import { parseJson } from '../src/audit/code/extract/json-tree';
 import { yamlExtractor } from '../src/audit/code/extract/yaml';
 import type { CodeSetting, Extraction, Extractor } from '../src/audit/code/setting';
 
@@ -272,5 +274,54 @@ describe('positions', () => {
     const text = 'spark_conf:\n  spark.databricks.delta.isolationLevel:\n    "Write\n    Serializable"\n';
     const { settings } = await yamlExtractor.extract('multi.yml', text);
     expect(settings).toEqual([expect.objectContaining({ line: 3, column: 5, endLine: 4, endColumn: 18, keyLine: 2 })]);
+  });
+});
+
+describe('the JSON reader', () => {
+  it('finds in every well-formed corpus JSON file what the YAML parser finds in it, at the same places', async () => {
+    for (const file of corpus.filter((f) => f.startsWith('json/'))) {
+      const { text, result } = await extract(file);
+      if (result.problems.length > 0) continue;
+      const asYaml = configSettings(file, text, 'yaml');
+      expect(asYaml.problems).toEqual([]);
+      expect(result.settings).toEqual(asYaml.settings.map((s) => ({ ...s, language: 'json' })));
+    }
+  });
+
+  it('keeps each value as written: strings with their escapes, numbers and literals, ranges over the source', () => {
+    const text = '\ufeff{"a": "x\\"y\\u00e9", "b": [-1.5e3, true, null], "c": {}}';
+    const { contents, errors } = parseJson(text);
+    expect(errors).toEqual([]);
+    const json = contents?.toJSON();
+    expect(json).toEqual({ a: 'x"y\u00e9', b: [-1500, true, null], c: {} });
+    const a = (contents as { get(k: string, keep: true): { range: number[]; type: string } }).get('a', true);
+    expect(text.slice(a.range[0], a.range[1])).toBe('"x\\"y\\u00e9"');
+    expect(a.type).toBe('QUOTE_DOUBLE');
+  });
+
+  it.each([
+    ['{"a": 1,}', 8, 'expected a key in quotes'],
+    ['{"a": "open', 6, 'string not closed'],
+    ['{"a": 1} x', 9, 'text after the value'],
+    ['[1, 2', 5, 'unexpected end, expected ]'],
+    ['{"a": tru}', 6, 'expected a value'],
+    ['{"a": "\\q"}', 7, 'bad escape in string'],
+  ])('stops at an error and says where: %s', (text, offset, message) => {
+    expect(parseJson(text).errors).toEqual([{ offset, message }]);
+  });
+
+  it('reports a missing comma and reads on; keeps both entries of a key given twice', () => {
+    const { contents, errors } = parseJson('{"a": 1 "b": [1 2], "a": 3}');
+    expect(errors.map((e) => [e.offset, e.message])).toEqual([
+      [8, 'expected , or }'],
+      [16, 'expected , or ]'],
+      [20, 'duplicate key'],
+    ]);
+    expect((contents as unknown as { items: unknown[] }).items).toHaveLength(3);
+  });
+
+  it('keeps what it read before an error in the tree', () => {
+    const { contents } = parseJson('{"spark_conf": {"k": "v", "x": ');
+    expect(contents?.toJSON()).toEqual({ spark_conf: { k: 'v', x: null } });
   });
 });

@@ -15,9 +15,10 @@
  * the parser's line and message; what the parser still recovered is read.
  */
 import {
-  type Document,
+  Document,
   isAlias,
   isMap,
+  isNode,
   isScalar,
   isSeq,
   type Node,
@@ -28,6 +29,7 @@ import {
 import { isDeltaConfKey } from '../conf-keys';
 import type { CodeLanguage, CodeSetting, Extraction, FileProblem, SettingKind } from '../setting';
 import { LineIndex } from '../source-map';
+import { type JsonError, parseJson } from './json-tree';
 
 /** Files without any of these are not parsed: they cannot hold a setting this reader reports. */
 const HINT = /spark\.databricks\.delta\.|spark\.delta\.|tblproperties/i;
@@ -49,7 +51,7 @@ interface Context {
   text: string;
   lines: LineIndex;
   language: CodeLanguage;
-  doc: Document.Parsed;
+  doc: Document;
   /** The bundle variables of the document bound once to a constant: `${var.name}` reads as their value. */
   variables: Map<string, string>;
   settings: CodeSetting[];
@@ -67,28 +69,38 @@ export function configSettings(file: string, text: string, language: CodeLanguag
   const lines = new LineIndex(text);
   const settings: CodeSetting[] = [];
   const problems: FileProblem[] = [];
-  for (const doc of parseAllDocuments(text)) {
-    for (const error of doc.errors) {
-      const at = error.linePos?.[0] ?? lines.at(error.pos[0]);
-      problems.push({
-        file,
-        line: at.line,
-        column: 'col' in at ? at.col : at.column,
-        message: parserMessage(error.message),
-      });
+  for (const { doc, errors } of documents(text, language)) {
+    for (const error of errors) {
+      const at = lines.at(error.offset);
+      problems.push({ file, line: at.line, column: at.column, message: error.message });
     }
     const variables = bundleVariables(doc);
     try {
-      if (doc.contents) visit(doc.contents, { key: null }, { file, text, lines, language, doc, variables, settings });
+      if (isNode(doc.contents)) {
+        visit(doc.contents, { key: null }, { file, text, lines, language, doc, variables, settings });
+      }
     } catch (error) {
       // Nesting deeper than the stack: what was read stands, and the file says where reading stopped.
       if (!(error instanceof RangeError)) throw error;
-      const at = lines.at(doc.range[0]);
-      problems.push({ file, line: at.line, column: at.column, message: 'nested too deep to read' });
+      problems.push({ file, line: 1, column: 1, message: 'nested too deep to read' });
     }
   }
   settings.sort((a, b) => a.line - b.line || a.column - b.column);
   return { settings, problems };
+}
+
+/** The file's documents (a YAML stream has several, JSON one) and each one's parse errors. */
+function documents(text: string, language: CodeLanguage): { doc: Document; errors: JsonError[] }[] {
+  if (language === 'json') {
+    const tree = parseJson(text);
+    const doc = new Document();
+    doc.contents = tree.contents;
+    return [{ doc, errors: tree.errors }];
+  }
+  return parseAllDocuments(text).map((doc) => ({
+    doc,
+    errors: doc.errors.map((error) => ({ offset: error.pos[0], message: parserMessage(error.message) })),
+  }));
 }
 
 /** The parser's message without the place it appends (the problem carries line and column) and the excerpt. */
@@ -150,7 +162,7 @@ function resourceName(item: Node, scope: Scope): string | undefined {
  * A Databricks bundle's variables bound once in the document to a constant: `variables: <name>: default: <value>`
  * (or `variables: <name>: <value>`), with no target (`targets: <t>: variables: <name>:`) binding it again.
  */
-function bundleVariables(doc: Document.Parsed): Map<string, string> {
+function bundleVariables(doc: Document): Map<string, string> {
   const bound = new Map<string, string>();
   const declared = doc.get('variables', true);
   if (!isMap(declared)) return bound;
