@@ -1,10 +1,10 @@
 /**
  * A JSON parser that keeps every value's place: it builds the same nodes the YAML parser does (maps, lists and
- * scalars with their source ranges and quote style), so config-settings.ts reads JSON and YAML with one walk, at
- * JSON's own speed (the YAML parser reads JSON too, a hundred times slower: a megabyte of job specs took it a
- * second). Strict JSON (RFC 8259), with one kindness: a missing comma between two entries is an error and the reading
- * goes on. At any other syntax error it stops and says where; what it read before stays in the tree. A key given
- * twice in one object is an error too, and both entries are kept.
+ * scalars with their source ranges and quote style), so config-settings.ts reads JSON and YAML with one walk. The
+ * YAML parser reads JSON too, about ten times slower (a megabyte of job specs: near a second against a tenth).
+ * Strict JSON (RFC 8259), with one kindness: a missing comma between two entries is an error and the reading goes
+ * on. At any other syntax error it stops and says where; what it read before stays in the tree. A key given twice
+ * in one object is an error too, and both entries are kept.
  */
 import { Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 

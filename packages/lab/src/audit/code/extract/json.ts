@@ -1,7 +1,7 @@
 /**
  * The JSON extractor: Databricks Jobs API specs (`spark_conf` of `new_cluster`, `job_clusters`, `tasks`,
  * `clusters`; `--conf` in `spark_submit_task` parameters) and any JSON object keyed by Delta's Spark confs. JSON is
- * YAML 1.2, so config-settings.ts reads it with the YAML parser, which keeps each value's exact place.
+ * YAML 1.2: config-settings.ts reads it into the YAML parser's nodes (json-tree.ts), each value at its exact place.
  */
 import type { Extractor } from '../setting';
 import { configSettings } from './config-settings';
