@@ -1,6 +1,6 @@
 /**
- * Settings in configuration files, YAML and JSON alike (JSON is YAML 1.2, so one parser with source ranges reads both
- * and keeps every value's exact place): Databricks job specs (Jobs API JSON, asset bundle YAML: `spark_conf` under
+ * Settings in configuration files, YAML and JSON alike (one walk over the YAML parser's nodes, which keep every
+ * value's exact place; json-tree.ts reads JSON into the same nodes): Databricks job specs (Jobs API JSON, asset bundle YAML: `spark_conf` under
  * `new_cluster`, `job_clusters[].new_cluster`, `tasks[].new_cluster`, `clusters`; `--conf k=v` in a
  * `spark_submit_task`'s parameters), any map keyed by Spark confs under `spark.databricks.delta.`/`spark.delta.`
  * (`sparkConf`, `spark.conf`, a pipeline's `configuration`, …), a cluster policy's `spark_conf.<key>` entries, and
