@@ -1,7 +1,7 @@
 /**
- * Settings in configuration files, YAML and JSON alike (one walk over the YAML parser's nodes, which keep every
- * value's exact place; json-tree.ts reads JSON into the same nodes): Databricks job specs (Jobs API JSON, asset bundle YAML: `spark_conf` under
- * `new_cluster`, `job_clusters[].new_cluster`, `tasks[].new_cluster`, `clusters`; `--conf k=v` in a
+ * Settings in configuration files, YAML and JSON alike (one walk over the YAML parser's nodes, which keep every value's
+ * exact place; json-tree.ts reads JSON into the same nodes): Databricks job specs (Jobs API JSON, asset bundle YAML:
+ * `spark_conf` under `new_cluster`, `job_clusters[].new_cluster`, `tasks[].new_cluster`, `clusters`; `--conf k=v` in a
  * `spark_submit_task`'s parameters), any map keyed by Spark confs under `spark.databricks.delta.`/`spark.delta.`
  * (`sparkConf`, `spark.conf`, a pipeline's `configuration`, …), a cluster policy's `spark_conf.<key>` entries, and
  * dbt's table properties (`+tblproperties` in dbt_project.yml, `config: tblproperties:` of a model in a schema file,
