@@ -1,0 +1,779 @@
+/**
+ * Python: the settings PySpark and delta-rs code makes, read from the syntax tree of tree-sitter-python
+ * (so comments, docstrings and prose strings are never settings, and fragments still parse):
+ * - delta-rs: `write_deltalake(…, configuration={…})`, `DeltaTable.create(…, configuration=…)`,
+ *   `dt.alter.set_table_properties({…})`, polars `write_delta(…, delta_write_options={…})`, and
+ *   `CommitProperties(custom_metadata, max_commit_retries, app_transactions)` by keyword or position;
+ * - Spark: `spark.conf.set(k, v)`, `SparkConf().set(k, v)`, `SparkSession.builder.config(k, v)`,
+ *   a writer's `.option(k, v)` / `.options(**{…})`, and the SQL in `spark.sql("…")` strings (f-strings
+ *   and triple quotes too; a field becomes a placeholder, and a value that holds one is not a constant);
+ * - dbt: `config(tblproperties={…})` in a model's Jinja (`settingsInJinjaConfig`) or a Python model.
+ * A value is a literal as written, or a name bound exactly once in its function or at module level to
+ * one (the setting is then placed at that literal, with the key's line as `keyLine`); anything else is
+ * reported as not a constant, at the expression. A function's parameter used as a value is reported so
+ * too, and each call of that function in the file that passes a constant for it adds that constant as a
+ * setting of its own, at the call.
+ */
+import type { CodeSetting, Extraction, Extractor, FileProblem, SettingKind, WriterHint } from '../setting';
+import { Embedded, LineIndex } from '../source-map';
+import { type Node, parserFor } from '../tree-sitter';
+import { type Cell, databricksCells, ipynbCells, isDatabricksSource, NotebookError, pushMapped } from './notebook';
+import { sqlSettings } from './sql';
+
+/** Reads the SQL embedded in a host file (the SQL extractor's entry, passed in so it can be replaced). */
+export type SqlReader = typeof sqlSettings;
+
+/** What the code is and what to read it with. */
+interface Context {
+  code: Embedded;
+  host: LineIndex;
+  file: string;
+  sql: SqlReader;
+  /** Set for a dbt model's Jinja: a bare `config(…)` is the model's config; the model's table when known. */
+  jinja?: { table?: string };
+}
+
+/** What a value expression comes to. */
+interface Value {
+  /** Where the value is written: the literal (after following a name), else the expression. */
+  node: Node;
+  value: string | null;
+  raw: string;
+  constant: boolean;
+  /** A dictionary literal, for values that are maps. */
+  dict?: Node;
+  /** The parameter of the enclosing function the value is, when it is one. */
+  param?: { fn: Node; name: string; index: number };
+}
+
+const SPARK_CONF_PREFIXES = ['spark.databricks.delta.', 'spark.delta.'];
+const FIELD = '__py_field__';
+const MAX_FOLLOW = 8;
+
+let parser: ReturnType<typeof parserFor> | null = null;
+
+async function parse(text: string) {
+  parser ??= parserFor('python');
+  const p = await parser;
+  const tree = p.parse(text);
+  if (!tree) throw new Error('tree-sitter-python returned no tree');
+  if (!tree.rootNode.hasError) return tree;
+  // A fragment that leaves brackets open: close them after the text (which keeps every offset) and parse again.
+  const closers = unclosed(tree.rootNode);
+  if (closers === '') return tree;
+  const closed = p.parse(`${text}\n${closers}`);
+  return closed && countErrors(closed.rootNode) < countErrors(tree.rootNode) ? closed : tree;
+}
+
+/** The brackets a tree's tokens leave open, as the text that closes them. */
+function unclosed(root: Node): string {
+  const pairs: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
+  const open: string[] = [];
+  const cursor = root.walk();
+  let done = false;
+  while (!done) {
+    const type = cursor.nodeType;
+    if (cursor.currentNode.childCount === 0) {
+      if (pairs[type]) open.push(pairs[type] as string);
+      else if (open.at(-1) === type) open.pop();
+    }
+    if (cursor.gotoFirstChild()) continue;
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) {
+        done = true;
+        break;
+      }
+    }
+  }
+  return open.reverse().join('');
+}
+
+function countErrors(node: Node): number {
+  return node.descendantsOfType(['ERROR', 'MISSING']).length;
+}
+
+/** Every node of `types` under `root`, in source order. */
+function nodesOf(root: Node, types: string[]): Node[] {
+  return root.descendantsOfType(types).filter((n): n is Node => n !== null);
+}
+
+/** The content of a string node without prefix and quotes, as written (escapes kept). */
+function stringContent(node: Node): string {
+  const start = node.firstChild;
+  const end = node.lastChild;
+  if (!start || !end || start.type !== 'string_start' || end.type !== 'string_end') return node.text;
+  return node.text.slice(start.endIndex - node.startIndex, end.startIndex - node.startIndex);
+}
+
+function isPlainString(node: Node): boolean {
+  return node.type === 'string' && !node.namedChildren.some((c) => c?.type === 'interpolation');
+}
+
+/** The function or module whose names `node` sees first (class bodies are skipped, as Python does). */
+function scopeOf(node: Node): Node {
+  let at = node.parent;
+  while (at && at.type !== 'function_definition' && at.type !== 'lambda' && at.type !== 'module') at = at.parent;
+  return at ?? node.tree.rootNode;
+}
+
+/** The names a scope binds, each with the expressions bound (null: bound by something other than `=`). */
+type Bindings = Map<string, (Node | null)[]>;
+
+/** Names bound in every scope of a tree, and each function's parameters. */
+class Scopes {
+  private readonly bound = new Map<number, Bindings>();
+  private readonly params = new Map<number, string[]>();
+
+  constructor(root: Node) {
+    for (const node of nodesOf(root, [
+      'assignment',
+      'augmented_assignment',
+      'named_expression',
+      'for_statement',
+      'for_in_clause',
+      'as_pattern',
+      'import_from_statement',
+      'import_statement',
+      'function_definition',
+      'class_definition',
+      'global_statement',
+      'nonlocal_statement',
+    ]))
+      this.collect(node);
+  }
+
+  private bind(scope: Node, name: string, value: Node | null): void {
+    let names = this.bound.get(scope.id);
+    if (!names) this.bound.set(scope.id, (names = new Map()));
+    names.set(name, [...(names.get(name) ?? []), value]);
+  }
+
+  private bindTargets(scope: Node, target: Node | null, value: Node | null): void {
+    if (!target) return;
+    if (target.type === 'identifier') this.bind(scope, target.text, value);
+    else for (const id of nodesOf(target, ['identifier'])) this.bind(scope, id.text, null);
+  }
+
+  private collect(node: Node): void {
+    const scope = scopeOf(node);
+    switch (node.type) {
+      case 'assignment': {
+        const right = node.childForFieldName('right');
+        const left = node.childForFieldName('left');
+        // `a = b = 1`: the inner assignment binds `b`; `a` takes the same value.
+        let value = right;
+        while (value?.type === 'assignment') value = value.childForFieldName('right');
+        this.bindTargets(scope, left, right ? value : null);
+        return;
+      }
+      case 'augmented_assignment':
+        this.bindTargets(scope, node.childForFieldName('left'), null);
+        return;
+      case 'named_expression':
+        this.bindTargets(scope, node.childForFieldName('name'), node.childForFieldName('value'));
+        return;
+      case 'for_statement':
+      case 'for_in_clause':
+        this.bindTargets(scope, node.childForFieldName('left'), null);
+        return;
+      case 'as_pattern': {
+        const alias = node.childForFieldName('alias');
+        this.bindTargets(scope, alias, null);
+        return;
+      }
+      case 'import_statement':
+      case 'import_from_statement':
+        for (const name of nodesOf(node, ['dotted_name', 'aliased_import'])) {
+          const alias = name.type === 'aliased_import' ? name.childForFieldName('alias') : null;
+          if (alias) this.bind(scope, alias.text, null);
+          else if (name.parent?.type !== 'aliased_import' && name.parent?.type !== 'import_from_statement')
+            this.bind(scope, name.text.split('.')[0] as string, null);
+          else if (name.parent?.type === 'import_from_statement' && name !== node.childForFieldName('module_name'))
+            this.bind(scope, name.text, null);
+        }
+        return;
+      case 'global_statement':
+      case 'nonlocal_statement':
+        for (const id of node.namedChildren) if (id?.type === 'identifier') this.bind(scope, id.text, null);
+        return;
+      case 'class_definition':
+      case 'function_definition': {
+        const name = node.childForFieldName('name');
+        if (name) this.bind(scope, name.text, null);
+        if (node.type === 'function_definition') this.collectParams(node);
+        return;
+      }
+    }
+  }
+
+  private collectParams(fn: Node): void {
+    const names: string[] = [];
+    for (const p of fn.childForFieldName('parameters')?.namedChildren ?? []) {
+      if (!p) continue;
+      const id = p.type === 'identifier' ? p : (p.childForFieldName('name') ?? p.namedChildren.find((c) => c?.type === 'identifier'));
+      if (!id) continue;
+      names.push(id.text);
+      this.bind(fn, id.text, null);
+    }
+    this.params.set(fn.id, names);
+  }
+
+  /** The one expression `name` is bound to as seen from `from`, or what makes it not one. */
+  lookup(name: string, from: Node): { value: Node } | { param: { fn: Node; name: string; index: number } } | null {
+    let scope: Node | null = scopeOf(from);
+    while (scope) {
+      const found = this.bound.get(scope.id)?.get(name);
+      if (found) {
+        const index = this.params.get(scope.id)?.indexOf(name) ?? -1;
+        if (index >= 0) return found.length === 1 ? { param: { fn: scope, name, index } } : null;
+        return found.length === 1 && found[0] ? { value: found[0] } : null;
+      }
+      scope = scope.type === 'module' ? null : scopeOf(scope);
+    }
+    return null;
+  }
+
+  /** The parameter names of function `fn`. */
+  parameters(fn: Node): string[] {
+    return this.params.get(fn.id) ?? [];
+  }
+}
+
+/** Reads one piece of Python (a file, a cell, a Jinja expression). */
+class PythonReader {
+  readonly settings: CodeSetting[] = [];
+  private readonly scopes: Scopes;
+  private readonly pending: Promise<Extraction>[] = [];
+
+  constructor(
+    private readonly root: Node,
+    private readonly ctx: Context,
+  ) {
+    this.scopes = new Scopes(root);
+  }
+
+  /** What `node` comes to, following names bound once to literals. */
+  valueOf(node: Node, depth = 0): Value {
+    const notConstant = (extra?: Partial<Value>): Value => ({
+      node,
+      value: null,
+      raw: node.text,
+      constant: false,
+      ...extra,
+    });
+    switch (node.type) {
+      case 'parenthesized_expression': {
+        const inner = node.namedChildren.find((c) => c?.type !== 'comment');
+        return inner ? this.valueOf(inner, depth) : notConstant();
+      }
+      case 'string':
+        return isPlainString(node) ? { node, value: stringContent(node), raw: node.text, constant: true } : notConstant();
+      case 'concatenated_string': {
+        const parts = node.namedChildren.filter((c): c is Node => c?.type === 'string');
+        return parts.every(isPlainString)
+          ? { node, value: parts.map(stringContent).join(''), raw: node.text, constant: true }
+          : notConstant();
+      }
+      case 'integer':
+      case 'float':
+      case 'true':
+      case 'false':
+        return { node, value: node.text, raw: node.text, constant: true };
+      case 'unary_operator': {
+        const arg = node.childForFieldName('argument');
+        const op = node.childForFieldName('operator')?.text;
+        return arg && (op === '-' || op === '+') && (arg.type === 'integer' || arg.type === 'float')
+          ? { node, value: node.text.replace(/\s+/g, ''), raw: node.text, constant: true }
+          : notConstant();
+      }
+      case 'dictionary':
+        return { ...notConstant(), dict: node };
+      case 'identifier': {
+        if (depth >= MAX_FOLLOW) return notConstant();
+        const found = this.scopes.lookup(node.text, node);
+        if (found && 'param' in found) return notConstant({ param: found.param });
+        if (!found) return notConstant();
+        const followed = this.valueOf(found.value, depth + 1);
+        return followed.constant || followed.dict ? followed : notConstant();
+      }
+      default:
+        return notConstant();
+    }
+  }
+
+  /** The key/value pairs of a dictionary value (a literal, a name bound once to one, `**` merges of them). */
+  entries(value: Value, depth = 0): { key: string; keyNode: Node; value: Value }[] {
+    if (!value.dict || depth > MAX_FOLLOW) return [];
+    const out: { key: string; keyNode: Node; value: Value }[] = [];
+    for (const item of value.dict.namedChildren) {
+      if (item?.type === 'pair') {
+        const keyNode = item.childForFieldName('key');
+        const valueNode = item.childForFieldName('value');
+        if (!keyNode || !valueNode) continue;
+        const key = this.valueOf(keyNode);
+        if (key.constant && key.value !== null)
+          out.push({ key: key.value, keyNode: key.node, value: this.valueOf(valueNode) });
+      } else if (item?.type === 'dictionary_splat') {
+        const inner = item.namedChildren[0];
+        if (inner) out.push(...this.entries(this.valueOf(inner), depth + 1));
+      }
+    }
+    return out;
+  }
+
+  /** Line, column and end of the text from `start` to `end` in the code, in the host file. */
+  private place(start: number, end: number) {
+    const { code, host } = this.ctx;
+    const from = host.at(code.hostOffset(start));
+    const to = host.at(code.hostOffset(Math.max(start, end - 1)) + 1);
+    return { line: from.line, column: from.column, endColumn: to.column, ...(to.line !== from.line && { endLine: to.line }) };
+  }
+
+  private lineOf(node: Node): number {
+    return this.ctx.host.at(this.ctx.code.hostOffset(node.startIndex)).line;
+  }
+
+  /** Records a setting whose value is `value`; a parameter's value is also taken from each call that passes a constant. */
+  emit(
+    kind: SettingKind,
+    key: string,
+    keyNode: Node | null,
+    value: Value,
+    via: string,
+    writer: WriterHint,
+    table?: string,
+  ): void {
+    if (value.dict) return;
+    const at = this.place(value.node.startIndex, value.node.endIndex);
+    const keyLine = keyNode ? this.lineOf(keyNode) : undefined;
+    this.settings.push({
+      file: this.ctx.file,
+      ...at,
+      ...(keyLine !== undefined && keyLine !== at.line && { keyLine }),
+      key,
+      value: value.value,
+      raw: value.raw,
+      constant: value.constant,
+      kind,
+      via,
+      language: 'python',
+      ...(table !== undefined && { table }),
+      writer,
+    });
+    if (value.param) this.throughCalls(kind, key, value.node, value.param, via, writer, table);
+  }
+
+  /** For a parameter used as a setting's value: the constants the file's calls of its function pass. */
+  private throughCalls(
+    kind: SettingKind,
+    key: string,
+    keyNode: Node,
+    param: { fn: Node; name: string; index: number },
+    via: string,
+    writer: WriterHint,
+    table?: string,
+  ): void {
+    const fnName = param.fn.childForFieldName('name')?.text;
+    if (!fnName) return;
+    const params = this.scopes.parameters(param.fn);
+    const method = params[0] === 'self' || params[0] === 'cls';
+    for (const call of nodesOf(this.root, ['call'])) {
+      const callee = call.childForFieldName('function');
+      const isMethodCall = callee?.type === 'attribute' && callee.childForFieldName('attribute')?.text === fnName;
+      if (!(callee?.type === 'identifier' && callee.text === fnName) && !isMethodCall) continue;
+      const args = argumentsOf(call);
+      const position = param.index - (method && isMethodCall ? 1 : 0);
+      const arg = args.keywords.get(param.name)?.value ?? args.positional[position];
+      if (!arg) continue;
+      const passed = this.valueOf(arg);
+      if (passed.constant) this.emit(kind, key, keyNode, passed, `${via} through ${fnName}()`, writer, table);
+    }
+  }
+
+  /** Table properties from the `delta.*` keys of a dictionary value. */
+  tableProperties(value: Value, via: string, writer: WriterHint, table?: string): void {
+    for (const e of this.entries(value))
+      if (e.key.startsWith('delta.')) this.emit('table-property', e.key, e.keyNode, e.value, via, writer, table);
+  }
+
+  /** Commit metadata keys that claim an isolation level or a blind append. */
+  commitMetadata(value: Value, via: string, table?: string): void {
+    for (const e of this.entries(value)) {
+      if (/isolation/i.test(e.key)) this.emit('commit-isolation', e.key, e.keyNode, e.value, via, 'delta-rs', table);
+      else if (e.key === 'isBlindAppend') this.emit('blind-append', e.key, e.keyNode, e.value, via, 'delta-rs', table);
+    }
+  }
+
+  /** Queues the SQL a Python string (or a name bound once to one) holds for the SQL reader. */
+  sql(node: Node): void {
+    const embedded = new Embedded();
+    if (!this.sqlText(node, embedded, 0)) return;
+    this.pending.push(this.ctx.sql(embedded, this.ctx.host, this.ctx.file, 'spark'));
+  }
+
+  private sqlText(node: Node, into: Embedded, depth: number): boolean {
+    switch (node.type) {
+      case 'parenthesized_expression': {
+        const inner = node.namedChildren.find((c) => c?.type !== 'comment');
+        return inner ? this.sqlText(inner, into, depth) : false;
+      }
+      case 'string':
+        this.pushString(node, into);
+        return true;
+      case 'concatenated_string':
+        for (const part of node.namedChildren) if (part?.type === 'string') this.pushString(part, into);
+        return true;
+      case 'binary_operator': {
+        const left = node.childForFieldName('left');
+        const right = node.childForFieldName('right');
+        if (node.childForFieldName('operator')?.text !== '+' || !left || !right) return false;
+        for (const side of [left, right]) if (!this.sqlText(side, into, depth)) this.pushField(side, into);
+        return true;
+      }
+      case 'identifier': {
+        const found = depth < MAX_FOLLOW ? this.scopes.lookup(node.text, node) : null;
+        return found !== null && 'value' in found && this.sqlText(found.value, into, depth + 1);
+      }
+      default:
+        return false;
+    }
+  }
+
+  private pushField(node: Node, into: Embedded): void {
+    into.push(FIELD, this.ctx.code.hostOffset(node.startIndex), false);
+  }
+
+  /** A string's characters (escapes decoded, fields as placeholders), each at its place in the host file. */
+  private pushString(node: Node, into: Embedded): void {
+    const prefix = node.firstChild?.type === 'string_start' ? node.firstChild.text.toLowerCase() : '';
+    const raw = prefix.includes('r');
+    const pushText = (from: number, to: number) => {
+      if (to > from) pushMapped(into, this.ctx.code.text.slice(from, to), from, this.ctx.code);
+    };
+    const visit = (parent: Node, from: number, to: number) => {
+      let at = from;
+      for (const child of parent.children) {
+        if (!child || child.type === 'string_start' || child.type === 'string_end') continue;
+        if (child.type === 'string_content') {
+          pushText(at, child.startIndex);
+          visit(child, child.startIndex, child.endIndex);
+        } else if (child.type === 'interpolation') {
+          pushText(at, child.startIndex);
+          this.pushField(child, into);
+        } else if (child.type === 'escape_sequence' && !raw) {
+          pushText(at, child.startIndex);
+          into.push(decodeEscape(child.text), this.ctx.code.hostOffset(child.startIndex), false);
+        } else continue;
+        at = child.endIndex;
+      }
+      pushText(at, to);
+    };
+    const start = node.firstChild?.type === 'string_start' ? node.firstChild.endIndex : node.startIndex;
+    const end = node.lastChild?.type === 'string_end' ? node.lastChild.startIndex : node.endIndex;
+    visit(node, start, end);
+  }
+
+  /** The settings the queued SQL held; a value or table that holds an f-string's field is not a constant. */
+  async embeddedSql(): Promise<Extraction> {
+    const results = await Promise.all(this.pending);
+    const { host } = this.ctx;
+    const settings = results.flatMap((r) =>
+      r.settings.map((s): CodeSetting => {
+        const { table, ...rest } = s;
+        const out: CodeSetting = table !== undefined && !table.includes(FIELD) ? { ...rest, table } : rest;
+        if (!(s.value ?? '').includes(FIELD) && !s.raw.includes(FIELD)) return out;
+        const from = host.offset({ line: s.line, column: s.column });
+        const to = host.offset({ line: s.endLine ?? s.line, column: s.endColumn });
+        return { ...out, value: null, raw: host.text.slice(from, to), constant: false };
+      }),
+    );
+    return { settings, problems: results.flatMap((r) => r.problems) };
+  }
+
+  /** Reads every call in the tree. */
+  read(): void {
+    for (const call of nodesOf(this.root, ['call'])) this.call(call);
+  }
+
+  private call(call: Node): void {
+    const callee = call.childForFieldName('function');
+    if (!callee) return;
+    const name = callee.type === 'attribute' ? callee.childForFieldName('attribute')?.text : callee.text;
+    const object = callee.type === 'attribute' ? (callee.childForFieldName('object') ?? null) : null;
+    const args = argumentsOf(call);
+    const arg = (position: number, keyword: string) => {
+      const node = args.keywords.get(keyword)?.value ?? args.positional[position];
+      return node ? this.valueOf(node) : undefined;
+    };
+    const kwArg = (keyword: string) => arg(-1, keyword);
+    const tableOf = (v: Value | undefined) => (v?.constant && v.value !== null ? v.value : undefined);
+    switch (name) {
+      case 'write_deltalake': {
+        const table = tableOf(arg(0, 'table_or_uri'));
+        const configuration = kwArg('configuration');
+        if (configuration) this.tableProperties(configuration, 'write_deltalake(configuration=…)', 'delta-rs', table);
+        const metadata = kwArg('custom_metadata');
+        if (metadata) this.commitMetadata(metadata, 'write_deltalake(custom_metadata=…)', table);
+        return;
+      }
+      case 'create': {
+        if (!object?.text.endsWith('DeltaTable')) return;
+        const table = tableOf(arg(0, 'table_uri'));
+        const configuration = kwArg('configuration');
+        if (configuration) this.tableProperties(configuration, 'DeltaTable.create(configuration=…)', 'delta-rs', table);
+        const metadata = kwArg('custom_metadata');
+        if (metadata) this.commitMetadata(metadata, 'DeltaTable.create(custom_metadata=…)', table);
+        return;
+      }
+      case 'set_table_properties': {
+        const properties = arg(0, 'properties');
+        if (properties) this.tableProperties(properties, 'alter.set_table_properties', 'delta-rs');
+        return;
+      }
+      case 'write_delta': {
+        const options = kwArg('delta_write_options');
+        const table = tableOf(arg(0, 'target'));
+        for (const e of options ? this.entries(options) : []) {
+          if (e.key === 'configuration')
+            this.tableProperties(e.value, 'write_delta(delta_write_options={configuration})', 'delta-rs', table);
+          if (e.key === 'custom_metadata')
+            this.commitMetadata(e.value, 'write_delta(delta_write_options={custom_metadata})', table);
+        }
+        return;
+      }
+      case 'CommitProperties': {
+        const metadata = arg(0, 'custom_metadata');
+        if (metadata) this.commitMetadata(metadata, 'CommitProperties(custom_metadata=…)');
+        const retries = arg(1, 'max_commit_retries');
+        if (retries && retries.raw !== 'None')
+          this.emit('commit-retries', 'max_commit_retries', null, retries, 'CommitProperties', 'delta-rs');
+        return;
+      }
+      case 'set':
+        if (object && isSparkConf(object)) this.sparkConf(arg(0, 'key'), arg(1, 'value'), 'spark.conf.set');
+        return;
+      case 'config': {
+        if (object?.text === 'dbt' || (!object && this.ctx.jinja)) {
+          const properties = kwArg('tblproperties');
+          const table = this.ctx.jinja?.table ?? (this.ctx.jinja ? undefined : modelName(this.ctx.file));
+          if (properties) this.tableProperties(properties, 'dbt config(tblproperties=…)', 'spark', table);
+          return;
+        }
+        if (!object) return;
+        this.sparkConf(arg(0, 'key'), arg(1, 'value'), 'SparkSession.builder.config');
+        const map = kwArg('map');
+        for (const e of map ? this.entries(map) : [])
+          if (isSparkConfKey(e.key))
+            this.emit('spark-conf', e.key, e.keyNode, e.value, 'SparkSession.builder.config(map=…)', 'spark');
+        return;
+      }
+      case 'option':
+        if (object) this.writerOption(arg(0, 'key'), arg(1, 'value'));
+        return;
+      case 'options':
+        if (!object) return;
+        for (const [key, kw] of args.keywords) if (key === 'isBlindAppend') this.writerOption(undefined, this.valueOf(kw.value), key, kw.name);
+        for (const splat of args.splats) for (const e of this.entries(this.valueOf(splat))) this.writerOption(undefined, e.value, e.key, e.keyNode);
+        return;
+      case 'sql': {
+        const query = args.keywords.get('sqlQuery')?.value ?? args.positional[0];
+        if (object && query) this.sql(query);
+        return;
+      }
+    }
+  }
+
+  private sparkConf(key: Value | undefined, value: Value | undefined, via: string): void {
+    if (!key?.constant || key.value === null || !value || !isSparkConfKey(key.value)) return;
+    this.emit('spark-conf', key.value, key.node, value, via, 'spark');
+  }
+
+  /** A DataFrame writer's option: a `delta.*` table property, a Spark conf, or a blind-append claim. */
+  private writerOption(key: Value | undefined, value: Value | undefined, name?: string, nameNode?: Node): void {
+    const k = name ?? (key?.constant ? key.value : null);
+    const keyNode = nameNode ?? key?.node ?? null;
+    if (k === null || !value) return;
+    if (k.startsWith('delta.')) this.emit('table-property', k, keyNode, value, '.option', 'spark');
+    else if (isSparkConfKey(k)) this.emit('spark-conf', k, keyNode, value, '.option', 'spark');
+    else if (k === 'isBlindAppend') this.emit('blind-append', k, keyNode, value, '.option', 'spark');
+  }
+
+  /** A note for code that did not parse, only when nothing could be read from it. */
+  problem(): FileProblem | null {
+    const error = this.root.descendantsOfType(['ERROR'])[0] ?? (this.root.hasError ? this.root : null);
+    if (!error) return null;
+    const at = this.ctx.host.at(this.ctx.code.hostOffset(error.startIndex));
+    return { file: this.ctx.file, ...at, message: `Python did not parse here: ${JSON.stringify(error.text.slice(0, 40))}` };
+  }
+}
+
+function decodeEscape(escape: string): string {
+  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '\n': '' };
+  const c = escape[1] ?? '';
+  if (c in simple) return simple[c] as string;
+  if (c === 'x' || c === 'u' || c === 'U') return String.fromCodePoint(Number.parseInt(escape.slice(2), 16));
+  return escape;
+}
+
+interface Arguments {
+  positional: Node[];
+  keywords: Map<string, { name: Node; value: Node }>;
+  splats: Node[];
+}
+
+function argumentsOf(call: Node): Arguments {
+  const out: Arguments = { positional: [], keywords: new Map(), splats: [] };
+  for (const arg of call.childForFieldName('arguments')?.namedChildren ?? []) {
+    if (!arg || arg.type === 'comment') continue;
+    if (arg.type === 'keyword_argument') {
+      const name = arg.childForFieldName('name');
+      const value = arg.childForFieldName('value');
+      if (name && value) out.keywords.set(name.text, { name, value });
+    } else if (arg.type === 'dictionary_splat') {
+      const inner = arg.namedChildren[0];
+      if (inner) out.splats.push(inner);
+    } else if (arg.type !== 'list_splat') out.positional.push(arg);
+  }
+  return out;
+}
+
+function isSparkConfKey(key: string): boolean {
+  return SPARK_CONF_PREFIXES.some((p) => key.startsWith(p));
+}
+
+/** `spark.conf`, `self.spark.conf`, `SparkConf()`, `SparkConf().set(…)`: what `.set(k, v)` sets a conf on. */
+function isSparkConf(object: Node): boolean {
+  if (object.type === 'call') {
+    const fn = object.childForFieldName('function');
+    if (fn?.text === 'SparkConf') return true;
+    const inner = fn?.type === 'attribute' ? fn.childForFieldName('object') : null;
+    return fn?.childForFieldName('attribute')?.text === 'set' && inner !== null && isSparkConf(inner);
+  }
+  return /conf$/i.test(object.text);
+}
+
+/** A dbt model's name: its file's stem. */
+function modelName(file: string): string {
+  return (file.split('/').at(-1) ?? file).replace(/\.[^.]*$/, '');
+}
+
+/** The settings in Python `code` (a whole file, a cell, an expression), at their places in the host file. */
+async function readPython(ctx: Context): Promise<Extraction> {
+  const tree = await parse(ctx.code.text);
+  const reader = new PythonReader(tree.rootNode, ctx);
+  reader.read();
+  const sql = await reader.embeddedSql();
+  const settings = [...reader.settings, ...sql.settings];
+  const problem = settings.length === 0 ? reader.problem() : null;
+  tree.delete();
+  return onlyIfNothingRead(settings, [...(problem ? [problem] : []), ...sql.problems]);
+}
+
+/** The whole of `text` as embedded text of itself. */
+function wholeOf(text: string): Embedded {
+  const code = new Embedded();
+  code.push(text, 0);
+  return code;
+}
+
+/** Settings in the Python `code` holds, within the host file `host` indexes. */
+export function pythonSettings(code: Embedded, host: LineIndex, file: string, sql: SqlReader = sqlSettings) {
+  return readPython({ code, host, file, sql });
+}
+
+/** Each cell read in its language; problems are kept only when nothing could be read. */
+async function cellSettings(cells: Cell[], host: LineIndex, file: string, sql: SqlReader): Promise<Extraction> {
+  const results = await Promise.all(
+    cells.map((cell) =>
+      cell.language === 'sql' ? sql(cell.code, host, file, 'spark') : pythonSettings(cell.code, host, file, sql),
+    ),
+  );
+  return onlyIfNothingRead(results.flatMap((r) => r.settings), results.flatMap((r) => r.problems));
+}
+
+/** The settings in the order they are written; problems kept only when nothing could be read. */
+function onlyIfNothingRead(settings: CodeSetting[], problems: FileProblem[]): Extraction {
+  const sorted = [...settings].sort((a, b) => a.line - b.line || a.column - b.column);
+  return { settings: sorted, problems: settings.length === 0 ? problems : [] };
+}
+
+/** A `.py` file: plain Python, or a Databricks source notebook's cells. */
+export async function pythonFileSettings(file: string, text: string, sql: SqlReader = sqlSettings): Promise<Extraction> {
+  const host = new LineIndex(text);
+  if (isDatabricksSource(text)) return cellSettings(databricksCells(text), host, file, sql);
+  const read = await pythonSettings(wholeOf(text), host, file, sql);
+  return onlyIfNothingRead(read.settings, read.problems);
+}
+
+/** A Jupyter notebook's code cells; a file that is not a notebook is a problem, never an exception. */
+export async function notebookSettings(file: string, text: string, sql: SqlReader = sqlSettings): Promise<Extraction> {
+  const host = new LineIndex(text);
+  try {
+    return await cellSettings(ipynbCells(text), host, file, sql);
+  } catch (error) {
+    if (!(error instanceof NotebookError)) throw error;
+    return { settings: [], problems: [{ file, ...host.at(error.offset), message: error.message }] };
+  }
+}
+
+/**
+ * The settings in a dbt model's Jinja `{{ config(…) }}` expressions (`tblproperties={…}`), each read as
+ * a Python call, at their places in the model file. `table`: the model's table when the caller knows it.
+ */
+export async function settingsInJinjaConfig(
+  model: string,
+  file: string,
+  table?: string,
+  sql: SqlReader = sqlSettings,
+): Promise<Extraction> {
+  const host = new LineIndex(model);
+  const results: Extraction[] = [];
+  for (const { start, end } of jinjaExpressions(model)) {
+    const inner = model.slice(start, end);
+    if (!/^\s*config\s*\(/.test(inner)) continue;
+    const code = new Embedded();
+    code.push(inner, start);
+    results.push(await readPython({ code, host, file, sql, jinja: table === undefined ? {} : { table } }));
+  }
+  return onlyIfNothingRead(results.flatMap((r) => r.settings), results.flatMap((r) => r.problems));
+}
+
+/** Where each `{{ … }}` expression's inside is in a Jinja text (whitespace control `-` left out). */
+function jinjaExpressions(text: string): { start: number; end: number }[] {
+  const found: { start: number; end: number }[] = [];
+  let at = text.indexOf('{{');
+  while (at !== -1) {
+    let i = at + 2;
+    if (text[i] === '-' || text[i] === '+') i += 1;
+    const start = i;
+    let quote: string | null = null;
+    let end = -1;
+    for (; i < text.length; i++) {
+      const c = text[i] as string;
+      if (quote) {
+        if (c === '\\') i += 1;
+        else if (c === quote) quote = null;
+      } else if (c === '"' || c === "'") quote = c;
+      else if (c === '}' && text[i + 1] === '}') {
+        end = text[i - 1] === '-' || text[i - 1] === '+' ? i - 1 : i;
+        break;
+      }
+    }
+    if (end === -1) end = text.length;
+    found.push({ start, end });
+    at = text.indexOf('{{', Math.max(end, start));
+  }
+  return found;
+}
+
+export const pythonExtractor: Extractor = {
+  name: 'python',
+  accepts: (file) => file.endsWith('.py'),
+  extract: (file, text) => pythonFileSettings(file, text),
+};
+
+export const notebookExtractor: Extractor = {
+  name: 'notebook',
+  accepts: (file) => file.endsWith('.ipynb'),
+  extract: (file, text) => notebookSettings(file, text),
+};
