@@ -143,8 +143,8 @@ class Scopes {
   }
 
   private bind(scope: Node, name: string, value: Node | null): void {
-    let names = this.bound.get(scope.id);
-    if (!names) this.bound.set(scope.id, (names = new Map()));
+    const names = this.bound.get(scope.id) ?? new Map<string, (Node | null)[]>();
+    this.bound.set(scope.id, names);
     names.set(name, [...(names.get(name) ?? []), value]);
   }
 
@@ -210,7 +210,10 @@ class Scopes {
     const names: string[] = [];
     for (const p of fn.childForFieldName('parameters')?.namedChildren ?? []) {
       if (!p) continue;
-      const id = p.type === 'identifier' ? p : (p.childForFieldName('name') ?? p.namedChildren.find((c) => c?.type === 'identifier'));
+      const id =
+        p.type === 'identifier'
+          ? p
+          : (p.childForFieldName('name') ?? p.namedChildren.find((c) => c?.type === 'identifier'));
       if (!id) continue;
       names.push(id.text);
       this.bind(fn, id.text, null);
@@ -267,7 +270,9 @@ class PythonReader {
         return inner ? this.valueOf(inner, depth) : notConstant();
       }
       case 'string':
-        return isPlainString(node) ? { node, value: stringContent(node), raw: node.text, constant: true } : notConstant();
+        return isPlainString(node)
+          ? { node, value: stringContent(node), raw: node.text, constant: true }
+          : notConstant();
       case 'concatenated_string': {
         const parts = node.namedChildren.filter((c): c is Node => c?.type === 'string');
         return parts.every(isPlainString)
@@ -325,8 +330,16 @@ class PythonReader {
   private place(start: number, end: number) {
     const { code, host } = this.ctx;
     const from = host.at(code.hostOffset(start));
-    const to = host.at(code.hostOffset(Math.max(start, end - 1)) + 1);
-    return { line: from.line, column: from.column, endColumn: to.column, ...(to.line !== from.line && { endLine: to.line }) };
+    const last = code.hostOffset(Math.max(start, end - 1));
+    // A last character written as an escape in the host (a notebook's `\"`) ends after the whole escape.
+    const width = host.text[last] === '\\' ? (host.text[last + 1] === 'u' ? 6 : 2) : 1;
+    const to = host.at(last + width);
+    return {
+      line: from.line,
+      column: from.column,
+      endColumn: to.column,
+      ...(to.line !== from.line && { endLine: to.line }),
+    };
   }
 
   private lineOf(node: Node): number {
@@ -545,8 +558,9 @@ class PythonReader {
         const metadata = arg(0, 'custom_metadata');
         if (metadata) this.commitMetadata(metadata, 'CommitProperties(custom_metadata=…)');
         const retries = arg(1, 'max_commit_retries');
+        const retriesKey = args.keywords.get('max_commit_retries')?.name ?? args.positional[1] ?? null;
         if (retries && retries.raw !== 'None')
-          this.emit('commit-retries', 'max_commit_retries', null, retries, 'CommitProperties', 'delta-rs');
+          this.emit('commit-retries', 'max_commit_retries', retriesKey, retries, 'CommitProperties', 'delta-rs');
         return;
       }
       case 'set':
@@ -572,8 +586,10 @@ class PythonReader {
         return;
       case 'options':
         if (!object) return;
-        for (const [key, kw] of args.keywords) if (key === 'isBlindAppend') this.writerOption(undefined, this.valueOf(kw.value), key, kw.name);
-        for (const splat of args.splats) for (const e of this.entries(this.valueOf(splat))) this.writerOption(undefined, e.value, e.key, e.keyNode);
+        for (const [key, kw] of args.keywords)
+          if (key === 'isBlindAppend') this.writerOption(undefined, this.valueOf(kw.value), key, kw.name);
+        for (const splat of args.splats)
+          for (const e of this.entries(this.valueOf(splat))) this.writerOption(undefined, e.value, e.key, e.keyNode);
         return;
       case 'sql': {
         const query = args.keywords.get('sqlQuery')?.value ?? args.positional[0];
@@ -600,19 +616,26 @@ class PythonReader {
 
   /** A note for code that did not parse, only when nothing could be read from it. */
   problem(): FileProblem | null {
-    const error = this.root.descendantsOfType(['ERROR'])[0] ?? (this.root.hasError ? this.root : null);
-    if (!error) return null;
+    if (!this.root.hasError) return null;
+    // The first place the parser gave up: down the first child that holds an error.
+    let error = this.root;
+    for (;;) {
+      const child = error.children.find((c) => c && (c.hasError || c.isError || c.isMissing));
+      if (!child) break;
+      error = child;
+    }
     const at = this.ctx.host.at(this.ctx.code.hostOffset(error.startIndex));
-    return { file: this.ctx.file, ...at, message: `Python did not parse here: ${JSON.stringify(error.text.slice(0, 40))}` };
+    const what = error.isMissing ? `'${error.type}' missing` : `unexpected ${JSON.stringify(error.text.slice(0, 40))}`;
+    return { file: this.ctx.file, ...at, message: `Python did not parse: ${what}` };
   }
 }
 
-function decodeEscape(escape: string): string {
+function decodeEscape(sequence: string): string {
   const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '\n': '' };
-  const c = escape[1] ?? '';
+  const c = sequence[1] ?? '';
   if (c in simple) return simple[c] as string;
-  if (c === 'x' || c === 'u' || c === 'U') return String.fromCodePoint(Number.parseInt(escape.slice(2), 16));
-  return escape;
+  if (c === 'x' || c === 'u' || c === 'U') return String.fromCodePoint(Number.parseInt(sequence.slice(2), 16));
+  return sequence;
 }
 
 interface Arguments {
@@ -688,7 +711,10 @@ async function cellSettings(cells: Cell[], host: LineIndex, file: string, sql: S
       cell.language === 'sql' ? sql(cell.code, host, file, 'spark') : pythonSettings(cell.code, host, file, sql),
     ),
   );
-  return onlyIfNothingRead(results.flatMap((r) => r.settings), results.flatMap((r) => r.problems));
+  return onlyIfNothingRead(
+    results.flatMap((r) => r.settings),
+    results.flatMap((r) => r.problems),
+  );
 }
 
 /** The settings in the order they are written; problems kept only when nothing could be read. */
@@ -698,7 +724,11 @@ function onlyIfNothingRead(settings: CodeSetting[], problems: FileProblem[]): Ex
 }
 
 /** A `.py` file: plain Python, or a Databricks source notebook's cells. */
-export async function pythonFileSettings(file: string, text: string, sql: SqlReader = sqlSettings): Promise<Extraction> {
+export async function pythonFileSettings(
+  file: string,
+  text: string,
+  sql: SqlReader = sqlSettings,
+): Promise<Extraction> {
   const host = new LineIndex(text);
   if (isDatabricksSource(text)) return cellSettings(databricksCells(text), host, file, sql);
   const read = await pythonSettings(wholeOf(text), host, file, sql);
@@ -735,14 +765,29 @@ export async function settingsInJinjaConfig(
     code.push(inner, start);
     results.push(await readPython({ code, host, file, sql, jinja: table === undefined ? {} : { table } }));
   }
-  return onlyIfNothingRead(results.flatMap((r) => r.settings), results.flatMap((r) => r.problems));
+  return onlyIfNothingRead(
+    results.flatMap((r) => r.settings),
+    results.flatMap((r) => r.problems),
+  );
 }
 
-/** Where each `{{ … }}` expression's inside is in a Jinja text (whitespace control `-` left out). */
+/** Where each `{{ … }}` expression's inside is in a Jinja text (whitespace control left out; `{# … #}` comments skipped). */
 function jinjaExpressions(text: string): { start: number; end: number }[] {
   const found: { start: number; end: number }[] = [];
+  const comments: [number, number][] = [];
+  for (let c = text.indexOf('{#'); c !== -1; ) {
+    const close = text.indexOf('#}', c + 2);
+    comments.push([c, close === -1 ? text.length : close + 2]);
+    c = close === -1 ? -1 : text.indexOf('{#', close + 2);
+  }
+  const commentAt = (i: number) => comments.find(([from, to]) => i >= from && i < to);
   let at = text.indexOf('{{');
   while (at !== -1) {
+    const comment = commentAt(at);
+    if (comment) {
+      at = text.indexOf('{{', comment[1]);
+      continue;
+    }
     let i = at + 2;
     if (text[i] === '-' || text[i] === '+') i += 1;
     const start = i;
