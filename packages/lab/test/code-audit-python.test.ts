@@ -165,6 +165,16 @@ describe('what each setting is', () => {
     ]);
   });
 
+  it('a call through an imported alias is the call it names', async () => {
+    const text =
+      'from deltalake import CommitProperties as CP\nfrom deltalake import write_deltalake as wd\nCP(None, 0)\nwd("t", df, configuration={"delta.appendOnly": "true"})\n';
+    const { settings } = await read('x.py', text);
+    expect(settings.map((s) => [s.line, s.key, s.value, s.table ?? null])).toEqual([
+      [3, 'max_commit_retries', '0', null],
+      [4, 'delta.appendOnly', 'true', 't'],
+    ]);
+  });
+
   it('a parameter is not a constant where it is used; each call passing a constant adds it, at the call', async () => {
     const { settings } = await read('python/helper_retries.py', corpusText('python/helper_retries.py'));
     expect(settings.map((s) => [s.line, s.raw, s.constant, s.via])).toEqual([

@@ -62,7 +62,12 @@ async function parse(text: string) {
   const closers = unclosed(tree.rootNode);
   if (closers === '') return tree;
   const closed = p.parse(`${text}\n${closers}`);
-  return closed && countErrors(closed.rootNode) < countErrors(tree.rootNode) ? closed : tree;
+  if (!closed || countErrors(closed.rootNode) >= countErrors(tree.rootNode)) {
+    closed?.delete();
+    return tree;
+  }
+  tree.delete();
+  return closed;
 }
 
 /** The brackets a tree's tokens leave open, as the text that closes them. */
@@ -109,10 +114,13 @@ function isPlainString(node: Node): boolean {
   return node.type === 'string' && !node.namedChildren.some((c) => c?.type === 'interpolation');
 }
 
-/** The function or module whose names `node` sees first (class bodies are skipped, as Python does). */
+/**
+ * The function or module whose names `node` sees first. A class body's names count as its enclosing
+ * scope's: a name bound in both is then bound twice, so not a constant, never a wrong one.
+ */
 function scopeOf(node: Node): Node {
   let at = node.parent;
-  while (at && at.type !== 'function_definition' && at.type !== 'lambda' && at.type !== 'module') at = at.parent;
+  while (at && at.type !== 'function_definition' && at.type !== 'module') at = at.parent;
   return at ?? node.tree.rootNode;
 }
 
@@ -183,13 +191,12 @@ class Scopes {
       }
       case 'import_statement':
       case 'import_from_statement':
-        for (const name of nodesOf(node, ['dotted_name', 'aliased_import'])) {
+        // `import a.b` binds `a`; `import a as x` and `from m import a as x` bind `x`; `from m import a` binds `a`.
+        for (const name of node.childrenForFieldName('name')) {
+          if (!name) continue;
           const alias = name.type === 'aliased_import' ? name.childForFieldName('alias') : null;
-          if (alias) this.bind(scope, alias.text, null);
-          else if (name.parent?.type !== 'aliased_import' && name.parent?.type !== 'import_from_statement')
-            this.bind(scope, name.text.split('.')[0] as string, null);
-          else if (name.parent?.type === 'import_from_statement' && name !== node.childForFieldName('module_name'))
-            this.bind(scope, name.text, null);
+          const bound = alias?.text ?? (node.type === 'import_statement' ? name.text.split('.')[0] : name.text);
+          if (bound) this.bind(scope, bound, null);
         }
         return;
       case 'global_statement':
@@ -247,6 +254,8 @@ class PythonReader {
   readonly settings: CodeSetting[] = [];
   private readonly scopes: Scopes;
   private readonly pending: Promise<Extraction>[] = [];
+  /** Every call in the tree, by the name it calls (`f(…)` and `x.f(…)` both under `f`). */
+  private readonly calls = new Map<string, { call: Node; callee: Node }[]>();
 
   constructor(
     private readonly root: Node,
@@ -390,10 +399,8 @@ class PythonReader {
     if (!fnName) return;
     const params = this.scopes.parameters(param.fn);
     const method = params[0] === 'self' || params[0] === 'cls';
-    for (const call of nodesOf(this.root, ['call'])) {
-      const callee = call.childForFieldName('function');
-      const isMethodCall = callee?.type === 'attribute' && callee.childForFieldName('attribute')?.text === fnName;
-      if (!(callee?.type === 'identifier' && callee.text === fnName) && !isMethodCall) continue;
+    for (const { call, callee } of this.calls.get(fnName) ?? []) {
+      const isMethodCall = callee.type === 'attribute';
       const args = argumentsOf(call);
       const position = param.index - (method && isMethodCall ? 1 : 0);
       const arg = args.keywords.get(param.name)?.value ?? args.positional[position];
@@ -505,13 +512,26 @@ class PythonReader {
 
   /** Reads every call in the tree. */
   read(): void {
-    for (const call of nodesOf(this.root, ['call'])) this.call(call);
+    // `from deltalake import CommitProperties as CP`: a call of `CP` is one of `CommitProperties`.
+    const aliases = new Map<string, string>();
+    for (const imported of nodesOf(this.root, ['aliased_import'])) {
+      const alias = imported.childForFieldName('alias')?.text;
+      const name = imported.childForFieldName('name')?.text.split('.').at(-1);
+      if (alias && name && imported.parent?.type === 'import_from_statement') aliases.set(alias, name);
+    }
+    for (const call of nodesOf(this.root, ['call'])) {
+      const callee = call.childForFieldName('function');
+      const written = callee?.type === 'attribute' ? callee.childForFieldName('attribute')?.text : callee?.text;
+      const name = written && callee?.type === 'identifier' ? (aliases.get(written) ?? written) : written;
+      if (!callee || !name) continue;
+      const same = this.calls.get(name) ?? [];
+      same.push({ call, callee });
+      this.calls.set(name, same);
+    }
+    for (const [name, calls] of this.calls) for (const { call, callee } of calls) this.call(call, callee, name);
   }
 
-  private call(call: Node): void {
-    const callee = call.childForFieldName('function');
-    if (!callee) return;
-    const name = callee.type === 'attribute' ? callee.childForFieldName('attribute')?.text : callee.text;
+  private call(call: Node, callee: Node, name: string): void {
     const object = callee.type === 'attribute' ? (callee.childForFieldName('object') ?? null) : null;
     const args = argumentsOf(call);
     const arg = (position: number, keyword: string) => {
