@@ -47,7 +47,11 @@ interface Value {
 }
 
 const SPARK_CONF_PREFIXES = ['spark.databricks.delta.', 'spark.delta.'];
+/** What an f-string's field (or a template's) becomes in SQL handed to the SQL reader. */
 const FIELD = '__py_field__';
+/** A `str.format` template's fields, and a `%` template's. */
+const FORMAT_FIELDS = /\{[^{}]*\}/g;
+const PERCENT_FIELDS = /%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[sdifr]/g;
 const MAX_FOLLOW = 8;
 
 let parser: ReturnType<typeof parserFor> | null = null;
@@ -264,6 +268,10 @@ class PythonReader {
     this.scopes = new Scopes(root);
   }
 
+  private get code(): Embedded {
+    return this.ctx.code;
+  }
+
   /** What `node` comes to, following names bound once to literals. */
   valueOf(node: Node, depth = 0): Value {
     const notConstant = (extra?: Partial<Value>): Value => ({
@@ -431,28 +439,42 @@ class PythonReader {
     this.pending.push(this.ctx.sql(embedded, this.ctx.host, this.ctx.file, 'spark'));
   }
 
-  private sqlText(node: Node, into: Embedded, depth: number): boolean {
+  /**
+   * Appends the SQL text `node` holds: a string, strings joined by `+` (other operands become fields),
+   * a template filled by `.format(…)` or `%` (its `{…}` or `%s` become fields), or a name bound once to one.
+   */
+  private sqlText(node: Node, into: Embedded, depth: number, fields: RegExp | null = null): boolean {
     switch (node.type) {
       case 'parenthesized_expression': {
         const inner = node.namedChildren.find((c) => c?.type !== 'comment');
-        return inner ? this.sqlText(inner, into, depth) : false;
+        return inner ? this.sqlText(inner, into, depth, fields) : false;
       }
       case 'string':
-        this.pushString(node, into);
+        this.pushString(node, into, fields);
         return true;
       case 'concatenated_string':
-        for (const part of node.namedChildren) if (part?.type === 'string') this.pushString(part, into);
+        for (const part of node.namedChildren) if (part?.type === 'string') this.pushString(part, into, fields);
         return true;
       case 'binary_operator': {
         const left = node.childForFieldName('left');
         const right = node.childForFieldName('right');
-        if (node.childForFieldName('operator')?.text !== '+' || !left || !right) return false;
-        for (const side of [left, right]) if (!this.sqlText(side, into, depth)) this.pushField(side, into);
+        const operator = node.childForFieldName('operator')?.text;
+        if (!left || !right) return false;
+        if (operator === '%') return this.sqlText(left, into, depth, PERCENT_FIELDS);
+        if (operator !== '+') return false;
+        for (const side of [left, right]) if (!this.sqlText(side, into, depth, fields)) this.pushField(side, into);
         return true;
+      }
+      case 'call': {
+        const callee = node.childForFieldName('function');
+        const template = callee?.type === 'attribute' ? callee.childForFieldName('object') : null;
+        return callee?.childForFieldName('attribute')?.text === 'format' && template !== null
+          ? this.sqlText(template, into, depth, FORMAT_FIELDS)
+          : false;
       }
       case 'identifier': {
         const found = depth < MAX_FOLLOW ? this.scopes.lookup(node.text, node) : null;
-        return found !== null && 'value' in found && this.sqlText(found.value, into, depth + 1);
+        return found !== null && 'value' in found && this.sqlText(found.value, into, depth + 1, fields);
       }
       default:
         return false;
@@ -464,11 +486,19 @@ class PythonReader {
   }
 
   /** A string's characters (escapes decoded, fields as placeholders), each at its place in the host file. */
-  private pushString(node: Node, into: Embedded): void {
+  private pushString(node: Node, into: Embedded, fields: RegExp | null): void {
     const prefix = node.firstChild?.type === 'string_start' ? node.firstChild.text.toLowerCase() : '';
     const raw = prefix.includes('r');
+    const { code } = this;
     const pushText = (from: number, to: number) => {
-      if (to > from) pushMapped(into, this.ctx.code.text.slice(from, to), from, this.ctx.code);
+      let at = from;
+      for (const field of fields ? code.text.slice(from, to).matchAll(fields) : []) {
+        const start = from + (field.index as number);
+        if (start > at) pushMapped(into, code.text.slice(at, start), at, code);
+        into.push(FIELD, code.hostOffset(start), false);
+        at = start + field[0].length;
+      }
+      if (to > at) pushMapped(into, code.text.slice(at, to), at, code);
     };
     const visit = (parent: Node, from: number, to: number) => {
       let at = from;
