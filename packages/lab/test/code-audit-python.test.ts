@@ -10,12 +10,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  notebookSettings,
-  pythonFileSettings,
-  type SqlReader,
-  settingsInJinjaConfig,
-} from '../src/audit/code/extract/python';
+import { notebookSettings } from '../src/audit/code/extract/notebook';
+import { pythonFileSettings, type SqlReader, settingsInJinjaConfig } from '../src/audit/code/extract/python';
 import type { CodeSetting, Extraction } from '../src/audit/code/setting';
 
 const CORPUS = join(__dirname, 'fixtures/code-corpus');

@@ -1,6 +1,8 @@
 /**
- * Python: the settings PySpark and delta-rs code makes, read from the syntax tree of tree-sitter-python
- * (so comments, docstrings and prose strings are never settings, and fragments still parse):
+ * Python: the settings PySpark and delta-rs code makes, in `.py` files (a Databricks source notebook cell
+ * by cell, its `%sql` cells to the SQL reader), in notebook cells (notebook.ts), in dbt models' Jinja, and
+ * in any Python another extractor finds embedded (`pythonSettings`). Read from the syntax tree of
+ * tree-sitter-python, so comments, docstrings and prose strings are never settings and fragments parse:
  * - delta-rs: `write_deltalake(…, configuration={…})`, `DeltaTable.create(…, configuration=…)`,
  *   `dt.alter.set_table_properties({…})`, polars `write_delta(…, delta_write_options={…})`, and
  *   `CommitProperties(custom_metadata, max_commit_retries, app_transactions)` by keyword or position;
@@ -17,7 +19,7 @@
 import type { CodeSetting, Extraction, Extractor, FileProblem, SettingKind, WriterHint } from '../setting';
 import { Embedded, LineIndex } from '../source-map';
 import { type Node, parserFor } from '../tree-sitter';
-import { type Cell, databricksCells, ipynbCells, isDatabricksSource, NotebookError, pushMapped } from './notebook';
+import { type Cell, databricksCells, isDatabricksSource, pushMapped } from './cells';
 import { sqlSettings } from './sql';
 
 /** Reads the SQL embedded in a host file (the SQL extractor's entry, passed in so it can be replaced). */
@@ -754,8 +756,13 @@ export function pythonSettings(code: Embedded, host: LineIndex, file: string, sq
   return readPython({ code, host, file, sql });
 }
 
-/** Each cell read in its language; problems are kept only when nothing could be read. */
-async function cellSettings(cells: Cell[], host: LineIndex, file: string, sql: SqlReader): Promise<Extraction> {
+/** Each cell of a notebook read in its language; problems are kept only when nothing could be read. */
+export async function cellSettings(
+  cells: Cell[],
+  host: LineIndex,
+  file: string,
+  sql: SqlReader = sqlSettings,
+): Promise<Extraction> {
   const results = await Promise.all(
     cells.map((cell) =>
       cell.language === 'sql' ? sql(cell.code, host, file, 'spark') : pythonSettings(cell.code, host, file, sql),
@@ -783,17 +790,6 @@ export async function pythonFileSettings(
   if (isDatabricksSource(text)) return cellSettings(databricksCells(text), host, file, sql);
   const read = await pythonSettings(wholeOf(text), host, file, sql);
   return onlyIfNothingRead(read.settings, read.problems);
-}
-
-/** A Jupyter notebook's code cells; a file that is not a notebook is a problem, never an exception. */
-export async function notebookSettings(file: string, text: string, sql: SqlReader = sqlSettings): Promise<Extraction> {
-  const host = new LineIndex(text);
-  try {
-    return await cellSettings(ipynbCells(text), host, file, sql);
-  } catch (error) {
-    if (!(error instanceof NotebookError)) throw error;
-    return { settings: [], problems: [{ file, ...host.at(error.offset), message: error.message }] };
-  }
 }
 
 /**
@@ -865,10 +861,4 @@ export const pythonExtractor: Extractor = {
   name: 'python',
   accepts: (file) => file.endsWith('.py'),
   extract: (file, text) => pythonFileSettings(file, text),
-};
-
-export const notebookExtractor: Extractor = {
-  name: 'notebook',
-  accepts: (file) => file.endsWith('.ipynb'),
-  extract: (file, text) => notebookSettings(file, text),
 };
