@@ -636,6 +636,16 @@ class PythonReader {
       case 'option':
         if (object) this.writerOption(arg(0, 'key'), arg(1, 'value'));
         return;
+      case 'property': {
+        // Delta Spark's table builder: `DeltaTable.create(spark).tableName(t).property(k, v)`.
+        const builder = object ? deltaTableBuilder(object) : null;
+        const key = arg(0, 'key');
+        const value = arg(1, 'value');
+        if (!builder || !key?.constant || key.value === null || !key.value.startsWith('delta.') || !value) return;
+        const table = tableOf(builder.table ? this.valueOf(builder.table) : undefined);
+        this.emit('table-property', key.value, key.node, value, 'DeltaTableBuilder.property', 'spark', table);
+        return;
+      }
       case 'options':
         if (!object) return;
         for (const [key, kw] of args.keywords)
@@ -652,8 +662,30 @@ class PythonReader {
   }
 
   private sparkConf(key: Value | undefined, value: Value | undefined, via: string): void {
-    if (!key?.constant || key.value === null || !value || !isSparkConfKey(key.value)) return;
-    this.emit('spark-conf', key.value, key.node, value, via, 'spark');
+    if (!key || !value) return;
+    if (key.constant && key.value !== null) {
+      if (isSparkConfKey(key.value)) this.emit('spark-conf', key.value, key.node, value, via, 'spark');
+      return;
+    }
+    // `for k, v in CONFS.items(): spark.conf.set(k, v)`: each entry of the dictionary is a conf set.
+    const loop = this.itemsLoop(key.node, value.node);
+    for (const e of loop ? this.entries(this.valueOf(loop)) : [])
+      if (isSparkConfKey(e.key)) this.emit('spark-conf', e.key, e.keyNode, e.value, `${via} (for each item)`, 'spark');
+  }
+
+  /** The dictionary `X` of an enclosing `for key, value in X.items():` whose two names `key` and `value` are. */
+  private itemsLoop(key: Node, value: Node): Node | null {
+    if (key.type !== 'identifier' || value.type !== 'identifier') return null;
+    for (let at = key.parent; at && at.type !== 'function_definition' && at.type !== 'module'; at = at.parent) {
+      if (at.type !== 'for_statement') continue;
+      const names = at.childForFieldName('left')?.namedChildren.map((n) => n?.text);
+      const over = at.childForFieldName('right');
+      const fn = over?.type === 'call' ? over.childForFieldName('function') : null;
+      if (names?.length !== 2 || names[0] !== key.text || names[1] !== value.text) continue;
+      if (fn?.type !== 'attribute' || fn.childForFieldName('attribute')?.text !== 'items') return null;
+      return fn.childForFieldName('object');
+    }
+    return null;
   }
 
   /** A DataFrame writer's option: a `delta.*` table property, a Spark conf, or a blind-append claim. */
@@ -725,6 +757,29 @@ function isSparkConf(object: Node): boolean {
     return fn?.childForFieldName('attribute')?.text === 'set' && inner !== null && isSparkConf(inner);
   }
   return /conf$/i.test(object.text);
+}
+
+/**
+ * Whether `object` is a chain on Delta Spark's table builder (`DeltaTable.create(spark)`,
+ * `createIfNotExists`, `createOrReplace`, `replace`), and the argument of its `tableName(…)` or
+ * `location(…)` when it has one.
+ */
+function deltaTableBuilder(object: Node): { table: Node | null } | null {
+  let table: Node | null = null;
+  for (let at: Node | null = object; at?.type === 'call'; ) {
+    const fn = at.childForFieldName('function');
+    if (fn?.type !== 'attribute') return null;
+    const method = fn.childForFieldName('attribute')?.text ?? '';
+    const target = fn.childForFieldName('object');
+    if (method === 'tableName' || (method === 'location' && !table)) table = argumentsOf(at).positional[0] ?? table;
+    if (
+      ['create', 'createIfNotExists', 'createOrReplace', 'replace'].includes(method) &&
+      target?.text.endsWith('DeltaTable')
+    )
+      return { table };
+    at = target;
+  }
+  return null;
 }
 
 /** A dbt model's name: its file's stem. */
