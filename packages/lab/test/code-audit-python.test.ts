@@ -227,8 +227,17 @@ describe('SQL in Python strings', () => {
       [2, 'true', "'true'", true],
       [3, null, "'{level}'", false],
     ]);
+    expect(settings.map((s) => s.writer)).toEqual(['spark', 'spark', 'spark']);
     // Each value is reported where its raw text is in the Python file (past the `\\n` escape on line 1).
     for (const s of settings) expect(lines[s.line - 1]?.slice(s.column - 1, s.endColumn - 1)).toBe(s.raw);
+  });
+
+  it("another object's .sql is read as SQL with no writer named", async () => {
+    const { settings } = await read(
+      'x.py',
+      "duckdb.sql(\"ALTER TABLE t SET TBLPROPERTIES ('delta.appendOnly' = 'true')\")\n",
+    );
+    expect(settings.map((s) => [s.key, s.writer])).toEqual([['delta.appendOnly', null]]);
   });
 });
 

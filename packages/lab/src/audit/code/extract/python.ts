@@ -435,10 +435,10 @@ class PythonReader {
   }
 
   /** Queues the SQL a Python string (or a name bound once to one) holds for the SQL reader. */
-  sql(node: Node): void {
+  sql(node: Node, writer: WriterHint): void {
     const embedded = new Embedded();
     if (!this.sqlText(node, embedded, 0)) return;
-    this.pending.push(this.ctx.sql(embedded, this.ctx.host, this.ctx.file, 'spark'));
+    this.pending.push(this.ctx.sql(embedded, this.ctx.host, this.ctx.file, writer));
   }
 
   /**
@@ -655,7 +655,8 @@ class PythonReader {
         return;
       case 'sql': {
         const query = args.keywords.get('sqlQuery')?.value ?? args.positional[0];
-        if (object && query) this.sql(query);
+        // `spark.sql`, `self.spark.sql`, `sqlContext.sql` run on Spark; another object's `.sql` (DuckDB, …) says no writer.
+        if (object && query) this.sql(query, /spark|sqlcontext/i.test(object.text) ? 'spark' : null);
         return;
       }
     }
