@@ -37,12 +37,12 @@ interface Line {
   text: string;
 }
 
-function linesOf(text: string, from = 0, to = text.length): Line[] {
+function linesOf(text: string): Line[] {
   const lines: Line[] = [];
-  let start = from;
-  while (start < to) {
+  let start = 0;
+  while (start < text.length) {
     const nl = text.indexOf('\n', start);
-    const end = nl === -1 || nl > to ? to : nl;
+    const end = nl === -1 ? text.length : nl;
     const line = text.slice(start, end);
     lines.push({ start, text: line.endsWith('\r') ? line.slice(0, -1) : line });
     start = end + 1;
@@ -78,7 +78,10 @@ function cellFrom(lines: [number, string][], language: CellLanguage | null): Cel
   if (magic !== undefined) {
     lang = magic;
     const rest = head.trimStart().replace(/^%%?\w+/, '');
-    if (rest.trim() !== '') code.push(rest, magicAt + head.length - rest.length);
+    if (rest.trim() !== '') {
+      code.push(rest, magicAt + head.length - rest.length);
+      code.push('\n', magicAt + head.length, false);
+    }
     first += 1;
   } else first = 0;
   if (lang === null) return null;
@@ -258,7 +261,7 @@ export function ipynbCells(text: string): Cell[] {
 }
 
 /** `inner` holds offsets into `outer`'s text; the same text with offsets into `outer`'s host. */
-export function remap(inner: Embedded, outer: Embedded): Embedded {
+function remap(inner: Embedded, outer: Embedded): Embedded {
   const code = new Embedded();
   pushMapped(code, inner.text, 0, inner, outer);
   return code;
