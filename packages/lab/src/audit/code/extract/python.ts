@@ -108,6 +108,33 @@ function nodesOf(root: Node, types: string[]): Node[] {
   return root.descendantsOfType(types).filter((n): n is Node => n !== null);
 }
 
+/** The statements and expressions that bind names. */
+const BINDINGS = [
+  'assignment',
+  'augmented_assignment',
+  'named_expression',
+  'for_statement',
+  'for_in_clause',
+  'as_pattern',
+  'import_from_statement',
+  'import_statement',
+  'function_definition',
+  'class_definition',
+  'global_statement',
+  'nonlocal_statement',
+];
+
+/** The nodes a reading needs, found in one walk of the tree: bindings, calls, imported aliases. */
+function nodesToRead(root: Node): { bindings: Node[]; calls: Node[]; aliases: Node[] } {
+  const found = { bindings: [] as Node[], calls: [] as Node[], aliases: [] as Node[] };
+  for (const node of nodesOf(root, [...BINDINGS, 'call', 'aliased_import'])) {
+    if (node.type === 'call') found.calls.push(node);
+    else if (node.type === 'aliased_import') found.aliases.push(node);
+    if (node.type !== 'call') found.bindings.push(node);
+  }
+  return found;
+}
+
 /** The content of a string node without prefix and quotes, as written (escapes kept). */
 function stringContent(node: Node): string {
   const start = node.firstChild;
@@ -138,22 +165,8 @@ class Scopes {
   private readonly bound = new Map<number, Bindings>();
   private readonly params = new Map<number, string[]>();
 
-  constructor(root: Node) {
-    for (const node of nodesOf(root, [
-      'assignment',
-      'augmented_assignment',
-      'named_expression',
-      'for_statement',
-      'for_in_clause',
-      'as_pattern',
-      'import_from_statement',
-      'import_statement',
-      'function_definition',
-      'class_definition',
-      'global_statement',
-      'nonlocal_statement',
-    ]))
-      this.collect(node);
+  constructor(bindings: Node[]) {
+    for (const node of bindings) this.collect(node);
   }
 
   private bind(scope: Node, name: string, value: Node | null): void {
@@ -263,11 +276,14 @@ class PythonReader {
   /** Every call in the tree, by the name it calls (`f(…)` and `x.f(…)` both under `f`). */
   private readonly calls = new Map<string, { call: Node; callee: Node }[]>();
 
+  private readonly found: ReturnType<typeof nodesToRead>;
+
   constructor(
     private readonly root: Node,
     private readonly ctx: Context,
   ) {
-    this.scopes = new Scopes(root);
+    this.found = nodesToRead(root);
+    this.scopes = new Scopes(this.found.bindings);
   }
 
   private get code(): Embedded {
@@ -546,12 +562,12 @@ class PythonReader {
   read(): void {
     // `from deltalake import CommitProperties as CP`: a call of `CP` is one of `CommitProperties`.
     const aliases = new Map<string, string>();
-    for (const imported of nodesOf(this.root, ['aliased_import'])) {
+    for (const imported of this.found.aliases) {
       const alias = imported.childForFieldName('alias')?.text;
       const name = imported.childForFieldName('name')?.text.split('.').at(-1);
       if (alias && name && imported.parent?.type === 'import_from_statement') aliases.set(alias, name);
     }
-    for (const call of nodesOf(this.root, ['call'])) {
+    for (const call of this.found.calls) {
       const callee = call.childForFieldName('function');
       const written = callee?.type === 'attribute' ? callee.childForFieldName('attribute')?.text : callee?.text;
       const name = written && callee?.type === 'identifier' ? (aliases.get(written) ?? written) : written;
