@@ -64,12 +64,28 @@ function magicLanguage(magic: string): CellLanguage | null | undefined {
 }
 
 /**
- * The code of one cell from its lines, each given as [host offset of its first kept character, kept
- * text]: a first line that is a magic picks the cell's language (and is left out), Python lines that are
- * IPython magics or shell escapes are left out (their line break kept, so lines stay lines).
+ * The code of one cell from its lines, each given as [offset of its first character, text], an offset
+ * that `hostOf` maps to the notebook file (each character on its own: a Jupyter cell's characters are
+ * decoded from JSON strings). A first line that is a magic picks the cell's language (and is left out);
+ * Python lines that are IPython magics or shell escapes are left out (their line break kept, so lines
+ * stay lines).
  */
-function cellFrom(lines: [number, string][], language: CellLanguage | null): Cell | null {
+function cellFrom(
+  lines: [number, string][],
+  language: CellLanguage | null,
+  hostOf: (offset: number) => number = (offset) => offset,
+): Cell | null {
   const code = new Embedded();
+  // Characters whose host offsets follow each other go in as one run.
+  const put = (text: string, at: number) => {
+    let start = 0;
+    for (let i = 1; i <= text.length; i++) {
+      if (i < text.length && hostOf(at + i) === hostOf(at + start) + (i - start)) continue;
+      code.push(text.slice(start, i), hostOf(at + start));
+      start = i;
+    }
+  };
+  const lineBreak = (at: number) => code.push('\n', hostOf(at), false);
   let lang = language;
   let first = lines.findIndex(([, text]) => text.trim() !== '');
   if (first === -1) return null;
@@ -79,16 +95,16 @@ function cellFrom(lines: [number, string][], language: CellLanguage | null): Cel
     lang = magic;
     const rest = head.trimStart().replace(/^%%?\w+/, '');
     if (rest.trim() !== '') {
-      code.push(rest, magicAt + head.length - rest.length);
-      code.push('\n', magicAt + head.length, false);
+      put(rest, magicAt + head.length - rest.length);
+      lineBreak(magicAt + head.length);
     }
     first += 1;
   } else first = 0;
   if (lang === null) return null;
   for (const [at, text] of lines.slice(first)) {
     const skipped = lang === 'python' && /^\s*[%!]/.test(text);
-    if (!skipped) code.push(text, at);
-    code.push('\n', at + text.length, false);
+    if (!skipped) put(text, at);
+    lineBreak(at + text.length);
   }
   return { language: lang, code };
 }
@@ -203,19 +219,27 @@ function readJson(text: string): Json {
   return root;
 }
 
-/** Decodes the JSON string `s` into `code` piece by piece, each piece at its place in the notebook text. */
-function pushJsonString(code: Embedded, text: string, s: { start: number; end: number }): void {
-  let at = s.start + 1;
-  const end = s.end - 1;
-  while (at < end) {
-    const slash = text.indexOf('\\', at);
-    const stop = slash === -1 || slash >= end ? end : slash;
-    if (stop > at) code.push(text.slice(at, stop), at);
-    if (stop === end) break;
-    const width = text[stop + 1] === 'u' ? 6 : 2;
-    code.push(JSON.parse(`"${text.slice(stop, stop + width)}"`) as string, stop, false);
-    at = stop + width;
+/** The JSON strings `strings` decoded one after the other, with the notebook offset of each character. */
+function decodeJsonStrings(text: string, strings: { start: number; end: number }[]): { text: string; host: number[] } {
+  const parts: string[] = [];
+  const host: number[] = [];
+  for (const s of strings) {
+    const end = s.end - 1;
+    for (let at = s.start + 1; at < end; ) {
+      if (text[at] !== '\\') {
+        parts.push(text[at] as string);
+        host.push(at);
+        at += 1;
+        continue;
+      }
+      const width = text[at + 1] === 'u' ? 6 : 2;
+      const decoded = JSON.parse(`"${text.slice(at, at + width)}"`) as string;
+      parts.push(decoded);
+      for (let i = 0; i < decoded.length; i++) host.push(at);
+      at += width;
+    }
   }
+  return { text: parts.join(''), host };
 }
 
 function field(json: Json | undefined, key: string): Json | undefined {
@@ -250,37 +274,28 @@ export function ipynbCells(text: string): Cell[] {
     if (stringField(cell, 'cell_type') !== 'code') continue;
     const source = field(cell, 'source');
     const strings = source?.kind === 'array' ? source.items : source ? [source] : [];
-    // One decoded text for the whole cell, cut into lines with each line's characters still mapped.
-    const whole = new Embedded();
-    for (const s of strings) if (s.kind === 'string') pushJsonString(whole, text, s);
+    // One decoded text for the whole cell, cut into lines with each character still mapped.
+    const whole = decodeJsonStrings(
+      text,
+      strings.filter((s) => s.kind === 'string'),
+    );
     const lines: [number, string][] = linesOf(whole.text).map(({ start, text: line }) => [start, line]);
-    const found = cellFrom(lines, base);
-    if (found) cells.push({ language: found.language, code: remap(found.code, whole) });
+    const found = cellFrom(lines, base, (offset) => whole.host[offset] ?? text.length);
+    if (found) cells.push(found);
   }
   return cells;
 }
 
-/** `inner` holds offsets into `outer`'s text; the same text with offsets into `outer`'s host. */
-function remap(inner: Embedded, outer: Embedded): Embedded {
-  const code = new Embedded();
-  pushMapped(code, inner.text, 0, inner, outer);
-  return code;
-}
-
 /**
  * Appends `text` (which is `source`'s content from offset `from`) to `target`, each character at its
- * host offset through `source` and, when given, `outer` (for text embedded twice: SQL in a Python
- * string in a notebook cell). Characters whose host offsets follow each other are pushed as one run.
+ * host offset through `source` (for text embedded twice: SQL in a Python string in a notebook cell).
+ * Characters whose host offsets follow each other are pushed as one run.
  */
-export function pushMapped(target: Embedded, text: string, from: number, source: Embedded, outer?: Embedded): void {
-  const hostOf = (i: number) => {
-    const inSource = source.hostOffset(from + i);
-    return outer ? outer.hostOffset(inSource) : inSource;
-  };
+export function pushMapped(target: Embedded, text: string, from: number, source: Embedded): void {
   let runStart = 0;
-  let runHost = hostOf(0);
+  let runHost = source.hostOffset(from);
   for (let i = 1; i <= text.length; i++) {
-    const host = i < text.length ? hostOf(i) : -1;
+    const host = i < text.length ? source.hostOffset(from + i) : -1;
     if (host !== runHost + (i - runStart)) {
       target.push(text.slice(runStart, i), runHost);
       runStart = i;
