@@ -199,6 +199,12 @@ describe('what each setting is', () => {
       'orders',
     ]);
     expect((await settingsInJinjaConfig(model, 'm.sql')).settings.map((s) => s.table ?? null)).toEqual([null, null]);
+    const jinja =
+      "{{ config(tblproperties={'delta.appendOnly': true, 'delta.isolationLevel': var('level') | upper}) }}";
+    expect((await settingsInJinjaConfig(jinja, 'j.sql')).settings.map((s) => [s.value, s.raw, s.constant])).toEqual([
+      ['true', 'true', true],
+      [null, "var('level') | upper", false],
+    ]);
     const python = await read('dbt/models/events_model.py', corpusText('dbt/models/events_model.py'));
     expect(python.settings.map((s) => [s.table, s.via])).toEqual([
       ['events_model', 'dbt config(tblproperties=…)'],

@@ -329,6 +329,9 @@ class PythonReader {
       case 'dictionary':
         return { ...notConstant(), dict: node };
       case 'identifier': {
+        // Jinja writes its literals in lower case.
+        if (this.ctx.jinja && ['true', 'false'].includes(node.text.toLowerCase()))
+          return { node, value: node.text, raw: node.text, constant: true };
         if (depth >= MAX_FOLLOW) return notConstant();
         const found = this.scopes.lookup(node.text, node);
         if (found && 'param' in found) return notConstant({ param: found.param });
