@@ -6,9 +6,11 @@
  * - delta-rs: `write_deltalake(…, configuration={…})`, `DeltaTable.create(…, configuration=…)`,
  *   `dt.alter.set_table_properties({…})`, polars `write_delta(…, delta_write_options={…})`, and
  *   `CommitProperties(custom_metadata, max_commit_retries, app_transactions)` by keyword or position;
- * - Spark: `spark.conf.set(k, v)`, `SparkConf().set(k, v)`, `SparkSession.builder.config(k, v)`,
- *   a writer's `.option(k, v)` / `.options(**{…})`, and the SQL in `spark.sql("…")` strings (f-strings
- *   and triple quotes too; a field becomes a placeholder, and a value that holds one is not a constant);
+ * - Spark: `spark.conf.set(k, v)`, `SparkConf().set(k, v)`, `SparkSession.builder.config(k, v)` (also
+ *   in a loop over a dictionary's items), a writer's `.option(k, v)` / `.options(**{…})`, Delta Spark's
+ *   `DeltaTable.create(spark)….property(k, v)`, and the SQL in `spark.sql("…")` strings (f-strings,
+ *   triple quotes, `+`, `.format`, `%`; a field becomes a placeholder, and a value holding one is not a
+ *   constant);
  * - dbt: `config(tblproperties={…})` in a model's Jinja (`settingsInJinjaConfig`) or a Python model.
  * A value is a literal as written, or a name bound exactly once in its function or at module level to
  * one (the setting is then placed at that literal, with the key's line as `keyLine`); anything else is
