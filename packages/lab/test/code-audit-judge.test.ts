@@ -88,7 +88,12 @@ describe('the other settings', () => {
   it('isolation in commit metadata, retries off, retries kept', () => {
     expect(
       rules([
-        setting({ kind: 'commit-isolation', key: 'isolationLevel', value: 'WriteSerializable', via: 'CommitProperties' }),
+        setting({
+          kind: 'commit-isolation',
+          key: 'isolationLevel',
+          value: 'WriteSerializable',
+          via: 'CommitProperties',
+        }),
         setting({ kind: 'commit-retries', key: 'max_commit_retries', value: '0', raw: '0', line: 5 }),
         setting({ kind: 'commit-retries', key: 'max_commit_retries', value: '15', raw: '15', line: 6 }),
       ]),
@@ -100,7 +105,9 @@ describe('the other settings', () => {
 
   it('a blind append claimed on a merge reads the table; on an append it is fine', () => {
     const blind = { kind: 'blind-append' as const, key: 'isBlindAppend', value: 'true', raw: 'True' };
-    expect(rules([setting({ ...blind, via: 'merge(commit_properties=…)' })])).toEqual([['blind-append-reads', 'error']]);
+    expect(rules([setting({ ...blind, via: 'merge(commit_properties=…)' })])).toEqual([
+      ['blind-append-reads', 'error'],
+    ]);
     expect(rules([setting({ ...blind, via: 'write_deltalake(mode="append")' })])).toEqual([]);
   });
 
@@ -112,7 +119,9 @@ describe('the other settings', () => {
     if (nearest !== null) expect(f?.evidence).toContain(nearest);
     expect(f?.fix).toContain("set the table property delta.isolationLevel = 'writeSerializable'");
     expect(
-      rules([setting({ kind: 'spark-conf', key: 'spark.databricks.delta.retentionDurationCheck.enabled', value: 'false' })]),
+      rules([
+        setting({ kind: 'spark-conf', key: 'spark.databricks.delta.retentionDurationCheck.enabled', value: 'false' }),
+      ]),
     ).toEqual([]);
   });
 
