@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditCode, type CodeAudit, extractorFor } from '../src/audit/code/index';
+import { auditCode, type CodeAudit, extractorFor } from '../src/audit/code-scan/index';
 
 const CORPUS = join(import.meta.dirname, 'fixtures', 'code-corpus');
 const SUFFIX = '.expected.json';

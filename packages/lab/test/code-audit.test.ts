@@ -45,12 +45,12 @@ const fakeExtractor: Extractor = {
   },
 };
 
-vi.mock('../src/audit/code/extractors', () => ({
+vi.mock('../src/audit/code-scan/extractors', () => ({
   EXTRACTORS: [fakeExtractor],
   extractorFor: (file: string) => (fakeExtractor.accepts(file) ? fakeExtractor : undefined),
 }));
 
-const { auditCode, CodePathError, MAX_FILE_BYTES } = await import('../src/audit/code/index');
+const { auditCode, CodePathError, MAX_FILE_BYTES } = await import('../src/audit/code-scan/index');
 
 function repo(): string {
   const root = tempDir('code-audit');

@@ -13,7 +13,7 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { auditCode, type CodeAudit } from '../audit/code/index';
+import { auditCode, type CodeAudit } from '../audit/code-scan/index';
 import { toCodeJunit } from '../audit/formats/code-junit';
 import { toCodeSarif } from '../audit/formats/code-sarif';
 import { toCodeText } from '../audit/formats/code-text';
@@ -155,7 +155,11 @@ async function readAndAudit(path: string): Promise<Audited> {
     throw new ManifestError([`cannot read the file: ${UNREADABLE[e.code] ?? e.code}`]);
   });
   const manifest = parseManifest(text, format);
-  return { manifest, text, audit: await auditJobs(manifest, locationConfigFromEnv(REPO)) };
+  return {
+    manifest,
+    text,
+    audit: await auditJobs(manifest, locationConfigFromEnv(REPO), { manifestDir: dirname(path) }),
+  };
 }
 
 function render(format: Format, audit: JobAudit, manifest: Manifest, source: { path: string; text: string }): string {

@@ -3,15 +3,15 @@
  * that accepts a file's name reads it. Notebooks come before plain Python so that the notebook extractor may
  * claim what it reads by name; a Databricks source notebook is a `.py` file, which the Python extractor reads.
  */
-import { javaExtractor } from './extract/java';
-import { jsonExtractor } from './extract/json';
-import { notebookExtractor } from './extract/notebook';
-import { pythonExtractor } from './extract/python';
-import { scalaExtractor } from './extract/scala';
-import { shellExtractor } from './extract/shell';
-import { sqlExtractor } from './extract/sql';
-import { yamlExtractor } from './extract/yaml';
-import type { Extractor } from './setting';
+import { javaExtractor } from '../code/extract/java';
+import { jsonExtractor } from '../code/extract/json';
+import { notebookExtractor } from '../code/extract/notebook';
+import { pythonExtractor } from '../code/extract/python';
+import { scalaExtractor } from '../code/extract/scala';
+import { shellExtractor } from '../code/extract/shell';
+import { sqlExtractor } from '../code/extract/sql';
+import { yamlExtractor } from '../code/extract/yaml';
+import type { Extractor } from '../code/setting';
 
 export const EXTRACTORS: readonly Extractor[] = [
   notebookExtractor,

@@ -8,7 +8,7 @@
 import type { Dirent } from 'node:fs';
 import { opendir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { SkippedFile } from './setting';
+import type { SkippedFile } from '../code/setting';
 
 /** Files larger than this are not read (generated code, data dumps): 2 MB. */
 export const MAX_FILE_BYTES = 2 * 1024 * 1024;

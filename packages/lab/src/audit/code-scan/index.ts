@@ -1,16 +1,17 @@
 /**
- * The code audit: reads a team's files (each path a folder, or a file read in its folder), finds every setting
+ * The code audit's scan: reads a team's files (each path a folder, or a file read in its folder), finds every setting
  * that decides how concurrent commits behave, and judges them. The walk lists the files of a kind an extractor
  * reads; a quick pre-filter spares the parsers every file with no hint of a setting; a file the parser cannot
  * read whole, or an extractor that fails on it, is a note and the scan goes on. Results name files relative to
- * the scanned root, with '/'.
+ * the scanned root, with '/'. It lives beside code/ rather than in it: it dispatches to the extractors
+ * (code/extract/), which build on code/'s settings and source maps, so code/ never leans back on it.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
+import { judge } from '../code/judge';
+import type { CodeAudit, CodeSetting, FileProblem, SkippedFile } from '../code/setting';
 import { extractorFor } from './extractors';
-import { judge } from './judge';
 import { mayHoldSetting } from './prefilter';
-import type { CodeAudit, CodeSetting, FileProblem, SkippedFile } from './setting';
 import { type WalkedFile, walk } from './walk';
 
 export interface CodeAuditOptions {
@@ -100,8 +101,8 @@ export async function auditCode(paths: string[], options: CodeAuditOptions = {})
 const wanted = (file: string) => extractorFor(file) !== undefined;
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+export { DEFAULTS_PREFIX, judge, librariesFor } from '../code/judge';
+export type * from '../code/setting';
 export { EXTRACTORS, extractorFor } from './extractors';
-export { DEFAULTS_PREFIX, judge, librariesFor } from './judge';
 export { HINTS, mayHoldSetting } from './prefilter';
-export type * from './setting';
 export { MAX_FILE_BYTES, MAX_WALK_FILES, SKIPPED_FOLDERS } from './walk';
