@@ -101,6 +101,17 @@ describe('SARIF', () => {
   }, 180_000);
 });
 
+describe('the code rules', () => {
+  it('every rule the judge can raise has its help, and an anchor in docs/jobs-audit.md', () => {
+    const judge = readFileSync(join(REPO, 'packages/lab/src/audit/code/judge.ts'), 'utf8');
+    const raised = [...judge.matchAll(/(?:finding\(\s*\w+,\s*|rule: )'([a-z]+(?:-[a-z]+)+)'/g)].map((m) => m[1]);
+    expect(new Set(raised).size).toBeGreaterThanOrEqual(9);
+    expect(raised.filter((r) => r === undefined || !(r in CODE_RULE_HELP))).toEqual([]);
+    const docs = readFileSync(join(REPO, 'docs/jobs-audit.md'), 'utf8');
+    for (const rule of Object.keys(CODE_RULE_HELP)) expect(docs, rule).toContain(`<a id="${rule}"></a>`);
+  });
+});
+
 describe('JUnit and text', () => {
   it('one suite per file, one case per rule; errors fail; files not read are skipped', () => {
     const xml = toCodeJunit(sample());

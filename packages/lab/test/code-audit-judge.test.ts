@@ -132,6 +132,20 @@ describe('the other settings', () => {
     expect(f?.evidence).toContain('os.environ["LEVEL"]');
   });
 
+  it('a computed value of a conf no engine reads: the note, and the unknown key', () => {
+    const conf = setting({
+      kind: 'spark-conf',
+      key: 'spark.delta.isolation',
+      value: null,
+      raw: 'level',
+      writer: 'spark',
+    });
+    expect(rules([conf])).toEqual([
+      ['not-a-constant', 'note'],
+      ['unknown-conf-key', 'warning'],
+    ]);
+  });
+
   it("a file's problem is a note at its place", () => {
     const [f] = judge([], [{ file: 'q.sql', line: 7, column: 2, message: "mismatched input 'TBLPROPERTIES'" }]);
     expect(f).toMatchObject({ rule: 'file-unparseable', severity: 'note', at: { file: 'q.sql', line: 7, column: 2 } });

@@ -62,7 +62,8 @@ function finding(
 const said = (s: CodeSetting) => `${s.key} = ${s.raw} (${s.via})`;
 
 function judgeSetting(s: CodeSetting): CodeFinding[] {
-  if (!s.constant || s.value === null) return [notConstant(s)];
+  // A computed value still has its key as written: a conf no engine reads is flagged whatever its value.
+  if (!s.constant || s.value === null) return [notConstant(s), ...(s.kind === 'spark-conf' ? unknownConfKey(s) : [])];
   const isolation = isolationOf(s);
   if (isolation) return isolationFinding(s, s.value, isolation);
   switch (s.kind) {
