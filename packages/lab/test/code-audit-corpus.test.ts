@@ -68,10 +68,11 @@ describe('the code corpus', () => {
   for (const file of expectations) {
     it(file, () => {
       const want = JSON.parse(readFileSync(join(CORPUS, file + SUFFIX), 'utf8')) as Expected;
+      const settings = [...want.settings].sort(byPlace);
       const found = audit.settings
         .filter((s) => s.file === file)
         .map((s, i) => {
-          const constant = want.settings[i]?.constant;
+          const constant = settings[i]?.constant;
           return {
             line: s.line,
             column: s.column,
@@ -80,7 +81,7 @@ describe('the code corpus', () => {
             ...(constant !== undefined && { constant: s.constant }),
           };
         });
-      expect(found, 'settings').toEqual([...want.settings].sort(byPlace));
+      expect(found, 'settings').toEqual(settings);
       const problems = audit.files.unparseable.filter((p) => p.file === file).map((p) => ({ line: p.line }));
       expect(problems, 'problems').toEqual([...(want.problems ?? [])].sort(byPlace));
       if (want.findings !== undefined) {

@@ -70,6 +70,7 @@ function repo(): string {
   symlinkSync(join(outside, 'secret.fake'), join(root, 'jobs', 'out.fake'));
   symlinkSync(outside, join(root, 'elsewhere'));
   symlinkSync(join(root, 'jobs', 'a.fake'), join(root, 'same.fake'));
+  symlinkSync(root, join(root, 'jobs', 'loop'));
   return root;
 }
 
@@ -102,6 +103,7 @@ describe('auditCode', () => {
       'blob.fake': 'binary (a NUL byte in its first 8 KiB)',
       'huge.fake': '2.0 MB: larger than 2 MB',
       elsewhere: 'a symlink out of the scanned root: not followed',
+      'jobs/loop': 'a symlink to the scanned root itself: not followed',
       'jobs/out.fake': 'a symlink out of the scanned root: not followed',
       'node_modules/': 'not scanned: a folder of dependencies, version control or caches',
       'same.fake': 'a symlink to jobs/a.fake, read there',

@@ -7,7 +7,7 @@
  */
 import type { Dirent } from 'node:fs';
 import { opendir, realpath, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import type { SkippedFile } from '../code/setting';
 
 /** Files larger than this are not read (generated code, data dumps): 2 MB. */
@@ -79,7 +79,8 @@ export async function walk(root: string, options: WalkOptions, only?: string): P
     const target = await realpath(path).catch(() => null);
     if (target === null) return out.skipped.push({ file, reason: 'a broken symlink' });
     const inside = relative(realRoot, target);
-    if (inside === '' || inside.startsWith(`..${sep}`) || inside === '..' || inside.startsWith(sep)) {
+    if (inside === '') return out.skipped.push({ file, reason: 'a symlink to the scanned root itself: not followed' });
+    if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
       return out.skipped.push({ file, reason: 'a symlink out of the scanned root: not followed' });
     }
     // Inside the root the target is read where it stands; naming it twice would report its settings twice.
