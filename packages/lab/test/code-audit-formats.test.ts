@@ -3,7 +3,8 @@
  * region, a related place, a file's problem without an end) validated against the schema and by the SARIF
  * Multitool, each result at its file relative to SRCROOT and its line and columns; JUnit read by a conforming XML
  * parser; text grouped by file. `npm run audit -- code` on the project's corpus: SARIF that validates, JSON that
- * follows contracts/code-audit.schema.json, the exit code its findings call for; bad flags and a missing PATH exit 2.
+ * follows contracts/code-audit.schema.json, the exit code its findings call for; bad flags and a missing PATH exit 2,
+ * and so does a manifest job whose code is not there.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -175,5 +176,16 @@ describe('npm run audit -- code', () => {
     ]);
     const flag = runAudit(work, ['code', CORPUS, '--format', 'xml']);
     expect(flag.status).toBe(2);
+  });
+
+  it('a manifest job whose code is not there: the manifest is unusable, exit 2 naming the job', () => {
+    const manifest = join(work, 'jobs.yaml');
+    writeFileSync(
+      manifest,
+      'jobs:\n  - { name: load, table: trips, engine: delta-rs 1.6.6, operation: append, code: jobs/gone.py }\n',
+    );
+    const run = runAudit(work, [manifest]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("job 'load': code: no such file or folder jobs/gone.py");
   });
 });
