@@ -3,6 +3,14 @@
  * valibot and the engine's pure half). Each check reports every problem at once, naming the job, writer or file
  * and the field. The JSON Schemas in the repository's contracts/ folder are generated from these.
  */
+export {
+  CODE_LANGUAGES,
+  CODE_SEVERITIES,
+  type CodeAuditDocument,
+  checkCodeAudit,
+  codeAuditSchema,
+  SETTING_KINDS,
+} from './code-audit';
 export { type FieldInfo, fieldsOf } from './fields';
 export {
   checkJobsManifest,

@@ -183,6 +183,17 @@ function jobEntries(options: ManifestOptions) {
       v.optional(integer(`an integer from 1 to ${MAX_CONCURRENCY}`, 1, MAX_CONCURRENCY)),
       v.description('instances of the job that commit at once (default 1); each makes commitsPerHour / concurrency'),
     ),
+    code: v.pipe(
+      v.optional(
+        v.pipe(
+          text,
+          v.check((path) => path.trim() !== '', 'must not be empty'),
+        ),
+      ),
+      v.description(
+        "the job's code (a file or folder), relative to the manifest's folder: the audit reads its settings, reports where the manifest says otherwise (code-drift) and takes from it the settings the job leaves out",
+      ),
+    ),
     retryPolicy: v.pipe(
       v.optional(retryPolicyInput),
       v.description(

@@ -6,6 +6,7 @@
  */
 import { type JsonSchema, toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { codeAuditSchema } from './code-audit';
 import { jobsManifestSchema } from './jobs-manifest';
 import { labResultsSchema } from './lab-results';
 import { startRaceInputSchema } from './race-input';
@@ -36,6 +37,10 @@ export const CONTRACTS = {
   'sweep-results.schema.json': {
     title: 'Sweep results file written by `npm run lab -- sweep --json FILE` and stored by the API',
     schema: sweepResultsSchema,
+  },
+  'code-audit.schema.json': {
+    title: "Code audit written by `npm run audit -- code PATH… --json FILE` and returned by the API's auditCode",
+    schema: codeAuditSchema,
   },
 } satisfies Record<string, { title: string; schema: v.GenericSchema }>;
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { checkJobsManifest, checkLabResults } from '../src/index';
+import { checkCodeAudit, checkJobsManifest, checkLabResults } from '../src/index';
 import { CONTRACTS, CONTRACTS_FOLDER, type ContractFile, contractText, jsonSchemaOf } from '../src/json-schemas';
 
 const REPO = join(import.meta.dirname, '..', '..', '..');
@@ -150,5 +150,46 @@ describe("the repository's example documents", () => {
     const results = ajv.compile(jsonSchemaOf('lab-results.schema.json'));
     const [lab] = examples;
     expect(results({ ...(lab?.document as object), scale: 1.5 })).toBe(false);
+  });
+
+  it('the code audit schema and its check agree on a result, and refuse a column of 0 and an unknown kind', () => {
+    const audit = ajv.compile(jsonSchemaOf('code-audit.schema.json'));
+    const setting = {
+      file: 'jobs/a.py',
+      line: 3,
+      column: 10,
+      endColumn: 29,
+      key: 'delta.isolationLevel',
+      value: 'WriteSerializable',
+      raw: "'WriteSerializable'",
+      constant: true,
+      kind: 'table-property',
+      via: 'write_deltalake(configuration=…)',
+      language: 'python',
+      writer: 'delta-rs',
+    };
+    const finding = {
+      rule: 'isolation-not-parsed',
+      severity: 'error',
+      at: { file: 'jobs/a.py', line: 3, column: 10 },
+      related: [],
+      evidence: 'e',
+      fix: 'f',
+    };
+    const document = {
+      settings: [setting],
+      findings: [finding],
+      files: { scanned: 1, skipped: [{ file: 'big.sql', reason: 'larger than 2 MB' }], unparseable: [] },
+      failed: true,
+    };
+    expect(audit(document), JSON.stringify(audit.errors)).toBe(true);
+    expect(checkCodeAudit(document)).toMatchObject({ ok: true });
+    for (const bad of [
+      { ...setting, column: 0 },
+      { ...setting, kind: 'table-propery' },
+    ]) {
+      expect(audit({ ...document, settings: [bad] })).toBe(false);
+      expect(checkCodeAudit({ ...document, settings: [bad] })).toMatchObject({ ok: false });
+    }
   });
 });

@@ -1,6 +1,14 @@
 /** @racelab/lab: the race lab: data sets, base tables, writer processes behind a barrier, cases, checks. */
 
 export {
+  auditCode,
+  type CodeAudit,
+  type CodeAuditOptions,
+  type CodeFinding,
+  CodePathError,
+  type CodeSetting,
+} from './audit/code-scan/index';
+export {
   auditJobs,
   type Finding,
   type Job,

@@ -5,13 +5,16 @@
  * finding on its jobs (open-tables.ts), and every other table is audited; one read past an unreadable
  * checkpoint is audited too, with a checkpoint-skipped warning. A predicate that cannot
  * run on its table is a problem of the manifest (stage 2 of its check): the audit then throws one
- * ManifestError listing every such problem, as reading the manifest does for its fields.
+ * ManifestError listing every such problem, as reading the manifest does for its fields, and so does a job whose
+ * `code` is not there. A job's code, when the manifest's folder is known, fills the settings the job leaves out and
+ * raises code-drift where the manifest says otherwise (job-code.ts).
  * The pairwise checks spend fixed budgets (limits.ts); what they left out is in `skipped`. Jobs that state a commit
  * rate are forecast per table by the contention model (contention.ts), refined by the pair forecasts.
  */
 import type { DeltaTable } from '@racelab/engine';
 import type { LocationConfig } from '../tables/locations';
 import { contentionFindings } from './contention-findings';
+import { jobsWithCode } from './job-code';
 import { auditBudgets, type SkippedWork } from './limits';
 import { ManifestError } from './manifest';
 import {
@@ -36,6 +39,14 @@ export interface JobAudit {
   skipped: SkippedWork[];
 }
 
+export interface JobAuditOptions {
+  /**
+   * The manifest's folder, which a job's `code` is relative to: the jobs' code is then read (job-code.ts). Without
+   * it (a manifest with no folder, as the API receives it) `code` is not read.
+   */
+  manifestDir?: string;
+}
+
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
 /**
@@ -43,7 +54,13 @@ const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
  * each naming the job and the field) when a predicate cannot run on its table: the manifest is then
  * unusable as written, as when the contract refuses a field (a CLI's exit 2, the API's BAD_USER_INPUT).
  */
-export async function auditJobs(manifest: Manifest, cfg: LocationConfig): Promise<JobAudit> {
+export async function auditJobs(
+  given: Manifest,
+  cfg: LocationConfig,
+  options: JobAuditOptions = {},
+): Promise<JobAudit> {
+  const tied = options.manifestDir === undefined ? null : await jobsWithCode(given.jobs, options.manifestDir);
+  const manifest = tied === null ? given : { ...given, jobs: tied.jobs };
   const opened = new Map<string, OpenedTable>();
   for (const table of new Set(manifest.jobs.map((j) => j.table))) opened.set(table, await openForAudit(table, cfg));
   const tableOf = (location: string): DeltaTable | null => {
@@ -54,7 +71,7 @@ export async function auditJobs(manifest: Manifest, cfg: LocationConfig): Promis
   if (problems.length > 0) throw new ManifestError(problems);
 
   const budgets = auditBudgets();
-  const findings = manifestFindings(manifest.jobs);
+  const findings = [...(tied?.findings ?? []), ...manifestFindings(manifest.jobs)];
   const pairs: PairForecast[] = [];
   const open = (location: string) => tableOf(location) as DeltaTable;
   for (const [table, jobs] of tablesSmallestFirst(manifest.jobs)) {

@@ -9,17 +9,14 @@
 import {
   describeUnset,
   ISOLATION_LEVEL_KEY,
-  ISOLATION_LEVELS,
-  intendedLevel,
   type LibraryReading,
   libraryLabel,
   readIsolationLevel,
   readUnset,
-  recommendSpelling,
-  spellingAdvice,
   unsetFix,
   type WriterLibrary,
 } from '@racelab/engine';
+import { BLIND_APPEND_FIX, COMMIT_METADATA_FIX, isolationFix, RETRIES_OFF_FIX } from './code/fixes';
 import type { Finding, Job } from './types';
 
 /** Which engine's reading applies to a job's `engine` text; null when we cannot tell. */
@@ -70,20 +67,10 @@ function librariesOf(tableJobs: Job[]): Map<WriterLibrary, Job[]> {
 const withJobs = (engines: Map<WriterLibrary, Job[]>) => (engine: WriterLibrary) =>
   `${libraryLabel(engine)} (${(engines.get(engine) ?? []).map((j) => j.name).join(', ')})`;
 
-/**
- * The fix for a table whose jobs set `value`: the one spelling of the level it names that every
- * engine of the table's jobs reads that way at commit, or, when none does, the jobs that will read
- * it differently; for a value that names no level, the spellings to choose from.
- */
+/** The fix for a table whose jobs set `value`, naming the jobs of an engine that reads it differently. */
 function spellingFix(value: string, tableJobs: Job[]): string {
   const engines = librariesOf(tableJobs);
-  const meant = intendedLevel(value);
-  if (meant === null) {
-    const levels = ISOLATION_LEVELS.flatMap((level) => recommendSpelling(level, engines.keys()).value ?? []);
-    return `remove ${ISOLATION_LEVEL_KEY}, or set the level you mean: ${levels.map((v) => `'${v}'`).join(', ')}`;
-  }
-  const rec = recommendSpelling(meant, engines.keys());
-  return rec.value === null ? spellingAdvice(rec, withJobs(engines)) : spellingAdvice(rec);
+  return isolationFix(value, engines.keys(), withJobs(engines));
 }
 
 /**
@@ -164,7 +151,7 @@ function commitMetadataIsolation(jobs: Job[]): Finding[] {
       jobs: [j.name],
       table: j.table,
       evidence: `${j.name} passes isolationLevel = '${j.commitProperties?.isolationLevel}' in its commit properties: delta-rs writes it into commitInfo and its conflict checker never reads it; only the table property ${ISOLATION_LEVEL_KEY} changes conflict checking`,
-      fix: `remove it from the commit properties and set the table property ${ISOLATION_LEVEL_KEY} (camelCase for delta-rs, e.g. 'writeSerializable')`,
+      fix: COMMIT_METADATA_FIX,
     }));
 }
 
@@ -210,7 +197,7 @@ function retriesOff(jobs: Job[]): Finding[] {
         jobs: [j.name],
         table: j.table,
         evidence: `${j.name} sets max_commit_retries = 0 on ${j.table}, which ${theyDo(others)} too: any commit of theirs that lands first makes ${j.name} fail with "Failed to commit transaction: 0", even one it could never conflict with`,
-        fix: "keep delta-rs's default of 15 retries; the conflict checker still refuses what truly conflicts",
+        fix: RETRIES_OFF_FIX,
       },
     ];
   });
@@ -259,7 +246,7 @@ function blindAppendThatReads(jobs: Job[]): Finding[] {
       jobs: [j.name],
       table: j.table,
       evidence: `${j.name} marks its commits isBlindAppend although it ${howItReads(j)}: under WriteSerializable a blind append is not checked against concurrent writers at all, so a change to what it read goes unseen`,
-      fix: 'drop isBlindAppend: only a pure append that reads nothing may claim it',
+      fix: BLIND_APPEND_FIX,
     }));
 }
 

@@ -1,15 +1,22 @@
 /**
  * npm run audit -- FILE [--format text|sarif|junit] [--out REPORT] [--json OUT]
+ * npm run audit -- code PATH… [--format text|sarif|junit] [--out REPORT] [--json OUT]
  *
  * Audits the jobs in a manifest (YAML or JSON): findings with their evidence and fix, then, per
- * table, the forecast for every pair of jobs in both orders. The report goes to stdout in the chosen
- * format, or to REPORT with the text report on stdout. Exit codes, for a CI gate
- * (docs/jobs-audit.md): 0 no error finding, 1 error findings, 2 an unusable manifest or bad flags,
- * 3 the audit itself failed. A failure prints one line, never a stack trace.
+ * table, the forecast for every pair of jobs in both orders. With `code`, audits the team's code
+ * instead (each PATH a folder or a file): every setting that decides concurrency, where it is
+ * written, and the findings about it. The report goes to stdout in the chosen format, or to REPORT
+ * with the text report on stdout. Exit codes, for a CI gate (docs/jobs-audit.md): 0 no error
+ * finding, 1 error findings, 2 an unusable manifest, a PATH that is not there or bad flags, 3 the
+ * audit itself failed. A failure prints one line, never a stack trace.
  */
 import { stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { auditCode, type CodeAudit } from '../audit/code-scan/index';
+import { toCodeJunit } from '../audit/formats/code-junit';
+import { toCodeSarif } from '../audit/formats/code-sarif';
+import { toCodeText } from '../audit/formats/code-text';
 import { jobLines } from '../audit/formats/job-lines';
 import { toJunit } from '../audit/formats/junit';
 import { toSarif } from '../audit/formats/sarif';
@@ -20,6 +27,9 @@ import { locationConfigFromEnv } from '../tables/locations';
 import { parseArgs, REPO, runCommand, UsageError, userPath } from './args';
 
 const USAGE = 'usage: npm run audit -- FILE [--format text|sarif|junit] [--out REPORT] [--json OUT]';
+const CODE_USAGE = 'usage: npm run audit -- code PATH… [--format text|sarif|junit] [--out REPORT] [--json OUT]';
+/** A scan of more files than this shows its progress on a terminal's stderr. */
+const PROGRESS_FROM = 2000;
 const FORMATS = ['text', 'sarif', 'junit'] as const;
 type Format = (typeof FORMATS)[number];
 
@@ -35,11 +45,13 @@ const UNREADABLE: Record<string, string> = {
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, options } = parseArgs(argv, { options: ['format', 'out', 'json'], flags: [] });
-  const [file] = positionals;
+  const [file, ...paths] = positionals;
+  if (file === 'code') {
+    if (paths.length === 0) throw new UsageError(CODE_USAGE);
+    return codeAudit(paths, await reportOptions(options));
+  }
   if (file === undefined || positionals.length > 1) throw new UsageError(USAGE);
-  const format = formatOption(options.format);
-  const out = options.out === undefined ? undefined : await outputPath('--out', options.out);
-  const json = options.json === undefined ? undefined : await outputPath('--json', options.json);
+  const { format, out, json } = await reportOptions(options);
 
   const path = userPath(file);
   let audited: Audited;
@@ -52,13 +64,81 @@ async function main(argv: string[]): Promise<number> {
   }
   const { manifest, text, audit } = audited;
   const report = render(format, audit, manifest, { path, text });
-  if (out === undefined) process.stdout.write(report);
-  else {
-    await writeFile(out, report);
-    process.stdout.write(format === 'text' ? report : toText(audit, manifest.jobs.length));
-  }
-  if (json !== undefined) await writeFile(json, `${JSON.stringify(audit, null, 2)}\n`);
+  await writeReports({ format, out, json }, report, () => toText(audit, manifest.jobs.length), audit);
   return audit.failed ? EXIT.errorFindings : EXIT.clean;
+}
+
+interface ReportOptions {
+  format: Format;
+  out: string | undefined;
+  json: string | undefined;
+}
+
+async function reportOptions(options: Record<string, string>): Promise<ReportOptions> {
+  const format = formatOption(options.format);
+  const out = options.out === undefined ? undefined : await outputPath('--out', options.out);
+  const json = options.json === undefined ? undefined : await outputPath('--json', options.json);
+  return { format, out, json };
+}
+
+/** The report to stdout, or to --out with the text report on stdout; the audit as JSON to --json. */
+async function writeReports(o: ReportOptions, report: string, text: () => string, audit: object): Promise<void> {
+  if (o.out === undefined) process.stdout.write(report);
+  else {
+    await writeFile(o.out, report);
+    process.stdout.write(o.format === 'text' ? report : text());
+  }
+  if (o.json !== undefined) await writeFile(o.json, `${JSON.stringify(audit, null, 2)}\n`);
+}
+
+/** The code audit of `paths` (folders or files); one that is not there is a bad input (exit 2), found before the scan. */
+async function codeAudit(paths: string[], o: ReportOptions): Promise<number> {
+  const full = paths.map(userPath);
+  for (const [i, p] of full.entries()) {
+    if ((await stat(p).catch(() => null)) === null) {
+      console.error(`audit: no such file or folder: ${paths[i]}`);
+      return EXIT.unusable;
+    }
+  }
+  const audit = await auditCode(full, { onProgress: progressLine() });
+  const report = await renderCode(o.format, audit, full);
+  await writeReports(o, report, () => toCodeText(audit), audit);
+  return audit.failed ? EXIT.errorFindings : EXIT.clean;
+}
+
+async function renderCode(format: Format, audit: CodeAudit, paths: string[]): Promise<string> {
+  switch (format) {
+    case 'text':
+      return toCodeText(audit);
+    case 'junit':
+      return toCodeJunit(audit);
+    case 'sarif': {
+      const [only] = paths;
+      const sarif = toCodeSarif({
+        audit,
+        docsUri: pathToFileURL(join(REPO, 'docs/jobs-audit.md')).href,
+        ...(paths.length === 1 && only !== undefined && { rootUri: await rootUriOf(only) }),
+      });
+      return `${JSON.stringify(sarif, null, 2)}\n`;
+    }
+  }
+}
+
+/** The scanned root as SARIF's SRCROOT: the folder, or a file's folder, as a file: URI ending in '/'. */
+async function rootUriOf(path: string): Promise<string> {
+  const folder = (await stat(path)).isDirectory() ? path : dirname(path);
+  const href = pathToFileURL(folder).href;
+  return href.endsWith('/') ? href : `${href}/`;
+}
+
+/** On a terminal, a long scan's progress on one stderr line, rewritten in place and cleared at the end. */
+function progressLine(): ((done: number, total: number) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  return (done, total) => {
+    if (total < PROGRESS_FROM) return;
+    if (done === total) process.stderr.write('\r\x1b[K');
+    else if (done % 200 === 0) process.stderr.write(`\rreading files: ${done} of ${total}`);
+  };
 }
 
 interface Audited {
@@ -75,7 +155,11 @@ async function readAndAudit(path: string): Promise<Audited> {
     throw new ManifestError([`cannot read the file: ${UNREADABLE[e.code] ?? e.code}`]);
   });
   const manifest = parseManifest(text, format);
-  return { manifest, text, audit: await auditJobs(manifest, locationConfigFromEnv(REPO)) };
+  return {
+    manifest,
+    text,
+    audit: await auditJobs(manifest, locationConfigFromEnv(REPO), { manifestDir: dirname(path) }),
+  };
 }
 
 function render(format: Format, audit: JobAudit, manifest: Manifest, source: { path: string; text: string }): string {

@@ -12,13 +12,22 @@ import { RULE_HELP, ruleHelp } from './rule-help';
 
 export const LIMITS_SUITE = 'audit limits';
 
-interface Case {
+/** What a JUnit report's findings need: the evidence (a failure's message) and a severity. */
+export interface JunitFinding {
+  evidence: string;
+  severity: string;
+}
+
+/** One rule's test case for one subject: its error findings fail it, the others are noted in its system-out. */
+export interface JunitCase<F extends JunitFinding> {
   name: string;
   classname: string;
-  failures: Finding[];
-  notes: Finding[];
+  failures: F[];
+  notes: F[];
   skipped?: string;
 }
+
+type Case = JunitCase<Finding>;
 
 /** `jobs`: the manifest's job names, in its order (every job gets a suite, with findings or not). */
 export function toJunit(audit: JobAudit, jobs: string[]): string {
@@ -39,23 +48,14 @@ export function toJunit(audit: JobAudit, jobs: string[]): string {
         ...(unchecked && { skipped: 'not checked: the table could not be read' }),
       };
     });
-    return suite(subject, cases);
+    return junitSuite(subject, cases, described);
   });
   const limits = audit.skipped.map(
     (s): Case => ({ name: s.check, classname: LIMITS_SUITE, failures: [], notes: [], skipped: s.note }),
   );
-  if (limits.length > 0) suites.push(suite(LIMITS_SUITE, limits));
-  const all = suites.map((s) => s.counts);
-  const total = (k: keyof Counts) => all.reduce((n, c) => n + c[k], 0);
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="jobs audit" tests="${total('tests')}" failures="${total('failures')}" errors="0" skipped="${total('skipped')}">`,
-    ...suites.map((s) => s.xml),
-    '</testsuites>',
-    '',
-  ].join('\n');
+  if (limits.length > 0) suites.push(junitSuite(LIMITS_SUITE, limits, described));
+  return junitDocument('jobs audit', suites);
 }
-
 const subjectsOf = (f: Finding) => (f.jobs.length > 0 ? f.jobs : [`table ${f.table}`]);
 
 interface Counts {
@@ -64,34 +64,56 @@ interface Counts {
   skipped: number;
 }
 
-function suite(name: string, cases: Case[]): { xml: string; counts: Counts } {
+export interface JunitSuite {
+  xml: string;
+  counts: Counts;
+}
+
+/** The whole report: its suites, with their counts summed. */
+export function junitDocument(name: string, suites: JunitSuite[]): string {
+  const total = (k: keyof Counts) => suites.reduce((n, s) => n + s.counts[k], 0);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xmlAttr(name)}" tests="${total('tests')}" failures="${total('failures')}" errors="0" skipped="${total('skipped')}">`,
+    ...suites.map((s) => s.xml),
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+/** A suite of cases; `described` writes a finding out in full (a failure's body, a note's system-out). */
+export function junitSuite<F extends JunitFinding>(
+  name: string,
+  cases: JunitCase<F>[],
+  described: (f: F) => string,
+): JunitSuite {
   const counts = {
     tests: cases.length,
     failures: cases.filter((c) => c.failures.length > 0).length,
     skipped: cases.filter((c) => c.skipped !== undefined).length,
   };
   const xml = [
-    `  <testsuite name="${attr(name)}" tests="${counts.tests}" failures="${counts.failures}" errors="0" skipped="${counts.skipped}">`,
-    ...cases.map(testCase),
+    `  <testsuite name="${xmlAttr(name)}" tests="${counts.tests}" failures="${counts.failures}" errors="0" skipped="${counts.skipped}">`,
+    ...cases.map((c) => testCase(c, described)),
     '  </testsuite>',
   ].join('\n');
   return { xml, counts };
 }
 
-function testCase(c: Case): string {
-  const open = `    <testcase name="${attr(c.name)}" classname="${attr(c.classname)}"`;
+function testCase<F extends JunitFinding>(c: JunitCase<F>, described: (f: F) => string): string {
+  const open = `    <testcase name="${xmlAttr(c.name)}" classname="${xmlAttr(c.classname)}"`;
   const body: string[] = [];
-  if (c.skipped !== undefined) body.push(`      <skipped message="${attr(c.skipped)}"/>`);
+  if (c.skipped !== undefined) body.push(`      <skipped message="${xmlAttr(c.skipped)}"/>`);
   const [first] = c.failures;
   if (first) {
     const detail = c.failures.map(described).join('\n\n');
-    body.push(`      <failure message="${attr(first.evidence)}" type="error">${text(detail)}</failure>`);
+    body.push(`      <failure message="${xmlAttr(first.evidence)}" type="error">${xmlText(detail)}</failure>`);
   }
   if (c.notes.length > 0) {
     const severities = [...new Set(c.notes.map((f) => f.severity))].join(', ');
-    body.push(`      <properties><property name="severity" value="${attr(severities)}"/></properties>`);
+    body.push(`      <properties><property name="severity" value="${xmlAttr(severities)}"/></properties>`);
     const out = c.notes.map((f) => `${f.severity.toUpperCase()}: ${described(f)}`).join('\n\n');
-    body.push(`      <system-out>${text(out)}</system-out>`);
+    body.push(`      <system-out>${xmlText(out)}</system-out>`);
   }
   return body.length === 0 ? `${open}/>` : [`${open}>`, ...body, '    </testcase>'].join('\n');
 }
@@ -107,11 +129,11 @@ function xmlChars(s: string): string {
   return s.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
 }
 
-function text(s: string): string {
+export function xmlText(s: string): string {
   return xmlChars(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Attribute values keep their line breaks and tabs as references (a parser would fold them to spaces). */
-function attr(s: string): string {
-  return text(s).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+export function xmlAttr(s: string): string {
+  return xmlText(s).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
 }

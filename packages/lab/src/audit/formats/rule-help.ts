@@ -95,6 +95,12 @@ export const RULE_HELP: Readonly<Record<string, RuleHelp>> = {
       "An optimize job on a table whose other writers' rates the contention forecast says take the versions it tries to claim: more than 1% of its runs fail after all retries (delta-rs commits OPTIMIZE with 15 library retries whatever the caller asks). The fix names the smallest retry policy whose forecast is under 1%.",
     reads: 'manifest',
   },
+  'code-drift': {
+    summary: "The job's code sets a setting otherwise than the manifest says.",
+    description:
+      "A job that names its code (`code:`, relative to the manifest's folder) is compared with the settings the code audit reads there: its table properties, commit isolation, max_commit_retries and isBlindAppend. Where the manifest gives another value, the manifest describes a job that does not run; where it gives none, the job takes the code's value and the other rules judge that.",
+    reads: 'manifest',
+  },
   'table-unreadable': {
     summary: "The job's table cannot be read.",
     description:

@@ -15,6 +15,16 @@ export const SARIF_SCHEMA_URI =
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 
+/** A rule as SARIF describes it in `tool.driver.rules`: its help, and its anchor in the docs (`docsUri`). */
+export function ruleDescriptor(id: string, help: { summary: string; description: string }, docsUri: string) {
+  return {
+    id,
+    shortDescription: { text: help.summary },
+    fullDescription: { text: help.description },
+    helpUri: `${docsUri}#${id}`,
+  };
+}
+
 export interface SarifInput {
   audit: JobAudit;
   /** The manifest as the results name it: a path relative to where the command ran, or a file: URI. */
@@ -65,13 +75,7 @@ export function toSarif({ audit, manifestUri, jobPositions, docsUri }: SarifInpu
             informationUri: docsUri,
             rules: ruleIds.map((id) => {
               const help = ruleHelp(id);
-              return {
-                id,
-                shortDescription: { text: help.summary },
-                fullDescription: { text: help.description },
-                helpUri: `${docsUri}#${id}`,
-                properties: { reads: help.reads },
-              };
+              return { ...ruleDescriptor(id, help, docsUri), properties: { reads: help.reads } };
             }),
           },
         },
@@ -94,7 +98,7 @@ export function toSarif({ audit, manifestUri, jobPositions, docsUri }: SarifInpu
 }
 
 /** SARIF messages are sentences (the spec asks for the final period, and viewers join them). */
-function sentence(text: string): string {
+export function sentence(text: string): string {
   const t = text.trim();
   return /[.!?]$/.test(t) ? t : `${t}.`;
 }

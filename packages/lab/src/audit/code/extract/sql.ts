@@ -3,7 +3,7 @@
  * value`), read with a real SQL parser by the SQL extractor. Other extractors hand it the SQL they find
  * embedded in their own files (a Python string, a notebook's `%sql` cell), mapped back to the host file.
  */
-import type { Extraction, WriterHint } from '../setting';
+import type { Extraction, Extractor, WriterHint } from '../setting';
 import type { Embedded, LineIndex } from '../source-map';
 
 /** The settings in the SQL text `embedded` holds, at their places in the host file `host` indexes. */
@@ -15,3 +15,9 @@ export async function sqlSettings(
 ): Promise<Extraction> {
   return { settings: [], problems: [] };
 }
+
+export const sqlExtractor: Extractor = {
+  name: 'sql',
+  accepts: (file) => /\.sql$/i.test(file),
+  extract: async () => ({ settings: [], problems: [] }),
+};
