@@ -1,6 +1,25 @@
 /** @racelab/lab: the race lab: data sets, base tables, writer processes behind a barrier, cases, checks. */
 
 export {
+  ARCHIVE_BOUNDS,
+  type ArchiveBounds,
+  type ArchiveKind,
+  ArchiveRefusedError,
+  type SkippedEntry,
+  type UnpackedArchive,
+  unpackArchive,
+} from './audit/code/archive';
+export { auditCode, type CodeAuditOptions } from './audit/code/index';
+export type {
+  CodeAudit,
+  CodeFinding,
+  CodePlace,
+  CodeSetting,
+  CodeSeverity,
+  FileProblem,
+  SkippedFile,
+} from './audit/code/setting';
+export {
   auditJobs,
   type Finding,
   type Job,
@@ -103,7 +122,9 @@ export {
   LocationError,
   locationConfigFromEnv,
   MAX_LOCATION_LENGTH,
+  type ResolvedFolder,
   type ResolvedLocation,
+  resolveFolderLocation,
   resolveTableLocation,
 } from './tables/locations';
 export { ProgressBoard, type ProgressTask } from './terminal/progress-board';
