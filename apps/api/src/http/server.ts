@@ -1,6 +1,7 @@
 /**
  * The API's HTTP server: yoga on /graphql (GraphiQL when configured, subscriptions as server-sent
- * events), /health for supervisors, /session for the dashboard's sign-in (http/session-route.ts), the edge
+ * events), /health for supervisors, /session for the dashboard's sign-in (http/session-route.ts), /uploads/code
+ * for archives of code to audit (http/upload-route.ts), the edge
  * checks (http/edge.ts) before anything reads the request, and the caller (a token or a dashboard session)
  * and whether it is on this host put in the context.
  */
@@ -19,11 +20,13 @@ import { Edge, type Refusal, wantsPage } from './edge';
 import { GRAPHIQL_OFF, offlineGraphiQL } from './graphiql';
 import { operationGuard } from './operation-guard';
 import { SESSION_PATH, sessionRoute } from './session-route';
+import { UPLOAD_PATH, uploadRoute } from './upload-route';
 
 export type ServerDeps = Omit<ApiContext, 'actor' | 'loopback' | 'loaders'>;
 
 function refuse(res: ServerResponse, { status, code, message }: Refusal) {
-  res.writeHead(status, { 'content-type': 'application/json' });
+  // A body refused for its size is never read: the connection closes after the answer instead.
+  res.writeHead(status, { 'content-type': 'application/json', ...(status === 413 && { connection: 'close' }) });
   res.end(JSON.stringify({ errors: [{ message, extensions: { code } }] }));
 }
 
@@ -83,11 +86,19 @@ export function createApiServer(
     const refused = edge.check(req);
     if (refused) {
       refuse(res, refused);
-      req.resume();
+      if (refused.status !== 413) req.resume();
       return;
     }
-    if (new URL(req.url ?? '/', 'http://api').pathname === SESSION_PATH) {
+    const path = new URL(req.url ?? '/', 'http://api').pathname;
+    if (path === SESSION_PATH) {
       sessionRoute(req, res, deps.db, cfg).catch((e: unknown) => answerUnexpected(res, e, SESSION_PATH));
+      return;
+    }
+    if (path === UPLOAD_PATH) {
+      callers
+        .verify(req.headers.authorization ?? null)
+        .then((caller) => uploadRoute(req, res, caller, deps.locations.workDir))
+        .catch((e: unknown) => answerUnexpected(res, e, UPLOAD_PATH));
       return;
     }
     if (req.url === '/health') {
