@@ -104,10 +104,14 @@ describe('zip', () => {
     const zip = zipSync({
       'real.sql': text('select 1'),
       'link.sql': [text('/etc/passwd'), { os: 3, attrs: (0o120777 << 16) >>> 0 }],
+      pipe: [text(''), { os: 3, attrs: (0o010644 << 16) >>> 0 }],
     } as Zippable);
     const out = await unpackArchive(zip, 'zip', scratch);
     expect(out.files).toBe(1);
-    expect(out.skipped).toEqual([{ entry: 'link.sql', reason: 'a symbolic link: not unpacked' }]);
+    expect(out.skipped).toEqual([
+      { entry: 'link.sql', reason: 'a symbolic link: not unpacked' },
+      { entry: 'pipe', reason: 'a FIFO: not unpacked' },
+    ]);
     expect(existsSync(join(out.dir, 'link.sql'))).toBe(false);
     expect(lstatSync(join(out.dir, 'real.sql')).isFile()).toBe(true);
   });

@@ -245,13 +245,13 @@ interface ZipEntry {
 const S_IFMT = 0o170000;
 const S_IFDIR = 0o040000;
 const S_IFREG = 0o100000;
-const UNIX_TYPES: Record<number, string> = {
-  21609: 'a symbolic link',
-  4802: 'a character device',
-  14406: 'a block device',
-  2401: 'a FIFO',
-  26411: 'a socket',
-};
+const UNIX_TYPES = new Map<number, string>([
+  [0o120000, 'a symbolic link'],
+  [0o020000, 'a character device'],
+  [0o060000, 'a block device'],
+  [0o010000, 'a FIFO'],
+  [0o140000, 'a socket'],
+]);
 
 function notZip(sink: Sink, why: string): ArchiveRefusedError {
   return sink.refuse(`the archive is not a readable .zip: ${why}`, 'format');
@@ -321,7 +321,7 @@ const isZipFolder = (e: ZipEntry) =>
 
 function zipSkipReason(e: ZipEntry): string | null {
   if (e.unixType !== 0 && e.unixType !== S_IFREG && e.unixType !== S_IFDIR)
-    return `${UNIX_TYPES[e.unixType] ?? 'not a regular file'}: not unpacked`;
+    return `${UNIX_TYPES.get(e.unixType) ?? 'not a regular file'}: not unpacked`;
   if (e.encrypted) return 'encrypted: not unpacked';
   if (e.method !== 0 && e.method !== 8) return `compression method ${e.method} is not read (only stored and deflate)`;
   return null;
