@@ -5,6 +5,7 @@
  * code line beside each finding, and that nothing is left in the scratch folders.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { type Zippable, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,6 +166,33 @@ describe('an uploaded archive', () => {
       extensions: { code: 'PAYLOAD_TOO_LARGE' },
     });
     expect(uploadsLeft()).toEqual([]);
+  });
+
+  it('is refused to a client that asks before sending (Expect: 100-continue), which then never sends it', async () => {
+    const answer = await new Promise<{ status: number; continued: boolean }>((done, fail) => {
+      let continued = false;
+      const req = request(uploadUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/zip',
+          'content-length': String(60 * 1024 * 1024),
+          expect: '100-continue',
+          authorization: `Bearer ${stack.token}`,
+        },
+      });
+      req.on('continue', () => {
+        continued = true;
+        req.destroy();
+      });
+      req.on('response', (res) => {
+        res.resume();
+        done({ status: res.statusCode ?? 0, continued });
+        req.destroy();
+      });
+      req.on('error', (e) => (continued ? done({ status: 0, continued }) : fail(e)));
+      req.flushHeaders();
+    });
+    expect(answer).toEqual({ status: 413, continued: false });
   });
 
   it('is refused with a wrong type (415), without a token or with an unknown one (401), and from another site (403)', async () => {
