@@ -5,6 +5,7 @@
  * with their code line, and the past code audits.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { type Zippable, zipSync } from 'fflate';
 import type { Browser } from 'playwright-core';
@@ -107,5 +108,24 @@ describe('/api/uploads/code', () => {
     const sent = await post({ 'content-type': 'application/zip', cookie });
     expect(sent.status).toBe(201);
     expect(((await sent.json()) as { upload: string }).upload).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('refuses a Content-Length over 50 MB (413) before reading the body', async () => {
+    const cookie = await signInCookie(stack);
+    const status = await new Promise<number>((done, fail) => {
+      const req = request(url(), {
+        method: 'POST',
+        headers: { 'content-type': 'application/zip', 'content-length': String(50 * 1024 * 1024 + 1), cookie },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        done(res.statusCode ?? 0);
+        req.destroy();
+      });
+      req.on('error', fail);
+      // A few bytes of the 50 MB it declares: the answer comes without the rest.
+      req.write('PK');
+    });
+    expect(status).toBe(413);
   });
 });
