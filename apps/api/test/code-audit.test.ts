@@ -4,7 +4,7 @@
  * read, by type, without a token) then audited with `auditCode(upload:)`; what is stored, who ran it, the
  * code line beside each finding, and that nothing is left in the scratch folders.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { type Zippable, zipSync } from 'fflate';
@@ -235,6 +235,21 @@ describe('an uploaded archive', () => {
     const again = await audit({ upload: id });
     expect(again.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(again.errors?.[0]?.message).toContain('an upload is audited once, within the hour');
+  });
+
+  it('removes uploads older than an hour when a new one arrives, and keeps younger ones', async () => {
+    const dir = join(work, 'uploads');
+    mkdirSync(dir, { recursive: true });
+    const [old, young] = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
+    for (const id of [old, young]) writeFileSync(join(dir, id), 'PK');
+    const hours = (h: number) => new Date(Date.now() - h * 3600_000);
+    utimesSync(join(dir, old), hours(1.1), hours(1.1));
+    utimesSync(join(dir, young), hours(0.9), hours(0.9));
+    const sent = await upload(zipSync({ 'a.sql': text('select 1') }));
+    expect(uploadsLeft().sort()).toEqual([young, sent.body.upload, `${sent.body.upload}.json`].sort());
+    rmSync(join(dir, young));
+    await audit({ upload: sent.body.upload });
+    expect(uploadsLeft()).toEqual([]);
   });
 
   it('refuses an archive with a .. entry as ARCHIVE_REFUSED, leaving nothing behind', async () => {
