@@ -47,9 +47,9 @@ export async function proxy(request: Request): Promise<Response> {
 }
 
 export const config = {
-  // /api/graphql and /api/session check Host and the session themselves (with Origin, type and size). They
+  // /api/graphql, /api/session and /api/uploads check Host and the session themselves (with Origin, type and size). They
   // are left out here because Next reads the whole body of every request its proxy sees before the route
   // runs, which would defeat the routes' caps on their bodies. A body sent to a page never gets here:
   // server.mjs refuses it first.
-  matcher: '/((?!api/graphql|api/session).*)',
+  matcher: '/((?!api/graphql|api/session|api/uploads).*)',
 };

@@ -1,10 +1,11 @@
 /**
  * The dashboard's server (`node server.mjs -H 127.0.0.1 -p 3000`, in place of `next start`): Next's
  * request handler behind one check Next cannot make. A request that carries a body to anything but
- * /api/graphql and /api/session is refused before Next sees it, and its connection closed: Next copies the body
- * of every request its proxy (proxy.ts) sees and waits for the end of it before answering, so a 128 MiB
- * chunked POST to a page would be read through before any refusal. The pages take no body (the dashboard has
- * no server actions); the two API routes bound their own (app/api/graphql/route.ts, app/api/session/route.ts).
+ * /api/graphql, /api/session and /api/uploads/code is refused before Next sees it, and its connection closed:
+ * Next copies the body of every request its proxy (proxy.ts) sees and waits for the end of it before answering,
+ * so a 128 MiB chunked POST to a page would be read through before any refusal. The pages take no body (the
+ * dashboard has no server actions); the three API routes bound their own (app/api/graphql/route.ts,
+ * app/api/session/route.ts, app/api/uploads/code/route.ts).
  *
  * Plain JavaScript, as Node runs it without a build step.
  */
@@ -24,8 +25,8 @@ const started = performance.now();
 process.env.NODE_ENV ??= 'production';
 process.env.PORT = String(port);
 
-/** The paths that take a body: the API's proxy and the sign-in with a token. */
-const BODY_PATHS = new Set(['/api/graphql', '/api/session']);
+/** The paths that take a body: the API's proxy, the sign-in with a token, and archives of code to audit. */
+const BODY_PATHS = new Set(['/api/graphql', '/api/session', '/api/uploads/code']);
 
 /** Whether the request carries a body: chunked, or a Content-Length above 0. */
 function carriesBody(/** @type {import('node:http').IncomingMessage} */ req) {

@@ -5,6 +5,7 @@
  * Secure when the dashboard is served over https.
  */
 
+import { refusal } from './request-guard';
 import { SIGN_IN_PATH } from './sign-in-path';
 
 export { SIGN_IN_PATH };
@@ -21,6 +22,17 @@ export function sessionOf(request: Request): string | null {
     if (name === SESSION_COOKIE && value && /^[A-Za-z0-9_-]{8,200}$/.test(value)) return value;
   }
   return null;
+}
+
+/** The dashboard's API routes without a session cookie: a 401 saying how to sign in; else the session. */
+export function sessionRefusal(request: Request): Response | string {
+  return (
+    sessionOf(request) ??
+    refusal(
+      401,
+      `not signed in: open the sign-in link \`npm start\` printed, or sign in with an API token at ${SIGN_IN_PATH}`,
+    )
+  );
 }
 
 /** The API's answer to a session request: its status and JSON body (null when it has none or is not JSON). */

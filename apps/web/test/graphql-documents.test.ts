@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { buildSchema, type DocumentNode, print, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import * as codeAudit from '../lib/code-audit';
 import * as isolation from '../lib/isolation';
 import * as jobs from '../lib/jobs';
 import * as labTables from '../lib/playground/lab-tables';
@@ -23,6 +24,7 @@ const isDocument = (value: unknown): value is DocumentNode =>
 
 /** Every document the lib modules export, by name. */
 const documents = Object.entries({
+  ...codeAudit,
   ...isolation,
   ...jobs,
   ...labTables,
@@ -41,10 +43,13 @@ describe('the dashboard against schema.graphql', () => {
     expect(documents.map(([name]) => name).sort()).toEqual([
       'ADVICE_QUERY',
       'AUDITS_QUERY',
+      'AUDIT_CODE',
       'AUDIT_JOBS',
       'AUDIT_TABLES_MUTATION',
       'CANCEL_RACE',
       'CASES',
+      'CODE_AUDITS_QUERY',
+      'CODE_AUDIT_QUERY',
       'JOB_AUDITS_QUERY',
       'JOB_AUDIT_QUERY',
       'MATRIX_QUERY',

@@ -1,12 +1,25 @@
 /** @racelab/lab: the race lab: data sets, base tables, writer processes behind a barrier, cases, checks. */
 
 export {
+  ARCHIVE_BOUNDS,
+  type ArchiveBounds,
+  type ArchiveKind,
+  ArchiveRefusedError,
+  type SkippedEntry,
+  type UnpackedArchive,
+  unpackArchive,
+} from './audit/code/archive';
+export {
   auditCode,
   type CodeAudit,
   type CodeAuditOptions,
   type CodeFinding,
   CodePathError,
+  type CodePlace,
   type CodeSetting,
+  type CodeSeverity,
+  type FileProblem,
+  type SkippedFile,
 } from './audit/code-scan/index';
 export {
   auditJobs,
@@ -111,7 +124,9 @@ export {
   LocationError,
   locationConfigFromEnv,
   MAX_LOCATION_LENGTH,
+  type ResolvedFolder,
   type ResolvedLocation,
+  resolveFolderLocation,
   resolveTableLocation,
 } from './tables/locations';
 export { ProgressBoard, type ProgressTask } from './terminal/progress-board';

@@ -13,6 +13,7 @@ import {
   LocationError,
   locationConfigFromEnv,
   MAX_LOCATION_LENGTH,
+  resolveFolderLocation,
   resolveTableLocation,
 } from '../src/tables/locations';
 import { noTlcDir, SMALL_SCALE, tempDir } from './helpers/small-base';
@@ -175,6 +176,42 @@ describe('other kinds', () => {
 
   it('refuses an unknown alias kind', async () => {
     expect((await refusal('lab:iceberg@1')).message).toContain("unknown lab table 'iceberg'");
+  });
+});
+
+describe('folders (code to audit)', () => {
+  const folderRefusal = async (text: string) => {
+    const e = await resolveFolderLocation(text, cfg).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(e).toBeInstanceOf(LocationError);
+    return (e as LocationError).message;
+  };
+
+  it('resolves an existing folder inside a root, shown as given, and a root itself', async () => {
+    expect(await resolveFolderLocation(' team/trips/ ', cfg)).toEqual({
+      path: join(realRoot, 'team', 'trips'),
+      display: 'team/trips',
+    });
+    expect((await resolveFolderLocation(second, cfg)).path).toBe(realpathSync(second));
+  });
+
+  it('refuses .., a path outside the roots, NUL, a file and a missing folder', async () => {
+    expect(await folderRefusal('team/../team')).toContain("'..' is not allowed");
+    expect(await folderRefusal(outside)).toContain('is not inside');
+    expect(await folderRefusal('team\0x')).toContain('U+0000');
+    writeFileSync(join(root, 'team', 'file.sql'), 'select 1');
+    expect(await folderRefusal('team/file.sql')).toBe("'team/file.sql' is not a folder, or does not exist");
+    expect(await folderRefusal('team/nothing/here')).toBe("'team/nothing/here' does not exist");
+  });
+
+  it('refuses a symbolic link on the way, even one that stays inside a root', async () => {
+    expect(await folderRefusal('shortcut')).toBe("'shortcut' passes through a symbolic link; give the real path");
+    expect(await folderRefusal('escape')).toContain('symbolic link');
+    for (const text of ['shortcut', 'escape']) {
+      expect(await folderRefusal(text)).not.toContain(tmp);
+    }
   });
 });
 

@@ -10,6 +10,7 @@ export function createPrisma(url: string, max = 10): Db {
 
 export type {
   Audit,
+  CodeAudit,
   JobAudit,
   Race,
   RaceEvent,

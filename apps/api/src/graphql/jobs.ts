@@ -5,20 +5,17 @@
 
 import {
   auditJobs,
-  clientSafeMessage,
   type Finding,
-  type LocationConfig,
   ManifestError,
-  namedRoots,
   type PairForecast,
   parseManifest,
   type SkippedWork,
 } from '@racelab/lab';
-import { GraphQLError } from 'graphql';
 import { storedActor } from '../actors/actor';
 import type { JobAudit } from '../db/prisma';
 import { InputError } from '../errors/client-errors';
 import { ActorType, storedActorOf } from './actor-types';
+import { auditFailed } from './audit-failed';
 import { builder } from './builder';
 import { callerOf } from './caller';
 import { EngineForecastType } from './engine-forecast-types';
@@ -26,17 +23,6 @@ import { KeyValue, pairs } from './key-value-types';
 import { RetryPolicyType } from './sweep-types';
 
 const MAX_MANIFEST_CHARS = 256 * 1024;
-
-/**
- * The audit itself failed (neither the manifest nor one of its tables: those are problems and findings).
- * The client gets the reason in one line without server paths, as the CLI's exit 3 gives it, never yoga's
- * "Unexpected error."; the whole error goes to the server log.
- */
-function auditFailed(e: unknown, cfg: LocationConfig): GraphQLError {
-  console.error('auditJobs failed:', e);
-  const reason = clientSafeMessage(e, { roots: namedRoots(cfg) });
-  return new GraphQLError(`the audit failed: ${reason}`, { extensions: { code: 'AUDIT_FAILED' } });
-}
 
 const FindingType = builder.objectRef<Finding>('JobFinding').implement({
   fields: (t) => ({
@@ -179,7 +165,7 @@ builder.mutationFields((t) => ({
         audit = await auditJobs(parsed, ctx.locations);
       } catch (e) {
         if (e instanceof ManifestError) throw new InputError('the manifest is not usable', e.problems);
-        throw auditFailed(e, ctx.locations);
+        throw auditFailed(e, ctx.locations, 'auditJobs');
       }
       return ctx.db.jobAudit.create({
         data: {

@@ -68,6 +68,7 @@ export const PER_REQUEST: Readonly<Record<string, number>> = {
   'Query.isolationMatrix': 1,
   'Mutation.auditTables': 1,
   'Mutation.auditJobs': 1,
+  'Mutation.auditCode': 1,
   'Mutation.probeStore': 1,
 };
 /** How many items a list without `first` is taken to hold: runs ≤ 50, writers ≤ 8, a table's files. */

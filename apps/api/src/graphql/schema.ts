@@ -3,6 +3,7 @@ import { builder } from './builder';
 import './races';
 import './tables';
 import './jobs';
+import './code-audit';
 import './isolation-advice';
 import './probe';
 import './sweeps';

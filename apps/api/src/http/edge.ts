@@ -2,9 +2,12 @@
  * What every request must pass before yoga reads it. The Host must be one of the API's names, so a
  * page whose name was rebound to 127.0.0.1 cannot talk to it (DNS rebinding). A browser's Origin
  * must be the dashboard's, or the API's own for its GraphiQL page, so no other site's page can call
- * it. A body must be JSON, which a plain HTML form cannot send. And the URL and body have a size.
+ * it. A body must be JSON, which a plain HTML form cannot send, but on the one upload path (an archive of code,
+ * http/upload-route.ts). And the URL and body have a size, checked from the headers before the body is read.
  */
 import type { IncomingMessage } from 'node:http';
+import { ARCHIVE_BOUNDS } from '@racelab/lab';
+import { contentType, UPLOAD_PATH, UPLOAD_TYPES } from './upload-route';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /** GET carries a query in its URL (the dashboard's subscriptions do): bounded like a body, well below it. */
@@ -72,7 +75,7 @@ export class Edge {
       );
     const browser = this.fromOtherSite(req, host);
     if (browser) return browser;
-    if (req.method === 'POST') return checkBody(req);
+    if (req.method === 'POST') return pathOf(req) === UPLOAD_PATH ? checkUpload(req) : checkBody(req);
     return null;
   }
 
@@ -109,13 +112,33 @@ export function wantsPage(req: IncomingMessage): boolean {
   return req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
 }
 
-function checkBody(req: IncomingMessage): Refusal | null {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  if (!JSON_TYPES.has(type)) return refusal(415, 'BAD_REQUEST', 'send the request body as application/json');
-  const length = Number(req.headers['content-length']);
-  if (req.headers['transfer-encoding'] !== undefined || !Number.isFinite(length))
-    return refusal(411, 'BAD_REQUEST', 'send the request with a Content-Length');
-  if (length > MAX_BODY_BYTES)
-    return refusal(413, 'PAYLOAD_TOO_LARGE', `request body of ${length} bytes; at most ${MAX_BODY_BYTES}`);
+function pathOf(req: IncomingMessage): string {
+  return new URL(req.url ?? '/', 'http://api').pathname;
+}
+
+/** Null when a body's length is declared and at most `max`, else the refusal; `what` names the body, `sent` the request. */
+function lengthRefusal(req: IncomingMessage, max: number, what: string, sent: string): Refusal | null {
+  const declared = req.headers['content-length'];
+  const length = Number(declared);
+  if (req.headers['transfer-encoding'] !== undefined || declared === undefined || !Number.isFinite(length))
+    return refusal(411, 'BAD_REQUEST', `send the ${sent} with a Content-Length`);
+  if (length > max) return refusal(413, 'PAYLOAD_TOO_LARGE', `${what} of ${length} bytes; at most ${max}`);
   return null;
+}
+
+function checkBody(req: IncomingMessage): Refusal | null {
+  if (!JSON_TYPES.has(contentType(req)))
+    return refusal(415, 'BAD_REQUEST', 'send the request body as application/json');
+  return lengthRefusal(req, MAX_BODY_BYTES, 'request body', 'request');
+}
+
+/** An archive upload: a .zip or .tar.gz by its content type, at most the archive bound (50 MB). */
+function checkUpload(req: IncomingMessage): Refusal | null {
+  if (UPLOAD_TYPES[contentType(req)] === undefined)
+    return refusal(
+      415,
+      'BAD_REQUEST',
+      `send the archive as ${Object.keys(UPLOAD_TYPES).join(' or ')} (a .zip or a .tar.gz)`,
+    );
+  return lengthRefusal(req, ARCHIVE_BOUNDS.maxInputBytes, 'archive', 'archive');
 }

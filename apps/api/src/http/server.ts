@@ -1,6 +1,7 @@
 /**
  * The API's HTTP server: yoga on /graphql (GraphiQL when configured, subscriptions as server-sent
- * events), /health for supervisors, /session for the dashboard's sign-in (http/session-route.ts), the edge
+ * events), /health for supervisors, /session for the dashboard's sign-in (http/session-route.ts), /uploads/code
+ * for archives of code to audit (http/upload-route.ts), the edge
  * checks (http/edge.ts) before anything reads the request, and the caller (a token or a dashboard session)
  * and whether it is on this host put in the context.
  */
@@ -19,11 +20,13 @@ import { Edge, type Refusal, wantsPage } from './edge';
 import { GRAPHIQL_OFF, offlineGraphiQL } from './graphiql';
 import { operationGuard } from './operation-guard';
 import { SESSION_PATH, sessionRoute } from './session-route';
+import { UPLOAD_PATH, uploadRoute } from './upload-route';
 
 export type ServerDeps = Omit<ApiContext, 'actor' | 'loopback' | 'loaders'>;
 
 function refuse(res: ServerResponse, { status, code, message }: Refusal) {
-  res.writeHead(status, { 'content-type': 'application/json' });
+  // A body refused for its size is not read through: the connection closes after the answer (discardThenClose).
+  res.writeHead(status, { 'content-type': 'application/json', ...(status === 413 && { connection: 'close' }) });
   res.end(JSON.stringify({ errors: [{ message, extensions: { code } }] }));
 }
 
@@ -79,15 +82,24 @@ export function createApiServer(
     }
     await yoga(req, res, { req, caller });
   }
-  const server = createServer((req, res) => {
+  function handle(req: IncomingMessage, res: ServerResponse): void {
     const refused = edge.check(req);
     if (refused) {
       refuse(res, refused);
-      req.resume();
+      if (refused.status === 413) discardThenClose(req);
+      else req.resume();
       return;
     }
-    if (new URL(req.url ?? '/', 'http://api').pathname === SESSION_PATH) {
+    const path = new URL(req.url ?? '/', 'http://api').pathname;
+    if (path === SESSION_PATH) {
       sessionRoute(req, res, deps.db, cfg).catch((e: unknown) => answerUnexpected(res, e, SESSION_PATH));
+      return;
+    }
+    if (path === UPLOAD_PATH) {
+      callers
+        .verify(req.headers.authorization ?? null)
+        .then((caller) => uploadRoute(req, res, caller, deps.locations.workDir))
+        .catch((e: unknown) => answerUnexpected(res, e, UPLOAD_PATH));
       return;
     }
     if (req.url === '/health') {
@@ -99,6 +111,29 @@ export function createApiServer(
       return;
     }
     withCaller(req, res).catch((e: unknown) => answerUnexpected(res, e, 'checking the caller'));
+  }
+  const server = createServer(handle);
+  // A client that asks before sending its body (`Expect: 100-continue`, as curl does for a large upload) is told
+  // to go on only when the edge would take the request: a refused one never sends its body.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (edge.check(req) === null) res.writeContinue();
+    handle(req, res);
   });
   return server;
+}
+
+/** What a refused client may still send, discarded, before its connection is reset. */
+const LINGER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A body refused for its size: the answer goes out with `Connection: close` while what the client is still
+ * sending is read and dropped, up to LINGER_BYTES (closing at once would reset the connection under the client
+ * and lose the answer); past that the connection is cut.
+ */
+function discardThenClose(req: IncomingMessage): void {
+  let discarded = 0;
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.byteLength;
+    if (discarded > LINGER_BYTES) req.socket.destroy();
+  });
 }

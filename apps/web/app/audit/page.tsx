@@ -1,6 +1,7 @@
 'use client';
 import { AuditForm } from '../../components/audit/audit-form';
 import { AuditHistory } from '../../components/audit/audit-history';
+import { CodeAudit, CodeAuditHistory } from '../../components/audit/code-audit';
 import { JobAuditHistory } from '../../components/audit/job-audit-history';
 import { JobsAudit } from '../../components/audit/jobs-audit';
 
@@ -29,6 +30,19 @@ export default function AuditPage() {
       <section className="panel" aria-labelledby="job-audit-history-heading">
         <h2 id="job-audit-history-heading">Past job audits</h2>
         <JobAuditHistory />
+      </section>
+      <section className="panel" aria-labelledby="code-audit-heading">
+        <h2 id="code-audit-heading">Code</h2>
+        <p className="muted">
+          Reads the settings that decide how concurrent commits behave from your team&apos;s own code (SQL, Python,
+          Scala, Java, notebooks, shell scripts, job specs and dbt configs), each at its file and line, and judges them
+          per writer library. Name a folder under LAB_ROOTS, or upload an archive of the code.
+        </p>
+        <CodeAudit />
+      </section>
+      <section className="panel" aria-labelledby="code-audit-history-heading">
+        <h2 id="code-audit-history-heading">Past code audits</h2>
+        <CodeAuditHistory />
       </section>
       <section className="panel" aria-labelledby="audit-history-heading">
         <h2 id="audit-history-heading">Results and history</h2>

@@ -16,14 +16,14 @@ const SHOWN = 50;
 /** Jobs named in a row before "and N more". */
 const NAMES_SHOWN = 4;
 
-const SEVERITY_WORDS: Record<string, string> = { error: 'error', warning: 'warning', info: 'note' };
+const SEVERITY_WORDS: Record<string, string> = { error: 'error', warning: 'warning', info: 'note', note: 'note' };
 const rank = (severity: string) => {
   const i = Object.keys(SEVERITY_WORDS).indexOf(severity);
   return i === -1 ? Number.MAX_SAFE_INTEGER : i;
 };
 
 /** "2 errors, 1 warning, 3 notes": most severe first; a severity the API may add, last, by its name. */
-function severityCounts(findings: readonly { severity: string }[]): string {
+export function severityCounts(findings: readonly { severity: string }[]): string {
   if (findings.length === 0) return 'no finding';
   const counts = new Map<string, number>();
   for (const f of findings) counts.set(f.severity, (counts.get(f.severity) ?? 0) + 1);

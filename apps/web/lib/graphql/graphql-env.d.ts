@@ -128,6 +128,246 @@ export type introspection = {
       };
     };
     Boolean: unknown;
+    CodeAuditFiles: {
+      kind: 'OBJECT';
+      name: 'CodeAuditFiles';
+      fields: {
+        scanned: {
+          name: 'scanned';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        skipped: {
+          name: 'skipped';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'CodeSkippedFile'; ofType: null };
+              };
+            };
+          };
+        };
+        unparseable: {
+          name: 'unparseable';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'CodeFileProblem'; ofType: null };
+              };
+            };
+          };
+        };
+      };
+    };
+    CodeAuditResult: {
+      kind: 'OBJECT';
+      name: 'CodeAuditResult';
+      fields: {
+        auditedAt: {
+          name: 'auditedAt';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        failed: {
+          name: 'failed';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        files: {
+          name: 'files';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'CodeAuditFiles'; ofType: null } };
+        };
+        findings: {
+          name: 'findings';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'CodeFinding'; ofType: null } };
+            };
+          };
+        };
+        id: {
+          name: 'id';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'ID'; ofType: null } };
+        };
+        settings: {
+          name: 'settings';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'CodeSetting'; ofType: null } };
+            };
+          };
+        };
+        source: {
+          name: 'source';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        startedBy: { name: 'startedBy'; type: { kind: 'OBJECT'; name: 'Actor'; ofType: null } };
+      };
+    };
+    CodeFileProblem: {
+      kind: 'OBJECT';
+      name: 'CodeFileProblem';
+      fields: {
+        column: {
+          name: 'column';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        file: {
+          name: 'file';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        line: {
+          name: 'line';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        message: {
+          name: 'message';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
+    CodeFinding: {
+      kind: 'OBJECT';
+      name: 'CodeFinding';
+      fields: {
+        at: {
+          name: 'at';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'CodePlace'; ofType: null } };
+        };
+        evidence: {
+          name: 'evidence';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        fix: {
+          name: 'fix';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        related: {
+          name: 'related';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'CodePlace'; ofType: null } };
+            };
+          };
+        };
+        rule: {
+          name: 'rule';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        severity: {
+          name: 'severity';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        table: { name: 'table'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+      };
+    };
+    CodePlace: {
+      kind: 'OBJECT';
+      name: 'CodePlace';
+      fields: {
+        column: {
+          name: 'column';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        endColumn: { name: 'endColumn'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        file: {
+          name: 'file';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        line: {
+          name: 'line';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        message: { name: 'message'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        snippet: { name: 'snippet'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+      };
+    };
+    CodeSetting: {
+      kind: 'OBJECT';
+      name: 'CodeSetting';
+      fields: {
+        column: {
+          name: 'column';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        constant: {
+          name: 'constant';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        endColumn: {
+          name: 'endColumn';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        endLine: { name: 'endLine'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        file: {
+          name: 'file';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        key: {
+          name: 'key';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        keyLine: { name: 'keyLine'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        kind: {
+          name: 'kind';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        language: {
+          name: 'language';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        line: {
+          name: 'line';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        raw: {
+          name: 'raw';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        table: { name: 'table'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        value: { name: 'value'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        via: {
+          name: 'via';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        writer: { name: 'writer'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+      };
+    };
+    CodeSkippedFile: {
+      kind: 'OBJECT';
+      name: 'CodeSkippedFile';
+      fields: {
+        file: {
+          name: 'file';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        reason: {
+          name: 'reason';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
     ConflictPrediction: {
       kind: 'OBJECT';
       name: 'ConflictPrediction';
@@ -707,6 +947,10 @@ export type introspection = {
       kind: 'OBJECT';
       name: 'Mutation';
       fields: {
+        auditCode: {
+          name: 'auditCode';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'CodeAuditResult'; ofType: null } };
+        };
         auditJobs: {
           name: 'auditJobs';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'JobAudit'; ofType: null } };
@@ -885,6 +1129,23 @@ export type introspection = {
               kind: 'LIST';
               name: never;
               ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'RaceCase'; ofType: null } };
+            };
+          };
+        };
+        codeAudit: { name: 'codeAudit'; type: { kind: 'OBJECT'; name: 'CodeAuditResult'; ofType: null } };
+        codeAudits: {
+          name: 'codeAudits';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'CodeAuditResult'; ofType: null };
+              };
             };
           };
         };

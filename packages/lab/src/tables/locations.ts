@@ -6,7 +6,7 @@
  * The messages reach clients, so they name the location as it was given and the roots by their place in
  * LAB_ROOTS, never a folder of the server.
  */
-import { realpath } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { type Dataset, DatasetError, datasetCacheDir, prepareDataset, SERVED_SCALES } from '../data/index';
 import { clientSafeMessage } from '../results/safe-message';
@@ -60,23 +60,7 @@ export function locationConfigFromEnv(repoRoot: string, env: NodeJS.ProcessEnv =
 }
 
 export async function resolveTableLocation(text: string, cfg: LocationConfig): Promise<ResolvedLocation> {
-  if (typeof text !== 'string') throw new LocationError('a table location must be text');
-  const location = text.trim();
-  if (location === '') {
-    throw new LocationError(`a table location is required: a path under ${rootsText(cfg)}, or ${ALIAS_FORMS}`);
-  }
-  if (location.length > MAX_LOCATION_LENGTH) {
-    throw new LocationError(
-      `a table location may be at most ${MAX_LOCATION_LENGTH} characters, got ${location.length}`,
-    );
-  }
-  const control = /\p{Cc}/u.exec(location);
-  if (control) {
-    const code = (control[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
-    throw new LocationError(
-      `a table location may not contain control characters: U+${code} at position ${control.index + 1}`,
-    );
-  }
+  const location = checkedText(text, 'a table location', `a path under ${rootsText(cfg)}, or ${ALIAS_FORMS}`);
   if (/^lab:/i.test(location)) return resolveAlias(location, cfg);
   if (/^s3:\/\//i.test(location)) return resolveS3(location, cfg);
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(location);
@@ -86,6 +70,68 @@ export async function resolveTableLocation(text: string, cfg: LocationConfig): P
     );
   }
   return resolvePath(location, cfg);
+}
+
+/** `text` trimmed, refused when it is not text, empty, too long or holds a control character (a NUL among them). */
+function checkedText(text: unknown, what: string, expected: string): string {
+  if (typeof text !== 'string') throw new LocationError(`${what} must be text`);
+  const location = text.trim();
+  if (location === '') throw new LocationError(`${what} is required: ${expected}`);
+  if (location.length > MAX_LOCATION_LENGTH) {
+    throw new LocationError(`${what} may be at most ${MAX_LOCATION_LENGTH} characters, got ${location.length}`);
+  }
+  const control = /\p{Cc}/u.exec(location);
+  if (control) {
+    const code = (control[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+    throw new LocationError(`${what} may not contain control characters: U+${code} at position ${control.index + 1}`);
+  }
+  return location;
+}
+
+/** A folder of code to audit, as given and as found. */
+export interface ResolvedFolder {
+  /** Absolute, inside a root; no part of it below the root is a symbolic link. */
+  path: string;
+  /** The path as a person gave it, normalised: what clients are shown, never `path`. */
+  display: string;
+}
+
+/**
+ * A user-given folder (a code base to audit) confined to the roots as table locations are, and stricter: it must
+ * exist and be a folder, and no part of it below its root may be a symbolic link (the walk below it then stays
+ * inside as well). A root itself may be given.
+ */
+export async function resolveFolderLocation(text: string, cfg: LocationConfig): Promise<ResolvedFolder> {
+  const given = checkedText(text, 'a folder', `a path under ${rootsText(cfg)}`);
+  if (cfg.roots.length === 0) throw new LocationError('no roots are configured: set LAB_ROOTS');
+  if (given.split(/[\\/]/).includes('..')) {
+    throw new LocationError(`'..' is not allowed in a folder; give the path under ${rootsText(cfg)}`);
+  }
+  const roots = cfg.roots.map((r) => resolve(r));
+  const wanted = resolve(roots[0] as string, given);
+  const root = roots.find((r) => r === wanted || inside(r, wanted));
+  if (root === undefined) throw new LocationError(`'${given}' is not inside ${rootsText(cfg)}`);
+  const display = normalize(given).replace(/(.)\/+$/, '$1');
+  let at = await realpathDeepest(root, `root ${roots.indexOf(root) + 1} (LAB_ROOTS)`);
+  for (const part of relative(root, wanted).split(sep).filter(Boolean)) {
+    at = join(at, part);
+    let info: Awaited<ReturnType<typeof lstat>>;
+    try {
+      info = await lstat(at);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new LocationError(`'${display}' does not exist`);
+      throw new LocationError(`cannot follow '${display}': ${code ?? 'unreadable'}`);
+    }
+    if (info.isSymbolicLink())
+      throw new LocationError(`'${display}' passes through a symbolic link; give the real path`);
+  }
+  const folder = await stat(at).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+  if (!folder) throw new LocationError(`'${display}' is not a folder, or does not exist`);
+  return { path: at, display };
 }
 
 function resolveS3(location: string, cfg: LocationConfig): ResolvedLocation {

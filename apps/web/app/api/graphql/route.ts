@@ -13,7 +13,7 @@
 import { type DocumentNode, getOperationAST, parse } from 'graphql';
 import { readCappedBody } from '../../../lib/capped-body';
 import { crossOriginRefusal, hostRefusal, refusal } from '../../../lib/request-guard';
-import { SIGN_IN_PATH, sessionOf } from '../../../lib/session';
+import { sessionRefusal } from '../../../lib/session';
 
 const API_URL = process.env.API_URL ?? 'http://127.0.0.1:4000/graphql';
 /** The API's own limit (MAX_BODY_BYTES in apps/api): a bigger body would be refused there anyway. */
@@ -28,17 +28,6 @@ function headers(request: Request, session: string): Headers {
     accept: request.headers.get('accept') ?? 'application/json',
     authorization: `Session ${session}`,
   });
-}
-
-/** A 401 when the request carries no session cookie, else its session. */
-function sessionRefusal(request: Request): Response | string {
-  return (
-    sessionOf(request) ??
-    refusal(
-      401,
-      `not signed in: open the sign-in link \`npm start\` printed, or sign in with an API token at ${SIGN_IN_PATH}`,
-    )
-  );
 }
 
 async function forward(request: Request, session: string, init: RequestInit & { url?: string }): Promise<Response> {
