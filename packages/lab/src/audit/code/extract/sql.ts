@@ -1,0 +1,296 @@
+/**
+ * Settings in Spark SQL, read with dt-sql-parser's Spark grammar: the `delta.*` table properties of CREATE,
+ * REPLACE, CTAS and CREATE … LIKE (TBLPROPERTIES, and OPTIONS, which Delta also takes as table properties),
+ * ALTER TABLE … SET TBLPROPERTIES, and `SET spark.databricks.delta.… = …` confs. `.sql` files (dbt models
+ * too: their Jinja is blanked first, and `{{ config(…) }}` read by the Jinja config reader) and SQL embedded in
+ * other files (`sqlSettings`: a Python or Scala string, a heredoc). Each statement is parsed on its own, so
+ * one that does not parse is a problem with its line and the others still count. Comments are tokens the
+ * parser skips, so a setting in a comment is never read.
+ */
+import { SparkSQL, SparkSqlParserListener } from 'dt-sql-parser';
+import type {
+  CreateTableClausesContext,
+  ExpressionPropertyContext,
+  PropertyContext,
+  PropertyKeyContext,
+} from 'dt-sql-parser/dist/lib/spark/SparkSqlParser';
+import type { CodeSetting, Extraction, Extractor, FileProblem, SettingKind, WriterHint } from '../setting';
+import { type Embedded, LineIndex } from '../source-map';
+import { blankJinja } from './jinja-blocks';
+import { settingsInJinjaConfig } from './python';
+import { isDeltaConfKey, isDeltaTableProperty, valuePlace } from './value-place';
+
+const spark = new SparkSQL();
+
+/** The lexer's token types this reader needs (SparkSqlLexer's constants). */
+const SEMICOLON = 1;
+const DOT = 5;
+const DEFAULT_CHANNEL = 0;
+const NAME_PART = /^(?:[A-Za-z_][\w$]*|`[^`]*`)$/;
+
+/** A rule context or token, as far as this reader looks at it. */
+interface Span {
+  start: { start: number; type: number } | null;
+  stop: { stop: number } | null;
+}
+
+/** Where a setting found in SQL text is written: SQL offsets mapped to the host file. */
+interface SqlHost {
+  host: LineIndex;
+  /** The host offset of SQL offset `offset`. */
+  hostOffset(offset: number): number;
+  file: string;
+  writer: WriterHint;
+  /** The table a setting applies to when its statement does not name one (a dbt model's own table). */
+  table?: string;
+}
+
+/** A statement of the SQL text: where it starts, its text, and the text the parser reads. */
+interface Statement {
+  offset: number;
+  text: string;
+  parsed: string;
+}
+
+/** Overwrites chars[from..to] (inclusive) with `fill`, keeping line breaks. */
+function blankOut(chars: string[], from: number, to: number, fill: string): void {
+  for (let at = from; at <= to; at++) if (chars[at] !== '\n') chars[at] = fill;
+}
+
+/**
+ * The statements of `sql`, split at the semicolons the lexer sees (never in strings or comments), blank ones
+ * dropped. Two things Databricks writes that the grammar does not take are blanked in the text the parser
+ * reads, offsets unchanged, names and values still read from the text as written: in a name of three parts
+ * or more (Unity Catalog's `catalog.schema.table`; the grammar takes `db.table`) all but the last part become
+ * one underscore identifier; a CREATE or REPLACE TABLE's `CLUSTER BY (…)` / `AUTO` / `NONE` becomes spaces.
+ */
+function statements(sql: string): Statement[] {
+  const tokens = spark
+    .createLexer(sql, () => undefined)
+    .getAllTokens()
+    .filter((token) => token.channel === DEFAULT_CHANNEL);
+  const parsed = sql.split('');
+  const out: Statement[] = [];
+  let first = -1;
+  let start = 0;
+  const word = (i: number) => tokens[i]?.text?.toUpperCase() ?? '';
+  const name = (i: number) => NAME_PART.test(tokens[i]?.text ?? '');
+  const dot = (i: number) => tokens[i]?.type === DOT;
+  const close = (end: number) => {
+    if (first >= 0) out.push({ offset: start, text: sql.slice(start, end), parsed: parsed.slice(start, end).join('') });
+    first = -1;
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (!token) continue;
+    if (token.type === SEMICOLON) {
+      close(token.start);
+      start = token.stop + 1;
+      continue;
+    }
+    if (first < 0) first = i;
+    if (word(i) === 'CLUSTER' && word(i + 1) === 'BY' && ['CREATE', 'REPLACE'].includes(word(first))) {
+      let last = i + 2;
+      if (word(last) === '(') {
+        for (let depth = 0; last < tokens.length; last++) {
+          depth += word(last) === '(' ? 1 : word(last) === ')' ? -1 : 0;
+          if (depth === 0) break;
+        }
+      }
+      if (['(', 'AUTO', 'NONE'].includes(word(i + 2))) {
+        blankOut(parsed, token.start, tokens[last]?.stop ?? token.start, ' ');
+        i = last;
+        continue;
+      }
+    }
+    if (!name(i) || dot(i - 1)) continue;
+    let last = i;
+    while (dot(last + 1) && name(last + 2)) last += 2;
+    if (last - i < 4) continue;
+    blankOut(parsed, token.start, tokens[last - 2]?.stop ?? token.start, '_');
+    i = last;
+  }
+  close(sql.length);
+  return out;
+}
+
+function textOf(sql: string, span: Span): string {
+  return sql.slice(span.start?.start ?? 0, (span.stop?.stop ?? -1) + 1);
+}
+
+/** A SQL literal's content: quotes removed from each adjacent string part; numbers and booleans as written. */
+function literalValue(raw: string): string {
+  const parts = raw.match(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g);
+  if (!parts) return raw;
+  return parts.map((part) => part.slice(1, -1)).join('');
+}
+
+function unquoteKey(key: PropertyKeyContext, sql: string): string {
+  const text = textOf(sql, key);
+  return key.stringLit() ? literalValue(text) : text.replace(/`/g, '').replace(/\s+/g, '');
+}
+
+/** The table a TBLPROPERTIES or OPTIONS list belongs to, as written: the name its statement gives. */
+function tableAbove(node: { parent: unknown } | null, sql: string): string | undefined {
+  for (let at = node?.parent as Named | null; at; at = at.parent) {
+    const name = at.tableNameCreate?.() ?? at.tableName?.();
+    if (name) return textOf(sql, name);
+  }
+  return undefined;
+}
+
+interface Named {
+  parent: Named | null;
+  tableNameCreate?: () => Span | null;
+  tableName?: () => Span | null;
+}
+
+/** Reads the settings of one parsed statement. */
+class SettingsListener extends SparkSqlParserListener {
+  readonly found: CodeSetting[] = [];
+
+  constructor(
+    private readonly sql: string,
+    private readonly base: number,
+    private readonly at: SqlHost,
+  ) {
+    super();
+  }
+
+  private add(key: string, keyStart: number, value: Span, kind: SettingKind, via: string, table?: string): void {
+    const raw = textOf(this.sql, value);
+    const start = (value.start?.start ?? 0) + this.base;
+    const end = (value.stop?.stop ?? 0) + 1 + this.base;
+    const hostStart = this.at.hostOffset(start);
+    const hostEnd = this.at.hostOffset(end - 1) + 1;
+    const owner = table ?? this.at.table;
+    this.found.push({
+      file: this.at.file,
+      ...valuePlace(this.at.host, hostStart, hostEnd, this.at.hostOffset(keyStart + this.base)),
+      key,
+      value: literalValue(raw),
+      raw,
+      constant: true,
+      kind,
+      via,
+      language: 'sql',
+      ...(owner !== undefined ? { table: owner } : {}),
+      writer: this.at.writer,
+    });
+  }
+
+  private property(ctx: PropertyContext | ExpressionPropertyContext, value: Span | null, via: string): void {
+    const key = ctx.propertyKey();
+    if (!value || ctx.exception) return;
+    const name = unquoteKey(key, this.sql);
+    if (!isDeltaTableProperty(name)) return;
+    this.add(name, key.start?.start ?? 0, value, 'table-property', via, tableAbove(ctx, this.sql));
+  }
+
+  override enterProperty = (ctx: PropertyContext) => {
+    const holder = ctx.parent?.parent;
+    if (!holder) return;
+    const name = holder.constructor.name;
+    const isView = 'KW_VIEW' in holder && (holder as { KW_VIEW: () => unknown }).KW_VIEW() !== null;
+    if (name === 'SetTablePropertiesContext' && !isView)
+      this.property(ctx, ctx.propertyValue(), 'ALTER TABLE SET TBLPROPERTIES');
+    if (name === 'CreateTableClausesContext' && (holder as CreateTableClausesContext)._tableProps === ctx.parent)
+      this.property(ctx, ctx.propertyValue(), 'TBLPROPERTIES');
+    if (name === 'CreateTableLikeContext') this.property(ctx, ctx.propertyValue(), 'TBLPROPERTIES');
+  };
+
+  override enterExpressionProperty = (ctx: ExpressionPropertyContext) => {
+    const holder = ctx.parent?.parent;
+    if (holder?.constructor.name === 'CreateTableClausesContext') this.property(ctx, ctx.expression(), 'OPTIONS');
+  };
+}
+
+/** Spark's `SET key = value` takes the rest of the statement raw: the key up to `=`, the value trimmed. */
+function setConf(statement: Statement, at: SqlHost): CodeSetting | null {
+  const match = /^(\s*SET\s+)(`[^`]*`|[^=]*?)(\s*=\s*)(.*?)\s*$/is.exec(statement.text);
+  if (!match) return null;
+  const [, lead = '', keyText = '', eq = '', raw = ''] = match;
+  const key = keyText.replace(/^`|`$/g, '');
+  if (!isDeltaConfKey(key) || raw === '') return null;
+  const keyStart = statement.offset + lead.length;
+  const start = keyStart + keyText.length + eq.length;
+  const hostStart = at.hostOffset(start);
+  const hostEnd = at.hostOffset(start + raw.length - 1) + 1;
+  return {
+    file: at.file,
+    ...valuePlace(at.host, hostStart, hostEnd, at.hostOffset(keyStart)),
+    key,
+    value: raw.startsWith('`') && raw.endsWith('`') ? raw.slice(1, -1) : raw,
+    raw,
+    constant: true,
+    kind: 'spark-conf',
+    via: 'SET',
+    language: 'sql',
+    ...(at.table !== undefined ? { table: at.table } : {}),
+    writer: at.writer,
+  };
+}
+
+const SET_CONF = new Set(['SetAnyContext', 'SetConfigContext', 'SetConfigAndValueContext', 'SetConfigAnyKeyContext']);
+
+/** The settings and problems of SQL text `sql`, placed through `at`. */
+function readSql(sql: string, at: SqlHost): Extraction {
+  const settings: CodeSetting[] = [];
+  const problems: FileProblem[] = [];
+  for (const statement of statements(sql)) {
+    let error: FileProblem | null = null;
+    const tree = spark.parse(statement.parsed, (parseError, raw) => {
+      if (error) return;
+      const offset = statement.offset + (raw.offendingSymbol?.start ?? 0);
+      const where = at.host.at(at.hostOffset(Math.min(offset, Math.max(0, sql.length - 1))));
+      error = { file: at.file, ...where, message: `SQL does not parse (Spark SQL): ${parseError.message}` };
+    });
+    if (error) problems.push(error);
+    const kind = tree.singleStatement(0)?.statement()?.constructor.name ?? '';
+    if (SET_CONF.has(kind)) {
+      const conf = setConf(statement, at);
+      if (conf) settings.push(conf);
+      continue;
+    }
+    const listener = new SettingsListener(statement.text, statement.offset, at);
+    spark.listen(listener, tree);
+    settings.push(...listener.found);
+  }
+  return { settings, problems };
+}
+
+/**
+ * The settings in SQL embedded in a host file (a Python, Scala or Java string, a heredoc): positions map back
+ * through `embedded.hostOffset` and `host`.
+ */
+export async function sqlSettings(
+  embedded: Embedded,
+  host: LineIndex,
+  file: string,
+  writer: WriterHint,
+): Promise<Extraction> {
+  return readSql(embedded.text, { host, hostOffset: (offset) => embedded.hostOffset(offset), file, writer });
+}
+
+/** A dbt model's table: the file's stem. */
+function modelName(file: string): string {
+  return (file.split('/').pop() ?? file).replace(/\.sql$/i, '');
+}
+
+export const sqlExtractor: Extractor = {
+  name: 'sql',
+  accepts: (file) => /\.sql$/i.test(file),
+  async extract(file, text) {
+    const host = new LineIndex(text);
+    const { sql, jinja, configs } = blankJinja(text);
+    const table = jinja ? modelName(file) : undefined;
+    const found = readSql(sql, { host, hostOffset: (offset) => offset, file, writer: 'spark', table });
+    for (const config of configs) {
+      const more = await settingsInJinjaConfig(config.source, config.offset, host, file, table);
+      found.settings.push(...more.settings);
+      found.problems.push(...more.problems);
+    }
+    found.settings.sort((a, b) => a.line - b.line || a.column - b.column);
+    return found;
+  },
+};
