@@ -18,7 +18,7 @@ import type { CodeSetting, Extraction, Extractor, FileProblem, SettingKind, Writ
 import { type Embedded, LineIndex } from '../source-map';
 import { blankJinja } from './jinja-blocks';
 import { settingsInJinjaConfig } from './python';
-import { isDeltaConfKey, isDeltaTableProperty, valuePlace } from './value-place';
+import { interpolated, interpolationEnd, isDeltaConfKey, isDeltaTableProperty, valuePlace } from './value-place';
 
 const spark = new SparkSQL();
 
@@ -72,11 +72,13 @@ function statements(sql: string): Statement[] {
   const parsed = sql.split('');
   const out: Statement[] = [];
   let first = -1;
-  let start = 0;
+  let last = -1;
   const word = (i: number) => tokens[i]?.text?.toUpperCase() ?? '';
   const name = (i: number) => NAME_PART.test(tokens[i]?.text ?? '');
   const dot = (i: number) => tokens[i]?.type === DOT;
-  const close = (end: number) => {
+  const close = () => {
+    const start = tokens[first]?.start ?? 0;
+    const end = (tokens[last]?.stop ?? -1) + 1;
     if (first >= 0) out.push({ offset: start, text: sql.slice(start, end), parsed: parsed.slice(start, end).join('') });
     first = -1;
   };
@@ -84,33 +86,28 @@ function statements(sql: string): Statement[] {
     const token = tokens[i];
     if (!token) continue;
     if (token.type === SEMICOLON) {
-      close(token.start);
-      start = token.stop + 1;
+      close();
       continue;
     }
     if (first < 0) first = i;
+    last = i;
     if (word(i) === 'CLUSTER' && word(i + 1) === 'BY' && ['CREATE', 'REPLACE'].includes(word(first))) {
-      let last = i + 2;
-      if (word(last) === '(') {
-        for (let depth = 0; last < tokens.length; last++) {
-          depth += word(last) === '(' ? 1 : word(last) === ')' ? -1 : 0;
+      let end = i + 2;
+      if (word(end) === '(') {
+        for (let depth = 0; end < tokens.length && tokens[end]?.type !== SEMICOLON; end++) {
+          depth += word(end) === '(' ? 1 : word(end) === ')' ? -1 : 0;
           if (depth === 0) break;
         }
       }
-      if (['(', 'AUTO', 'NONE'].includes(word(i + 2))) {
-        blankOut(parsed, token.start, tokens[last]?.stop ?? token.start, ' ');
-        i = last;
-        continue;
-      }
+      if (['(', 'AUTO', 'NONE'].includes(word(i + 2)))
+        blankOut(parsed, token.start, tokens[end]?.stop ?? token.start, ' ');
     }
     if (!name(i) || dot(i - 1)) continue;
-    let last = i;
-    while (dot(last + 1) && name(last + 2)) last += 2;
-    if (last - i < 4) continue;
-    blankOut(parsed, token.start, tokens[last - 2]?.stop ?? token.start, '_');
-    i = last;
+    let end = i;
+    while (dot(end + 1) && name(end + 2)) end += 2;
+    if (end - i >= 4) blankOut(parsed, token.start, tokens[end - 2]?.stop ?? token.start, '_');
   }
-  close(sql.length);
+  close();
   return out;
 }
 
@@ -145,6 +142,38 @@ interface Named {
   tableName?: () => Span | null;
 }
 
+type Placed = Omit<CodeSetting, 'kind' | 'via'>;
+
+/**
+ * A setting whose value spans SQL offsets [start, end), placed in the host; a value that an interpolation
+ * stands in (an f-string field, a shell `$X`) is not a constant, and its raw text is the host's.
+ */
+function placeSetting(
+  at: SqlHost,
+  key: string,
+  keyStart: number,
+  start: number,
+  end: number,
+  raw: string,
+  contentOf: (raw: string) => string,
+): Placed {
+  const hostStart = at.hostOffset(start);
+  const hostEnd = interpolationEnd(at.host.text, at.hostOffset(end - 1) + 1);
+  const written = at.host.text.slice(hostStart, hostEnd);
+  const computed = interpolated(written, raw);
+  return {
+    file: at.file,
+    ...valuePlace(at.host, hostStart, hostEnd, at.hostOffset(keyStart)),
+    key,
+    value: computed ? null : contentOf(raw),
+    raw: computed ? written : raw,
+    constant: !computed,
+    language: 'sql',
+    ...(at.table !== undefined ? { table: at.table } : {}),
+    writer: at.writer,
+  };
+}
+
 /** Reads the settings of one parsed statement. */
 class SettingsListener extends SparkSqlParserListener {
   readonly found: CodeSetting[] = [];
@@ -158,25 +187,10 @@ class SettingsListener extends SparkSqlParserListener {
   }
 
   private add(key: string, keyStart: number, value: Span, kind: SettingKind, via: string, table?: string): void {
-    const raw = textOf(this.sql, value);
     const start = (value.start?.start ?? 0) + this.base;
     const end = (value.stop?.stop ?? 0) + 1 + this.base;
-    const hostStart = this.at.hostOffset(start);
-    const hostEnd = this.at.hostOffset(end - 1) + 1;
-    const owner = table ?? this.at.table;
-    this.found.push({
-      file: this.at.file,
-      ...valuePlace(this.at.host, hostStart, hostEnd, this.at.hostOffset(keyStart + this.base)),
-      key,
-      value: literalValue(raw),
-      raw,
-      constant: true,
-      kind,
-      via,
-      language: 'sql',
-      ...(owner !== undefined ? { table: owner } : {}),
-      writer: this.at.writer,
-    });
+    const setting = placeSetting(this.at, key, this.base + keyStart, start, end, textOf(this.sql, value), literalValue);
+    this.found.push({ ...setting, kind, via, ...(table !== undefined ? { table } : {}) });
   }
 
   private property(ctx: PropertyContext | ExpressionPropertyContext, value: Span | null, via: string): void {
@@ -214,20 +228,11 @@ function setConf(statement: Statement, at: SqlHost): CodeSetting | null {
   if (!isDeltaConfKey(key) || raw === '') return null;
   const keyStart = statement.offset + lead.length;
   const start = keyStart + keyText.length + eq.length;
-  const hostStart = at.hostOffset(start);
-  const hostEnd = at.hostOffset(start + raw.length - 1) + 1;
+  const unquote = (text: string) => (text.startsWith('`') && text.endsWith('`') ? text.slice(1, -1) : text);
   return {
-    file: at.file,
-    ...valuePlace(at.host, hostStart, hostEnd, at.hostOffset(keyStart)),
-    key,
-    value: raw.startsWith('`') && raw.endsWith('`') ? raw.slice(1, -1) : raw,
-    raw,
-    constant: true,
+    ...placeSetting(at, key, keyStart, start, start + raw.length, raw, unquote),
     kind: 'spark-conf',
     via: 'SET',
-    language: 'sql',
-    ...(at.table !== undefined ? { table: at.table } : {}),
-    writer: at.writer,
   };
 }
 

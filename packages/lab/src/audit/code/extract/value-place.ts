@@ -32,3 +32,21 @@ export function isDeltaConfKey(key: string): boolean {
 export function isDeltaTableProperty(key: string): boolean {
   return key.toLowerCase().startsWith('delta.');
 }
+
+/**
+ * Whether a value read from embedded text is computed where it is written: its text in the host differs from
+ * the embedded text because an interpolation (`${x}`, `$X`, an f-string's `{x}`) stood there.
+ */
+export function interpolated(written: string, embedded: string): boolean {
+  return written !== embedded && /[$]|\{[^}]*\}/.test(written);
+}
+
+/**
+ * The end of a value whose last character stands for an interpolation starting at host offset `at - 1`:
+ * past the whole `${…}`, `{…}` or `$NAME` in the host, so the value's place covers what is written.
+ */
+export function interpolationEnd(host: string, at: number): number {
+  const opened = host.slice(at - 1);
+  const braced = /^\$?\{[^}\n]*\}/.exec(opened) ?? /^\$\(?[\w]*\)?/.exec(opened);
+  return braced && braced[0].length > 1 ? at - 1 + braced[0].length : at;
+}
