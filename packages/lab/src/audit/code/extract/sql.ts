@@ -127,11 +127,11 @@ function unquoteKey(key: PropertyKeyContext, sql: string): string {
   return key.stringLit() ? literalValue(text) : text.replace(/`/g, '').replace(/\s+/g, '');
 }
 
-/** The table a TBLPROPERTIES or OPTIONS list belongs to, as written: the name its statement gives. */
-function tableAbove(node: { parent: unknown } | null, sql: string): string | undefined {
+/** The name of the table a TBLPROPERTIES or OPTIONS list belongs to: the name its statement gives. */
+function tableAbove(node: { parent: unknown } | null): Span | undefined {
   for (let at = node?.parent as Named | null; at; at = at.parent) {
     const name = at.tableNameCreate?.() ?? at.tableName?.();
-    if (name) return textOf(sql, name);
+    if (name) return name;
   }
   return undefined;
 }
@@ -193,12 +193,22 @@ class SettingsListener extends SparkSqlParserListener {
     this.found.push({ ...setting, kind, via, ...(table !== undefined ? { table } : {}) });
   }
 
+  /** A table name as written, when it is a literal (not an interpolation's placeholder). */
+  private literalName(name: Span | undefined): string | undefined {
+    if (!name) return undefined;
+    const start = (name.start?.start ?? 0) + this.base;
+    const end = (name.stop?.stop ?? 0) + 1 + this.base;
+    const text = textOf(this.sql, name);
+    const written = this.at.host.text.slice(this.at.hostOffset(start), this.at.hostOffset(end - 1) + 1);
+    return interpolated(written, text) || /^_+$/.test(text) ? undefined : text;
+  }
+
   private property(ctx: PropertyContext | ExpressionPropertyContext, value: Span | null, via: string): void {
     const key = ctx.propertyKey();
     if (!value || ctx.exception) return;
     const name = unquoteKey(key, this.sql);
     if (!isDeltaTableProperty(name)) return;
-    this.add(name, key.start?.start ?? 0, value, 'table-property', via, tableAbove(ctx, this.sql));
+    this.add(name, key.start?.start ?? 0, value, 'table-property', via, this.literalName(tableAbove(ctx)));
   }
 
   override enterProperty = (ctx: PropertyContext) => {

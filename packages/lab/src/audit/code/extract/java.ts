@@ -1,0 +1,45 @@
+/**
+ * Settings in Java Spark jobs (tree-sitter-java): the JVM rules of jvm-settings.ts over Java's method calls,
+ * variable declarations and assignments, and string literals (`"…"` and text blocks `"""…"""`).
+ */
+import type { Extractor } from '../setting';
+import { Embedded } from '../source-map';
+import type { Node } from '../tree-sitter';
+import { type JvmGrammar, jvmSettings } from './jvm-settings';
+
+const java: JvmGrammar = {
+  grammar: 'java',
+  language: 'java',
+  call(node) {
+    if (node.type !== 'method_invocation') return null;
+    const method = node.childForFieldName('name')?.text;
+    const args = node.childForFieldName('arguments');
+    if (!method || !args) return null;
+    return {
+      method,
+      args: args.namedChildren.filter((arg): arg is Node => arg !== null && !arg.type.endsWith('comment')),
+    };
+  },
+  binding(node) {
+    if (node.type === 'variable_declarator') {
+      const name = node.childForFieldName('name');
+      return name ? { name: name.text, value: node.childForFieldName('value') } : null;
+    }
+    const left = node.type === 'assignment_expression' ? node.childForFieldName('left') : null;
+    return left?.type === 'identifier' ? { name: left.text, value: null } : null;
+  },
+  text(node, host) {
+    if (node.type !== 'string_literal') return null;
+    const quotes = node.text.startsWith('"""') ? 3 : 1;
+    const content = new Embedded();
+    content.push(host.slice(node.startIndex + quotes, node.endIndex - quotes), node.startIndex + quotes);
+    return { content, interpolated: false };
+  },
+  scalar: (node) => /_(integer|floating_point)_literal$|^(true|false)$/.test(node.type),
+};
+
+export const javaExtractor: Extractor = {
+  name: 'java',
+  accepts: (file) => /\.java$/i.test(file),
+  extract: (file, text) => jvmSettings(java, file, text),
+};

@@ -1,0 +1,157 @@
+/**
+ * Settings in Spark jobs written in Scala or Java, read from their tree-sitter trees: `….conf.set(k, v)`,
+ * `SparkConf().set`, `setConf`, `SparkSession.builder().config(k, v)` for confs under `spark.databricks.delta.`
+ * / `spark.delta.`, a writer's `.option("delta.…", v)` as a table property, and the SQL of `spark.sql("…")`,
+ * read as SQL. A value is a literal, or a name bound once in the file to one (simple constant propagation,
+ * reported where it is used); anything else is reported as not a constant. Each language says how its calls,
+ * bindings and strings look (`JvmGrammar`); the rules are the same for both.
+ */
+import type { CodeLanguage, CodeSetting, Extraction, SettingKind } from '../setting';
+import { type Embedded, LineIndex } from '../source-map';
+import { type Node, parserFor } from '../tree-sitter';
+import { sqlSettings } from './sql';
+import { nodesOf } from './tree-nodes';
+import { isDeltaConfKey, isDeltaTableProperty, valuePlace } from './value-place';
+
+/** A method call: the method's name and its argument expressions. */
+export interface JvmCall {
+  method: string;
+  args: Node[];
+}
+
+export interface JvmGrammar {
+  grammar: 'scala' | 'java';
+  language: Extract<CodeLanguage, 'scala' | 'java'>;
+  /** The call `node` is, if it is one. */
+  call(node: Node): JvmCall | null;
+  /** The name a definition or assignment binds, and the value it binds (null when none or not a literal spot). */
+  binding(node: Node): { name: string; value: Node | null } | null;
+  /** A string literal's content as embedded text (interpolations as placeholders), or null if `node` is none. */
+  text(node: Node, host: string): { content: Embedded; interpolated: boolean } | null;
+  /** Whether `node` is a number or boolean literal. */
+  scalar(node: Node): boolean;
+}
+
+/** Names bound exactly once in the file to a literal: the literal's node. */
+function constants(root: Node, grammar: JvmGrammar): Map<string, Node> {
+  const bound = new Map<string, Node | null>();
+  for (const node of nodesOf(root)) {
+    const binding = grammar.binding(node);
+    if (!binding) continue;
+    bound.set(binding.name, bound.has(binding.name) ? null : binding.value);
+  }
+  const literal = new Map<string, Node>();
+  for (const [name, value] of bound)
+    if (value && (grammar.text(value, '') || grammar.scalar(value))) literal.set(name, value);
+  return literal;
+}
+
+/** A value as the audit reports it: the literal's content, or not a constant. */
+interface Read {
+  value: string | null;
+  constant: boolean;
+}
+
+export class JvmReader {
+  private readonly host: LineIndex;
+  private readonly consts: Map<string, Node>;
+
+  constructor(
+    private readonly grammar: JvmGrammar,
+    private readonly root: Node,
+    private readonly file: string,
+    text: string,
+  ) {
+    this.host = new LineIndex(text);
+    this.consts = constants(root, grammar);
+  }
+
+  /** The node an expression stands for: a constant's literal for a name bound once to one. */
+  private resolve(node: Node): Node {
+    return node.type === 'identifier' ? (this.consts.get(node.text) ?? node) : node;
+  }
+
+  private read(node: Node): Read {
+    const target = this.resolve(node);
+    const text = this.grammar.text(target, this.host.text);
+    if (text)
+      return text.interpolated ? { value: null, constant: false } : { value: text.content.text, constant: true };
+    if (this.grammar.scalar(target)) return { value: target.text, constant: true };
+    return { value: null, constant: false };
+  }
+
+  private setting(key: string, keyNode: Node, value: Node, kind: SettingKind, via: string): CodeSetting {
+    const { value: content, constant } = this.read(value);
+    return {
+      file: this.file,
+      ...valuePlace(this.host, value.startIndex, value.endIndex, keyNode.startIndex),
+      key,
+      value: content,
+      raw: value.text,
+      constant,
+      kind,
+      via,
+      language: this.grammar.language,
+      writer: 'spark',
+    };
+  }
+
+  /** The setting a call makes, if any. */
+  private fromCall({ method, args }: JvmCall): CodeSetting | null {
+    const [keyNode, value] = args;
+    if (!keyNode || !value || args.length !== 2) return null;
+    const key = this.read(keyNode);
+    if (!key.constant || key.value === null) return null;
+    if ((method === 'set' || method === 'setConf' || method === 'config') && isDeltaConfKey(key.value))
+      return this.setting(key.value, keyNode, value, 'spark-conf', method === 'config' ? '.config' : `.${method}`);
+    if (method === 'option' && isDeltaTableProperty(key.value))
+      return this.setting(key.value, keyNode, value, 'table-property', '.option');
+    if (method === 'option' && isDeltaConfKey(key.value))
+      return this.setting(key.value, keyNode, value, 'spark-conf', '.option');
+    return null;
+  }
+
+  async extract(): Promise<Extraction> {
+    const found: Extraction = { settings: [], problems: [] };
+    for (const node of nodesOf(this.root)) {
+      const call = this.grammar.call(node);
+      if (!call) continue;
+      const setting = this.fromCall(call);
+      if (setting) found.settings.push(setting);
+      const [query] = call.args;
+      const sql = call.method === 'sql' && query ? this.grammar.text(this.resolve(query), this.host.text) : null;
+      if (sql) {
+        const more = await sqlSettings(sql.content, this.host, this.file, 'spark');
+        found.settings.push(...more.settings);
+        found.problems.push(...more.problems);
+      }
+    }
+    found.settings.sort((a, b) => a.line - b.line || a.column - b.column);
+    return found;
+  }
+}
+
+/** Reads a Scala or Java file with `grammar`. */
+export async function jvmSettings(grammar: JvmGrammar, file: string, text: string): Promise<Extraction> {
+  const parser = await parserFor(grammar.grammar);
+  const tree = parser.parse(text);
+  parser.delete();
+  if (!tree) throw new Error(`tree-sitter-${grammar.grammar} returned no tree`);
+  try {
+    return await new JvmReader(grammar, tree.rootNode, file, text).extract();
+  } finally {
+    tree.delete();
+  }
+}
+
+/** Pushes host text [from, to) into `into`, each `holes` range as a placeholder; whether there was any hole. */
+export function pushWithHoles(into: Embedded, host: string, from: number, to: number, holes: Node[]): boolean {
+  let at = from;
+  for (const hole of holes) {
+    if (hole.startIndex > at) into.push(host.slice(at, hole.startIndex), at);
+    into.push('_'.repeat(hole.endIndex - hole.startIndex), hole.startIndex, false);
+    at = hole.endIndex;
+  }
+  if (to > at) into.push(host.slice(at, to), at);
+  return holes.length > 0;
+}
