@@ -35,6 +35,12 @@ const java: JvmGrammar = {
     content.push(host.slice(node.startIndex + quotes, node.endIndex - quotes), node.startIndex + quotes);
     return { content, interpolated: false };
   },
+  concat(node) {
+    if (node.type !== 'binary_expression' || node.childForFieldName('operator')?.text !== '+') return null;
+    const left = node.childForFieldName('left');
+    const right = node.childForFieldName('right');
+    return left && right ? [left, right] : null;
+  },
   scalar: (node) => /_(integer|floating_point)_literal$|^(true|false)$/.test(node.type),
 };
 

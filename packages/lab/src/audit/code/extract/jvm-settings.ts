@@ -7,7 +7,7 @@
  * bindings and strings look (`JvmGrammar`); the rules are the same for both.
  */
 import type { CodeLanguage, CodeSetting, Extraction, SettingKind } from '../setting';
-import { type Embedded, LineIndex } from '../source-map';
+import { Embedded, LineIndex } from '../source-map';
 import { type Node, parserFor } from '../tree-sitter';
 import { sqlSettings } from './sql';
 import { nodesOf } from './tree-nodes';
@@ -30,6 +30,8 @@ export interface JvmGrammar {
   text(node: Node, host: string): { content: Embedded; interpolated: boolean } | null;
   /** Whether `node` is a number or boolean literal. */
   scalar(node: Node): boolean;
+  /** The operands of a string concatenation `a + b`, or null if `node` is none. */
+  concat(node: Node): [Node, Node] | null;
 }
 
 /** Names bound exactly once in the file to a literal: the literal's node. */
@@ -71,9 +73,31 @@ export class JvmReader {
     return node.type === 'identifier' ? (this.consts.get(node.text) ?? node) : node;
   }
 
+  /**
+   * The text a string expression builds: a literal, a name bound once to one, or a concatenation of them
+   * (`"… '" + level + "' …"`), any other operand a placeholder; null when `node` is no string expression.
+   */
+  private text(node: Node): { content: Embedded; interpolated: boolean } | null {
+    const operands = this.grammar.concat(node);
+    if (!operands) return this.grammar.text(this.resolve(node), this.host.text);
+    const content = new Embedded();
+    let interpolated = false;
+    let strings = 0;
+    for (const operand of operands) {
+      const part = this.text(operand);
+      if (part) strings++;
+      interpolated ||= !part || part.interpolated;
+      if (!part) content.push('_'.repeat(operand.endIndex - operand.startIndex), operand.startIndex, false);
+      else
+        for (let at = 0; at < part.content.text.length; at++)
+          content.push(part.content.text[at] as string, part.content.hostOffset(at));
+    }
+    return strings > 0 ? { content, interpolated } : null;
+  }
+
   private read(node: Node): Read {
     const target = this.resolve(node);
-    const text = this.grammar.text(target, this.host.text);
+    const text = this.text(node);
     if (text)
       return text.interpolated ? { value: null, constant: false } : { value: text.content.text, constant: true };
     if (this.grammar.scalar(target)) return { value: target.text, constant: true };
@@ -119,7 +143,7 @@ export class JvmReader {
       const setting = this.fromCall(call);
       if (setting) found.settings.push(setting);
       const [query] = call.args;
-      const sql = call.method === 'sql' && query ? this.grammar.text(this.resolve(query), this.host.text) : null;
+      const sql = call.method === 'sql' && query ? this.text(query) : null;
       if (sql) {
         const more = await sqlSettings(sql.content, this.host, this.file, 'spark');
         found.settings.push(...more.settings);

@@ -63,6 +63,12 @@ const scala: JvmGrammar = {
     return left?.type === 'identifier' ? { name: left.text, value: null } : null;
   },
   text: stringText,
+  concat(node) {
+    if (node.type !== 'infix_expression' || node.childForFieldName('operator')?.text !== '+') return null;
+    const left = node.childForFieldName('left');
+    const right = node.childForFieldName('right');
+    return left && right ? [left, right] : null;
+  },
   scalar: (node) => /^(integer_literal|floating_point_literal|boolean_literal)$/.test(node.type),
 };
 

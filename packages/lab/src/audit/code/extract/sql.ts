@@ -122,9 +122,10 @@ function literalValue(raw: string): string {
   return parts.map((part) => part.slice(1, -1)).join('');
 }
 
+/** A property key as Spark reads it: a quoted key's content, or dotted identifiers without backquotes or blanks. */
 function unquoteKey(key: PropertyKeyContext, sql: string): string {
   const text = textOf(sql, key);
-  return key.stringLit() ? literalValue(text) : text.replace(/`/g, '').replace(/\s+/g, '');
+  return /^['"]/.test(text) ? literalValue(text) : text.replace(/`/g, '').replace(/\s+/g, '');
 }
 
 /** The name of the table a TBLPROPERTIES or OPTIONS list belongs to: the name its statement gives. */

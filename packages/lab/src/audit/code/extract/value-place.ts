@@ -35,10 +35,13 @@ export function isDeltaTableProperty(key: string): boolean {
 
 /**
  * Whether a value read from embedded text is computed where it is written: its text in the host differs from
- * the embedded text because an interpolation (`${x}`, `$X`, an f-string's `{x}`) stood there.
+ * the embedded text because an interpolation stood there (`${x}`, `$X`, an f-string's `{x}`), or an operand of a
+ * concatenation whose placeholder (a run of `_`) the host does not hold.
  */
 export function interpolated(written: string, embedded: string): boolean {
-  return written !== embedded && /[$]|\{[^}]*\}/.test(written);
+  if (written === embedded) return false;
+  if (/[$]|\{[^}]*\}/.test(written)) return true;
+  return (embedded.match(/_+/g) ?? []).some((run) => !written.includes(run));
 }
 
 /**
