@@ -4,8 +4,8 @@
  * ALTER TABLE … SET TBLPROPERTIES, and `SET spark.databricks.delta.… = …` confs. `.sql` files (dbt models
  * too: their Jinja is blanked first, and `{{ config(…) }}` read by the Jinja config reader) and SQL embedded in
  * other files (`sqlSettings`: a Python or Scala string, a heredoc). Each statement is parsed on its own, so
- * one that does not parse is a problem with its line and the others still count. Comments are tokens the
- * parser skips, so a setting in a comment is never read.
+ * one that does not parse is a problem with its line and the others still count; queries and DML, which set
+ * nothing, are not parsed. Comments are tokens the parser skips, so a setting in a comment is never read.
  */
 import { SparkSQL, SparkSqlParserListener } from 'dt-sql-parser';
 import type {
@@ -50,7 +50,20 @@ interface Statement {
   offset: number;
   text: string;
   parsed: string;
+  /** The statement's first word, upper-cased: `CREATE`, `ALTER`, `SET`, `SELECT`, … */
+  verb: string;
 }
+
+/**
+ * Statements that never set a table property or a conf (queries, DML, maintenance): not parsed, which keeps a
+ * scan fast (the grammar's first parse of each kind of statement is slow). Any other statement is parsed,
+ * so a misspelt verb is reported.
+ */
+const NO_SETTING_VERBS = new Set(
+  'SELECT WITH FROM VALUES TABLE INSERT MERGE UPDATE DELETE OPTIMIZE VACUUM ZORDER DESCRIBE DESC SHOW USE DROP TRUNCATE REFRESH ANALYZE CACHE UNCACHE CLEAR EXPLAIN GRANT REVOKE COPY MSCK RESET LIST ADD RESTORE FSCK CONVERT'.split(
+    ' ',
+  ),
+);
 
 /** Overwrites chars[from..to] (inclusive) with `fill`, keeping line breaks. */
 function blankOut(chars: string[], from: number, to: number, fill: string): void {
@@ -79,7 +92,13 @@ function statements(sql: string): Statement[] {
   const close = () => {
     const start = tokens[first]?.start ?? 0;
     const end = (tokens[last]?.stop ?? -1) + 1;
-    if (first >= 0) out.push({ offset: start, text: sql.slice(start, end), parsed: parsed.slice(start, end).join('') });
+    if (first >= 0)
+      out.push({
+        offset: start,
+        text: sql.slice(start, end),
+        parsed: parsed.slice(start, end).join(''),
+        verb: word(first),
+      });
     first = -1;
   };
   for (let i = 0; i < tokens.length; i++) {
@@ -254,6 +273,7 @@ function readSql(sql: string, at: SqlHost): Extraction {
   const settings: CodeSetting[] = [];
   const problems: FileProblem[] = [];
   for (const statement of statements(sql)) {
+    if (NO_SETTING_VERBS.has(statement.verb)) continue;
     let error: FileProblem | null = null;
     const tree = spark.parse(statement.parsed, (parseError, raw) => {
       if (error) return;
