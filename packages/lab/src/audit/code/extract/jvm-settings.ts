@@ -10,7 +10,7 @@ import type { CodeLanguage, CodeSetting, Extraction, SettingKind } from '../sett
 import { Embedded, LineIndex } from '../source-map';
 import { type Node, parserFor } from '../tree-sitter';
 import { sqlSettings } from './sql';
-import { nodesOf } from './tree-nodes';
+import { firstError, nodesOf } from './tree-nodes';
 import { isDeltaConfKey, isDeltaTableProperty, valuePlace } from './value-place';
 
 /** A method call: the method's name and its argument expressions. */
@@ -137,6 +137,14 @@ export class JvmReader {
 
   async extract(): Promise<Extraction> {
     const found: Extraction = { settings: [], problems: [] };
+    const error = firstError(this.root);
+    if (error) {
+      const name = this.grammar.language === 'scala' ? 'Scala' : 'Java';
+      const { line, column } = this.host.at(error.startIndex);
+      const what = error.isMissing ? `a missing ${error.type}` : 'code it cannot read';
+      const message = `${name} does not parse here (tree-sitter found ${what}); the settings around it are still read`;
+      found.problems.push({ file: this.file, line, column, message });
+    }
     for (const node of nodesOf(this.root)) {
       const call = this.grammar.call(node);
       if (!call) continue;

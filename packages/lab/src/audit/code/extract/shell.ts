@@ -9,7 +9,7 @@ import { type Embedded, LineIndex } from '../source-map';
 import { type Node, parserFor } from '../tree-sitter';
 import { heredocText, shellWord } from './shell-words';
 import { sqlSettings } from './sql';
-import { childrenOf, nodesOf } from './tree-nodes';
+import { childrenOf, firstError, nodesOf } from './tree-nodes';
 import { interpolated, isDeltaConfKey, valuePlace } from './value-place';
 
 /** Launchers that take Spark's `--conf key=value`. */
@@ -147,6 +147,12 @@ export const shellExtractor: Extractor = {
 
 async function readScript(root: Node, host: LineIndex, file: string): Promise<Extraction> {
   const found: Extraction = { settings: [], problems: [] };
+  const error = firstError(root);
+  if (error) {
+    const what = error.isMissing ? `a missing ${error.type}` : 'code it cannot read';
+    const message = `the shell script does not parse here (tree-sitter found ${what}); the commands around it are still read`;
+    found.problems.push({ file, ...host.at(error.startIndex), message });
+  }
   for (const node of nodesOf(root)) {
     if (node.type === 'command' && SPARK_LAUNCHERS.test(commandName(node)))
       found.settings.push(...launcherConfs(node, host, file));

@@ -65,6 +65,9 @@ const NO_SETTING_VERBS = new Set(
   ),
 );
 
+/** A variable Spark substitutes before it parses (`${level}`, `${hivevar:schema}`): its value is not known. */
+const VARIABLE = /\$\{[^}\n]*\}/g;
+
 /** Overwrites chars[from..to] (inclusive) with `fill`, keeping line breaks. */
 function blankOut(chars: string[], from: number, to: number, fill: string): void {
   for (let at = from; at <= to; at++) if (chars[at] !== '\n') chars[at] = fill;
@@ -72,17 +75,19 @@ function blankOut(chars: string[], from: number, to: number, fill: string): void
 
 /**
  * The statements of `sql`, split at the semicolons the lexer sees (never in strings or comments), blank ones
- * dropped. Two things Databricks writes that the grammar does not take are blanked in the text the parser
- * reads, offsets unchanged, names and values still read from the text as written: in a name of three parts
- * or more (Unity Catalog's `catalog.schema.table`; the grammar takes `db.table`) all but the last part become
- * one underscore identifier; a CREATE or REPLACE TABLE's `CLUSTER BY (…)` / `AUTO` / `NONE` becomes spaces.
+ * dropped. What Spark and Databricks take that the grammar does not is blanked in the text the parser reads,
+ * offsets unchanged, names and values still read from the text as written: a `${variable}` becomes an
+ * underscore identifier; in a name of three parts or more (Unity Catalog's `catalog.schema.table`; the
+ * grammar takes `db.table`) all but the last part become one; a CREATE or REPLACE TABLE's `CLUSTER BY (…)` /
+ * `AUTO` / `NONE` becomes spaces.
  */
 function statements(sql: string): Statement[] {
+  const substituted = sql.replace(VARIABLE, (variable) => '_'.repeat(variable.length));
   const tokens = spark
-    .createLexer(sql, () => undefined)
+    .createLexer(substituted, () => undefined)
     .getAllTokens()
     .filter((token) => token.channel === DEFAULT_CHANNEL);
-  const parsed = sql.split('');
+  const parsed = substituted.split('');
   const out: Statement[] = [];
   let first = -1;
   let last = -1;
@@ -180,7 +185,7 @@ function placeSetting(
   const hostStart = at.hostOffset(start);
   const hostEnd = interpolationEnd(at.host.text, at.hostOffset(end - 1) + 1);
   const written = at.host.text.slice(hostStart, hostEnd);
-  const computed = interpolated(written, raw);
+  const computed = interpolated(written, raw) || new RegExp(VARIABLE.source).test(raw);
   return {
     file: at.file,
     ...valuePlace(at.host, hostStart, hostEnd, at.hostOffset(keyStart)),
@@ -220,7 +225,9 @@ class SettingsListener extends SparkSqlParserListener {
     const end = (name.stop?.stop ?? 0) + 1 + this.base;
     const text = textOf(this.sql, name);
     const written = this.at.host.text.slice(this.at.hostOffset(start), this.at.hostOffset(end - 1) + 1);
-    return interpolated(written, text) || /^_+$/.test(text) ? undefined : text;
+    return interpolated(written, text) || new RegExp(VARIABLE.source).test(text) || /^_+$/.test(text)
+      ? undefined
+      : text;
   }
 
   private property(ctx: PropertyContext | ExpressionPropertyContext, value: Span | null, via: string): void {

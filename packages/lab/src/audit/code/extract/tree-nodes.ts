@@ -24,3 +24,10 @@ export function* nodesOf(root: Node): Generator<Node> {
     if (cursor.currentNode.id === root.id) return;
   }
 }
+
+/** The first place tree-sitter could not parse: an ERROR node, or a node it had to assume (MISSING). */
+export function firstError(root: Node): Node | null {
+  if (!root.hasError) return null;
+  for (const node of nodesOf(root)) if (node.type === 'ERROR' || node.isMissing) return node;
+  return null;
+}
