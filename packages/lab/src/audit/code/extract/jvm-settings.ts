@@ -34,6 +34,11 @@ export interface JvmGrammar {
   concat(node: Node): [Node, Node] | null;
 }
 
+/** The writer calls that name the table a write goes to. */
+const TABLE_SINKS = new Set(['saveAsTable', 'toTable', 'insertInto', 'save']);
+/** The nodes between one call of a chain and the next: `a.b(…).c(…)` in Scala and Java trees. */
+const CHAIN_LINKS = new Set(['field_expression', 'arguments', 'argument_list']);
+
 /** Names bound exactly once in the file to a literal: the literal's node. */
 function constants(root: Node, grammar: JvmGrammar): Map<string, Node> {
   const bound = new Map<string, Node | null>();
@@ -120,6 +125,22 @@ export class JvmReader {
     };
   }
 
+  /**
+   * The table a writer's option applies to, when the chain it is in names it with a literal further on:
+   * `.saveAsTable("db.t")`, `.toTable("db.t")`, `.insertInto("db.t")`, or `.save("s3://…")` for a path.
+   */
+  private writtenTable(option: Node): string | undefined {
+    for (let at = option.parent; at; at = at.parent) {
+      const call = this.grammar.call(at);
+      if (!call && !CHAIN_LINKS.has(at.type)) return undefined;
+      const [target] = call?.args ?? [];
+      if (!call || !TABLE_SINKS.has(call.method) || !target) continue;
+      const name = this.read(target);
+      return name.constant && name.value !== null ? name.value : undefined;
+    }
+    return undefined;
+  }
+
   /** The setting a call makes, if any. */
   private fromCall({ method, args }: JvmCall): CodeSetting | null {
     const [keyNode, value] = args;
@@ -149,7 +170,8 @@ export class JvmReader {
       const call = this.grammar.call(node);
       if (!call) continue;
       const setting = this.fromCall(call);
-      if (setting) found.settings.push(setting);
+      const table = setting?.via === '.option' ? this.writtenTable(node) : undefined;
+      if (setting) found.settings.push(table === undefined ? setting : { ...setting, table });
       const [query] = call.args;
       const sql = call.method === 'sql' && query ? this.text(query) : null;
       if (sql) {

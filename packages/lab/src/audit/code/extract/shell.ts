@@ -1,12 +1,13 @@
 /**
  * Settings in shell scripts, read with tree-sitter-bash: `spark-submit … --conf key=value` (and `--conf
  * "key=value"`, `--conf=key=value`, `-c key=value`) on any Spark launcher, the SQL of `spark-sql -e "…"` and of
- * a heredoc fed to a SQL shell (`spark-sql <<EOF … EOF`, `cat <<EOF | spark-sql`), read as SQL. Python handed
- * to `python -c "…"` or a heredoc is found (`shellPython`) for the Python reader. Comments are never commands.
+ * a heredoc fed to a SQL shell (`spark-sql <<EOF … EOF`, `cat <<EOF | spark-sql`), read as SQL; Python handed
+ * to `python -c "…"` or a heredoc (`python3 - <<EOF`), read by the Python reader. Comments are never commands.
  */
 import type { CodeSetting, Extraction, Extractor } from '../setting';
 import { type Embedded, LineIndex } from '../source-map';
 import { type Node, parserFor } from '../tree-sitter';
+import { pythonSettings } from './python';
 import { heredocText, shellWord } from './shell-words';
 import { sqlSettings } from './sql';
 import { childrenOf, firstError, nodesOf } from './tree-nodes';
@@ -131,7 +132,7 @@ async function withTree<T>(text: string, read: (root: Node) => Promise<T>): Prom
   }
 }
 
-/** The Python a script hands to `python -c` or a heredoc, for the Python reader. */
+/** The Python a script hands to `python -c` or a heredoc, as embedded text placed in the script. */
 export async function shellPython(text: string): Promise<Embedded[]> {
   return withTree(text, async (root) => handedOn(root, new LineIndex(text)).python);
 }
@@ -157,8 +158,12 @@ async function readScript(root: Node, host: LineIndex, file: string): Promise<Ex
     if (node.type === 'command' && SPARK_LAUNCHERS.test(commandName(node)))
       found.settings.push(...launcherConfs(node, host, file));
   }
-  for (const sql of handedOn(root, host).sql) {
-    const more = await sqlSettings(sql, host, file, 'spark');
+  const handed = handedOn(root, host);
+  const reads = [
+    ...handed.sql.map((sql) => sqlSettings(sql, host, file, 'spark')),
+    ...handed.python.map((python) => pythonSettings(python, host, file)),
+  ];
+  for (const more of await Promise.all(reads)) {
     found.settings.push(...more.settings);
     found.problems.push(...more.problems);
   }

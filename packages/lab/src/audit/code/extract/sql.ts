@@ -328,8 +328,8 @@ export const sqlExtractor: Extractor = {
     const { sql, jinja, configs } = blankJinja(text);
     const table = jinja ? modelName(file) : undefined;
     const found = readSql(sql, { host, hostOffset: (offset) => offset, file, writer: 'spark', table });
-    for (const config of configs) {
-      const more = await settingsInJinjaConfig(config.source, config.offset, host, file, table);
+    if (configs.length > 0) {
+      const more = await settingsInJinjaConfig(text, file, table);
       found.settings.push(...more.settings);
       found.problems.push(...more.problems);
     }
