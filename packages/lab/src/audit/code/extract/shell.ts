@@ -24,6 +24,17 @@ function commandName(command: Node): string {
   return (name?.text ?? '').split('/').pop() ?? '';
 }
 
+/** Commands that run the command their arguments name: `nohup spark-submit …`, `exec`, `time`, `sudo`, `env`. */
+const WRAPPERS = /^(nohup|exec|time|sudo|env|nice|timeout)$/;
+
+/** Whether a command runs a Spark launcher, itself or through a wrapper. */
+function launchesSpark(command: Node): boolean {
+  const name = commandName(command);
+  if (SPARK_LAUNCHERS.test(name)) return true;
+  if (!WRAPPERS.test(name)) return false;
+  return argumentsOf(command).some((arg) => SPARK_LAUNCHERS.test(arg.text.replace(/["']/g, '').split('/').pop() ?? ''));
+}
+
 function argumentsOf(command: Node): Node[] {
   return childrenOf(command).filter(
     (child) => child.isNamed && child.type !== 'command_name' && !child.type.includes('redirect'),
@@ -155,8 +166,7 @@ async function readScript(root: Node, host: LineIndex, file: string): Promise<Ex
     found.problems.push({ file, ...host.at(error.startIndex), message });
   }
   for (const node of nodesOf(root)) {
-    if (node.type === 'command' && SPARK_LAUNCHERS.test(commandName(node)))
-      found.settings.push(...launcherConfs(node, host, file));
+    if (node.type === 'command' && launchesSpark(node)) found.settings.push(...launcherConfs(node, host, file));
   }
   const handed = handedOn(root, host);
   const reads = [

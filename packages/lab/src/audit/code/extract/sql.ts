@@ -315,8 +315,9 @@ export async function sqlSettings(
   return readSql(embedded.text, { host, hostOffset: (offset) => embedded.hostOffset(offset), file, writer });
 }
 
-/** A dbt model's table: the file's stem. */
-function modelName(file: string): string {
+/** A dbt model's table: the file's stem, for a file under a `models/` folder (macros and analyses name none). */
+function modelName(file: string): string | undefined {
+  if (!/(^|\/)models\//.test(file)) return undefined;
   return (file.split('/').pop() ?? file).replace(/\.sql$/i, '');
 }
 
