@@ -41,6 +41,14 @@ const java: JvmGrammar = {
     const right = node.childForFieldName('right');
     return left && right ? [left, right] : null;
   },
+  pairs(node) {
+    const call = node.type === 'method_invocation' ? node : null;
+    if (call?.childForFieldName('object')?.text !== 'Map' || call.childForFieldName('name')?.text !== 'of') return null;
+    const args = (call.childForFieldName('arguments')?.namedChildren ?? []).filter((arg): arg is Node => arg !== null);
+    const pairs: [Node, Node][] = [];
+    for (let i = 0; i + 1 < args.length; i += 2) pairs.push([args[i] as Node, args[i + 1] as Node]);
+    return pairs;
+  },
   scalar: (node) => /_(integer|floating_point)_literal$|^(true|false)$/.test(node.type),
 };
 

@@ -1,8 +1,8 @@
 /**
  * Settings in Spark jobs written in Scala or Java, read from their tree-sitter trees: `….conf.set(k, v)`,
  * `SparkConf().set`, `setConf`, `SparkSession.builder().config(k, v)` for confs under `spark.databricks.delta.`
- * / `spark.delta.`, a writer's `.option("delta.…", v)` as a table property, and the SQL of `spark.sql("…")`,
- * read as SQL. A value is a literal, or a name bound once in the file to one (simple constant propagation,
+ * / `spark.delta.`, a writer's `.option("delta.…", v)` or `.options(Map(…))` as a table property (with the
+ * table its chain saves to, when a literal names it), and the SQL of `spark.sql("…")`, read as SQL. A value is a literal, or a name bound once in the file to one (simple constant propagation,
  * reported where it is used); anything else is reported as not a constant. Each language says how its calls,
  * bindings and strings look (`JvmGrammar`); the rules are the same for both.
  */
@@ -32,6 +32,8 @@ export interface JvmGrammar {
   scalar(node: Node): boolean;
   /** The operands of a string concatenation `a + b`, or null if `node` is none. */
   concat(node: Node): [Node, Node] | null;
+  /** The key and value nodes of a map literal (`Map("k" -> v)`, `Map.of("k", v)`), or null if `node` is none. */
+  pairs(node: Node): [Node, Node][] | null;
 }
 
 /** The writer calls that name the table a write goes to. */
@@ -39,7 +41,7 @@ const TABLE_SINKS = new Set(['saveAsTable', 'toTable', 'insertInto', 'save']);
 /** The nodes between one call of a chain and the next: `a.b(…).c(…)` in Scala and Java trees. */
 const CHAIN_LINKS = new Set(['field_expression', 'arguments', 'argument_list']);
 
-/** Names bound exactly once in the file to a literal: the literal's node. */
+/** Names bound exactly once in the file to a literal (a string, number, boolean or map of them): its node. */
 function constants(root: Node, grammar: JvmGrammar): Map<string, Node> {
   const bound = new Map<string, Node | null>();
   for (const node of nodesOf(root)) {
@@ -49,7 +51,7 @@ function constants(root: Node, grammar: JvmGrammar): Map<string, Node> {
   }
   const literal = new Map<string, Node>();
   for (const [name, value] of bound)
-    if (value && (grammar.text(value, '') || grammar.scalar(value))) literal.set(name, value);
+    if (value && (grammar.text(value, '') || grammar.scalar(value) || grammar.pairs(value))) literal.set(name, value);
   return literal;
 }
 
@@ -141,19 +143,28 @@ export class JvmReader {
     return undefined;
   }
 
-  /** The setting a call makes, if any. */
-  private fromCall({ method, args }: JvmCall): CodeSetting | null {
-    const [keyNode, value] = args;
-    if (!keyNode || !value || args.length !== 2) return null;
+  /** The setting a call makes, if any: `set`/`setConf`/`config(k, v)` of a conf, `option(k, v)` of a writer. */
+  private fromCall(method: string, keyNode: Node, value: Node): CodeSetting | null {
     const key = this.read(keyNode);
     if (!key.constant || key.value === null) return null;
     if ((method === 'set' || method === 'setConf' || method === 'config') && isDeltaConfKey(key.value))
       return this.setting(key.value, keyNode, value, 'spark-conf', method === 'config' ? '.config' : `.${method}`);
-    if (method === 'option' && isDeltaTableProperty(key.value))
-      return this.setting(key.value, keyNode, value, 'table-property', '.option');
-    if (method === 'option' && isDeltaConfKey(key.value))
-      return this.setting(key.value, keyNode, value, 'spark-conf', '.option');
+    if (method !== 'option' && method !== 'options') return null;
+    if (isDeltaTableProperty(key.value)) return this.setting(key.value, keyNode, value, 'table-property', `.${method}`);
+    if (isDeltaConfKey(key.value)) return this.setting(key.value, keyNode, value, 'spark-conf', `.${method}`);
     return null;
+  }
+
+  /** The settings a call makes: one pair of arguments, or each pair of an `options(Map(…))`. */
+  private fromCalls(node: Node, { method, args }: JvmCall): CodeSetting[] {
+    const [first, second] = args;
+    const pairs = args.length === 2 && first && second ? [[first, second] as [Node, Node]] : [];
+    if (method === 'options' && args.length === 1 && first)
+      pairs.push(...(this.grammar.pairs(this.resolve(first)) ?? []));
+    const settings = pairs.flatMap(([key, value]) => this.fromCall(method, key, value) ?? []);
+    const writes = settings.some((setting) => setting.via === '.option' || setting.via === '.options');
+    const table = writes ? this.writtenTable(node) : undefined;
+    return table === undefined ? settings : settings.map((setting) => ({ ...setting, table }));
   }
 
   async extract(): Promise<Extraction> {
@@ -169,9 +180,7 @@ export class JvmReader {
     for (const node of nodesOf(this.root)) {
       const call = this.grammar.call(node);
       if (!call) continue;
-      const setting = this.fromCall(call);
-      const table = setting?.via === '.option' ? this.writtenTable(node) : undefined;
-      if (setting) found.settings.push(table === undefined ? setting : { ...setting, table });
+      found.settings.push(...this.fromCalls(node, call));
       const [query] = call.args;
       const sql = call.method === 'sql' && query ? this.text(query) : null;
       if (sql) {

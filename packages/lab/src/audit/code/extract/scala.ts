@@ -69,6 +69,16 @@ const scala: JvmGrammar = {
     const right = node.childForFieldName('right');
     return left && right ? [left, right] : null;
   },
+  pairs(node) {
+    if (node.type !== 'call_expression' || node.childForFieldName('function')?.text !== 'Map') return null;
+    const args = node.childForFieldName('arguments')?.namedChildren ?? [];
+    return args.flatMap((arg) => {
+      if (arg?.type !== 'infix_expression' || arg.childForFieldName('operator')?.text !== '->') return [];
+      const key = arg.childForFieldName('left');
+      const value = arg.childForFieldName('right');
+      return key && value ? [[key, value] as [Node, Node]] : [];
+    });
+  },
   scalar: (node) => /^(integer_literal|floating_point_literal|boolean_literal)$/.test(node.type),
 };
 
