@@ -8,12 +8,18 @@
  * nothing, are not parsed. Comments are tokens the parser skips, so a setting in a comment is never read.
  */
 import { SparkSQL, SparkSqlParserListener } from 'dt-sql-parser';
-import type {
+import {
   CreateTableClausesContext,
-  ExpressionPropertyContext,
-  PropertyContext,
-  PropertyKeyContext,
-} from 'dt-sql-parser/dist/lib/spark/SparkSqlParser';
+  CreateTableLikeContext,
+  type ExpressionPropertyContext,
+  type PropertyContext,
+  type PropertyKeyContext,
+  SetAnyContext,
+  SetConfigAndValueContext,
+  SetConfigAnyKeyContext,
+  SetConfigContext,
+  SetTablePropertiesContext,
+} from 'dt-sql-parser/dist/lib/spark/SparkSqlParser.js';
 import type { CodeSetting, Extraction, Extractor, FileProblem, SettingKind, WriterHint } from '../setting';
 import { type Embedded, LineIndex } from '../source-map';
 import { blankJinja } from './jinja-blocks';
@@ -240,19 +246,15 @@ class SettingsListener extends SparkSqlParserListener {
 
   override enterProperty = (ctx: PropertyContext) => {
     const holder = ctx.parent?.parent;
-    if (!holder) return;
-    const name = holder.constructor.name;
-    const isView = 'KW_VIEW' in holder && (holder as { KW_VIEW: () => unknown }).KW_VIEW() !== null;
-    if (name === 'SetTablePropertiesContext' && !isView)
+    if (holder instanceof SetTablePropertiesContext && holder.KW_VIEW() === null)
       this.property(ctx, ctx.propertyValue(), 'ALTER TABLE SET TBLPROPERTIES');
-    if (name === 'CreateTableClausesContext' && (holder as CreateTableClausesContext)._tableProps === ctx.parent)
+    if (holder instanceof CreateTableClausesContext && holder._tableProps === ctx.parent)
       this.property(ctx, ctx.propertyValue(), 'TBLPROPERTIES');
-    if (name === 'CreateTableLikeContext') this.property(ctx, ctx.propertyValue(), 'TBLPROPERTIES');
+    if (holder instanceof CreateTableLikeContext) this.property(ctx, ctx.propertyValue(), 'TBLPROPERTIES');
   };
 
   override enterExpressionProperty = (ctx: ExpressionPropertyContext) => {
-    const holder = ctx.parent?.parent;
-    if (holder?.constructor.name === 'CreateTableClausesContext') this.property(ctx, ctx.expression(), 'OPTIONS');
+    if (ctx.parent?.parent instanceof CreateTableClausesContext) this.property(ctx, ctx.expression(), 'OPTIONS');
   };
 }
 
@@ -273,7 +275,8 @@ function setConf(statement: Statement, at: SqlHost): CodeSetting | null {
   };
 }
 
-const SET_CONF = new Set(['SetAnyContext', 'SetConfigContext', 'SetConfigAndValueContext', 'SetConfigAnyKeyContext']);
+/** The grammar's forms of `SET key = value` (the others, `SET TIME ZONE`, `SET VAR`, … set no conf). */
+const SET_CONF = [SetAnyContext, SetConfigContext, SetConfigAndValueContext, SetConfigAnyKeyContext];
 
 /** The settings and problems of SQL text `sql`, placed through `at`. */
 function readSql(sql: string, at: SqlHost): Extraction {
@@ -289,8 +292,8 @@ function readSql(sql: string, at: SqlHost): Extraction {
       error = { file: at.file, ...where, message: `SQL does not parse (Spark SQL): ${parseError.message}` };
     });
     if (error) problems.push(error);
-    const kind = tree.singleStatement(0)?.statement()?.constructor.name ?? '';
-    if (SET_CONF.has(kind)) {
+    const parsed = tree.singleStatement(0)?.statement();
+    if (SET_CONF.some((form) => parsed instanceof form)) {
       const conf = setConf(statement, at);
       if (conf) settings.push(conf);
       continue;
