@@ -64,6 +64,7 @@ describe('YAML and JSON corpus', () => {
         column: s.column,
         key: s.key,
         value: s.value,
+        ...(s.keyLine !== undefined && { keyLine: s.keyLine }),
         constant: s.constant,
       })),
     ).toEqual(expected.settings.map((s) => ({ constant: true, ...s })));

@@ -78,6 +78,7 @@ describe('the code corpus', () => {
             column: s.column,
             key: s.key,
             value: s.value,
+            ...(s.keyLine !== undefined && { keyLine: s.keyLine }),
             ...(constant !== undefined && { constant: s.constant }),
           };
         });

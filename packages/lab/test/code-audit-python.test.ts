@@ -92,6 +92,7 @@ describe('the corpus: Python, notebooks, dbt', () => {
         column: s.column,
         key: s.key,
         value: s.value,
+        ...(s.keyLine !== undefined && { keyLine: s.keyLine }),
         ...(s.constant ? {} : { constant: false }),
       })),
     ).toEqual(expected.settings);
