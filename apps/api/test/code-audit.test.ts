@@ -103,10 +103,10 @@ describe('a folder under LAB_ROOTS', () => {
     expect(JSON.stringify(r)).not.toContain(stack.dir);
   });
 
-  // Needs the real extractors and judge (the code audit's orchestrator and SQL extractor): after the merge.
   it('finds the isolation level at its line and column, and the unknown conf key with its code line', async () => {
     const result = (await audit({ path: 'team-code' })).data?.auditCode as Result;
-    expect(result.files.scanned).toBe(2);
+    // The README is no kind of file the audit reads: only the .sql file counts as scanned.
+    expect(result.files.scanned).toBe(1);
     const line3 = SQL_LINES[2] as string;
     expect(result.settings).toContainEqual({
       file: 'jobs/daily.sql',

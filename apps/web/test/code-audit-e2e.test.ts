@@ -51,7 +51,6 @@ describe('the code audit on /audit', () => {
     expect(await rows.first().textContent()).toContain('team-code');
   });
 
-  // Needs the real extractors and judge: after the merge.
   it('shows the finding at file:line with its code line, the value marked', async () => {
     const { page } = tab;
     await page.goto('/audit');

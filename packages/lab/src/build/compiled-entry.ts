@@ -24,12 +24,21 @@ interface Manifest {
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
+/**
+ * Dependencies compiled into the bundle although they are not ours: dt-sql-parser's published ESM imports
+ * folders (`./parser`), which Node's own loader refuses, so it runs only once a bundler has resolved them.
+ */
+const BUNDLED_DEPENDENCIES = ['dt-sql-parser'];
+
 /** Bare imports that are not ours stay imports: native modules (DuckDB) and big SDKs load from node_modules. */
 const externalDependencies: Plugin = {
   name: 'external-dependencies',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path.startsWith('@racelab/') ? undefined : { path: args.path, external: true },
+      args.path.startsWith('@racelab/') ||
+      BUNDLED_DEPENDENCIES.some((d) => args.path === d || args.path.startsWith(`${d}/`))
+        ? undefined
+        : { path: args.path, external: true },
     );
   },
 };
