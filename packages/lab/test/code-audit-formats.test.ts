@@ -148,20 +148,45 @@ describe('npm run audit -- code', () => {
     JSON.parse(readFileSync(join(REPO, 'contracts', 'code-audit.schema.json'), 'utf8')),
   );
 
-  it('on the corpus: SARIF that validates, JSON that follows the contract, the exit code its findings call for', () => {
-    const out = join(work, 'corpus.sarif');
-    const json = join(work, 'corpus.json');
-    const run = runAudit(work, ['code', CORPUS, '--format', 'sarif', '--out', out, '--json', json]);
+  it.each([
+    ['the whole corpus', join(import.meta.dirname, 'fixtures', 'code-corpus'), 60],
+    ["the repository's own example", join(REPO, 'docs', 'examples', 'code'), 4],
+  ])(
+    'on %s: SARIF that validates, JSON that follows the contract, the exit code its findings call for',
+    (name, path, files) => {
+      const out = join(work, `${files}.sarif`);
+      const json = join(work, `${files}.json`);
+      const run = runAudit(work, ['code', path, '--format', 'sarif', '--out', out, '--json', json]);
+      const audit = JSON.parse(readFileSync(json, 'utf8')) as CodeAudit;
+      expect(contract(audit), JSON.stringify(contract.errors)).toBe(true);
+      expect(run.status, run.stderr).toBe(audit.failed ? 1 : 0);
+      expect(run.stdout).toMatch(/^\d+ files read, \d+ settings?, \d+ findings?/);
+      expect(audit.files.scanned, name).toBeGreaterThanOrEqual(files);
+      const log = JSON.parse(readFileSync(out, 'utf8'));
+      expect(sarifSchemaErrors(log)).toEqual([]);
+      expect(log.runs[0].results).toHaveLength(audit.findings.length);
+      expect(multitoolProblems(out, join(work, `${files}-check.sarif`))).toEqual([]);
+    },
+    180_000,
+  );
+
+  it("on the repository's own example: each finding at its line, the example's two isolation levels one finding", () => {
+    const json = join(work, 'example.json');
+    runAudit(work, ['code', join(REPO, 'docs', 'examples', 'code'), '--json', json]);
     const audit = JSON.parse(readFileSync(json, 'utf8')) as CodeAudit;
-    expect(contract(audit), JSON.stringify(contract.errors)).toBe(true);
-    expect(run.status, run.stderr).toBe(audit.failed ? 1 : 0);
-    expect(run.stdout).toMatch(/^\d+ files read, \d+ settings?, \d+ findings?/);
-    expect(audit.files.scanned).toBeGreaterThanOrEqual(5);
-    const log = JSON.parse(readFileSync(out, 'utf8'));
-    expect(sarifSchemaErrors(log)).toEqual([]);
-    expect(log.runs[0].results).toHaveLength(audit.findings.length);
-    expect(multitoolProblems(out, join(work, 'corpus-check.sarif'))).toEqual([]);
-  }, 180_000);
+    expect(audit.findings.map((f) => `${f.at.file}:${f.at.line} ${f.rule}`).sort()).toEqual([
+      'ddl/events.sql:8 table-set-differently',
+      // Delta Spark's DDL may set only Serializable; Databricks takes it.
+      'jobs/backfill.py:8 isolation-refused',
+      'jobs/daily_append.py:18 commit-retries-off',
+      'jobs/daily_append.py:9 isolation-not-parsed',
+      'resources/events_job.yml:12 unknown-conf-key',
+      'resources/events_job.yml:13 unknown-conf-key',
+    ]);
+    // The commented-out ALTER and the docstring's example are not settings.
+    expect(audit.settings.filter((s) => s.file === 'ddl/events.sql').map((s) => s.line)).toEqual([8, 9]);
+    expect(audit.settings.filter((s) => s.file === 'jobs/daily_append.py').map((s) => s.line)).toEqual([9, 18]);
+  }, 60_000);
 
   it('a PATH that is not there, no PATH, a bad flag: exit 2 with one line', () => {
     const missing = runAudit(work, ['code', CORPUS, join(work, 'nowhere')]);
