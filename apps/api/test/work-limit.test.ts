@@ -60,6 +60,31 @@ describe('the API refuses work estimated past LAB_MAX_WORK_MINUTES', () => {
     expect(refusal?.extensions).toMatchObject({ limitMinutes: 2, field: 'policy.backoff.capMs' });
     expect((refusal?.extensions as { estimateMinutes?: number } | undefined)?.estimateMinutes).toBeGreaterThan(30);
 
+    // One commit each, pauses doubling from 100 ms: the forecast's commits need few tries, but one that met more
+    // conflicts could pause for days.
+    const oneCommit = await gql(
+      stack.apiUrl,
+      START_SWEEP,
+      {
+        input: {
+          writers: [2],
+          commitsPerWriter: 1,
+          operation: 'update-overlap',
+          policy: {
+            name: 'custom',
+            maxCommitRetries: 0,
+            appTries: 1000,
+            backoff: { baseMs: 100, capMs: 600_000, jitter: 'full' },
+          },
+        },
+      },
+      stack.token,
+    );
+    expect(oneCommit.errors?.[0]?.extensions).toMatchObject({ code: 'TOO_LONG', field: 'policy.backoff.capMs' });
+    expect(oneCommit.errors?.[0]?.message).toMatch(
+      /^one commit of the sweep could pause about \d+ days, over the 2-minute limit/,
+    );
+
     const rate = await gql(
       stack.apiUrl,
       START_SWEEP,

@@ -114,5 +114,7 @@ export {
   tooLongMessage,
   type WorkEstimate,
   type WorkParts,
+  type WorkRefusal,
   workLimitOf,
+  workRefusal,
 } from './work-duration';

@@ -73,6 +73,12 @@ export interface WorkParts {
 export interface WorkEstimate extends WorkParts {
   /** The whole estimate, in minutes. */
   minutes: number;
+  /**
+   * The longest one commit may pause between its tries, whatever the contention: every try after the first waits
+   * its full backoff. A sweep whose policy lets one commit pause past the limit is refused, however light the
+   * forecast's contention: a commit that meets more conflicts than forecast would hold the sweep that long.
+   */
+  longestPause?: { ms: number; field: string; why: string };
   /** The input field that drives it (the one to change to make the work shorter), e.g. `policy.backoff.capMs`. */
   field: string;
   /** Why, in a few words: what that field does to the estimate. */
@@ -95,6 +101,23 @@ function meanPause(policy: SweepInput['policy'], t: number): { ms: number; cappe
   const d = Math.min(b.capMs, raw);
   const ms = b.jitter === 'full' ? d / 2 : b.jitter === 'equal' ? (d * 3) / 4 : d;
   return { ms, capped: raw >= b.capMs };
+}
+
+/** The longest one commit's tries may pause under the policy: each pause at its full backoff (no jitter). */
+function longestPause(policy: SweepInput['policy']): WorkEstimate['longestPause'] {
+  const b = policy.backoff;
+  if (b === null || policy.appTries < 2) return { ms: 0, field: 'policy.appTries', why: 'no pause between tries' };
+  let ms = 0;
+  let cappedMs = 0;
+  for (let t = 2; t <= policy.appTries; t++) {
+    const raw = b.baseMs * 2 ** (t - 2);
+    const pause = Math.min(b.capMs, raw);
+    ms += pause;
+    if (raw >= b.capMs) cappedMs += pause;
+  }
+  const field = cappedMs * 2 >= ms ? 'policy.backoff.capMs' : 'policy.appTries';
+  const why = `one commit may pause up to ${durationText(ms)} between its ${policy.appTries} tries (policy.appTries), each pause up to ${b.capMs} ms (policy.backoff.capMs)`;
+  return { ms, field, why };
 }
 
 /** The commit at the 99th percentile of attempts (then tries): its attempts and tries. */
@@ -206,7 +229,7 @@ export function estimateSweep(input: SweepInput, context: SweepEstimateContext =
     field = heaviest.attempts > 1 ? 'writers' : 'commitsPerWriter';
     why = `the forecast's 99th-percentile commit ${at} makes ${plural(heaviest.attempts, 'attempt')} in ${plural(heaviest.tries, 'try', 'tries')}, ${k} commits per writer`;
   }
-  return { ...parts, minutes: totalOf(parts) / 60_000, field, why };
+  return { ...parts, minutes: totalOf(parts) / 60_000, field, why, longestPause: longestPause(input.policy) };
 }
 
 /**
@@ -234,4 +257,28 @@ export function estimateRace(race: { runs: number; scale: number; writers: numbe
 /** The refusal of work estimated above the limit: the estimate, the limit and the field that drives it. */
 export function tooLongMessage(kind: 'sweep' | 'race', estimate: WorkEstimate, limitMinutes: number): string {
   return `the ${kind} would take about ${durationText(estimate.minutes * 60_000)}, over the ${limitMinutes}-minute limit (LAB_MAX_WORK_MINUTES); ${estimate.field} drives it: ${estimate.why}`;
+}
+
+/** Why work is refused at the limit: what it says, the field to change, and the minutes that broke the limit. */
+export interface WorkRefusal {
+  message: string;
+  field: string;
+  minutes: number;
+}
+
+/**
+ * Whether work is refused at `limitMinutes`: its estimate is above the limit, or one commit alone may pause past it
+ * (the estimate follows the forecast's 99th-percentile commit; the policy's own pauses bound every commit); null
+ * when it is accepted.
+ */
+export function workRefusal(kind: 'sweep' | 'race', estimate: WorkEstimate, limitMinutes: number): WorkRefusal | null {
+  if (estimate.minutes > limitMinutes)
+    return { message: tooLongMessage(kind, estimate, limitMinutes), field: estimate.field, minutes: estimate.minutes };
+  const pause = estimate.longestPause;
+  if (pause === undefined || pause.ms <= limitMinutes * 60_000) return null;
+  return {
+    message: `one commit of the ${kind} could pause about ${durationText(pause.ms)}, over the ${limitMinutes}-minute limit (LAB_MAX_WORK_MINUTES), though the whole ${kind} would take about ${durationText(estimate.minutes * 60_000)} at the forecast's contention; ${pause.field} drives it: ${pause.why}`,
+    field: pause.field,
+    minutes: pause.ms / 60_000,
+  };
 }

@@ -18,6 +18,7 @@ import {
   type SweepInput,
   sweepCommits,
   tooLongMessage,
+  workRefusal,
 } from '../src/index';
 
 const checked = (given: StartSweepInput): SweepInput => {
@@ -65,6 +66,7 @@ describe('estimateSweep', () => {
             const e = estimateSweep(input, { ...LOCAL, store });
             expect(e.minutes, `${operation} ${writers.join(',')} on ${store}`).toBeLessThan(DEFAULT_MAX_WORK_MINUTES);
             expect(e.minutes).toBeGreaterThan(0);
+            expect(workRefusal('sweep', e, DEFAULT_MAX_WORK_MINUTES)).toBeNull();
           }
         }
       }
@@ -87,6 +89,41 @@ describe('estimateSweep', () => {
     expect(message).toMatch(/^the sweep would take about \d+(\.\d)? (min|h|days), over the 30-minute limit/);
     expect(message).toContain('LAB_MAX_WORK_MINUTES');
     expect(message).toContain('policy.backoff.capMs drives it');
+  });
+
+  it.each([
+    ['pauses of ten minutes from the first', { baseMs: 600_000, capMs: 600_000 }],
+    ['pauses doubling from 100 ms up to ten minutes', { baseMs: 100, capMs: 600_000 }],
+  ])('refuses appTries 1000 with %s even for one commit each, when the forecast is light', (_, pauses) => {
+    const input = checked({
+      ...TEN_MINUTE_BACKOFF,
+      commitsPerWriter: 1,
+      policy: { name: 'custom', maxCommitRetries: 0, appTries: 1000, backoff: { ...pauses, jitter: 'full' } },
+    });
+    const e = estimateSweep(input, LOCAL);
+    // The forecast's 99th-percentile commit needs few tries, so the estimate alone is under the limit...
+    expect(e.minutes).toBeLessThan(DEFAULT_MAX_WORK_MINUTES);
+    // ...but one commit that meets more conflicts could pause for days: refused, naming the cap.
+    const refused = workRefusal('sweep', e, DEFAULT_MAX_WORK_MINUTES);
+    expect(refused?.field).toBe('policy.backoff.capMs');
+    expect(refused?.minutes).toBeGreaterThan(24 * 60);
+    expect(refused?.message).toMatch(
+      /^one commit of the sweep could pause about \d+(\.\d)? (h|days), over the 30-minute limit/,
+    );
+  });
+
+  it('accepts appTries 1000 when its pauses stay short: a policy is refused for its pauses, not its tries', () => {
+    const input = checked({
+      ...TEN_MINUTE_BACKOFF,
+      commitsPerWriter: 1,
+      policy: {
+        name: 'custom',
+        maxCommitRetries: 0,
+        appTries: 1000,
+        backoff: { baseMs: 1, capMs: 1000, jitter: 'full' },
+      },
+    });
+    expect(workRefusal('sweep', estimateSweep(input, LOCAL), DEFAULT_MAX_WORK_MINUTES)).toBeNull();
   });
 
   it('refuses a compaction paced at 4.7e-7 appends per second: its gaps alone are days', () => {

@@ -12,8 +12,8 @@ import {
   type StepTimes,
   type SweepEstimateContext,
   type SweepInput,
-  tooLongMessage,
   type WorkEstimate,
+  workRefusal,
 } from '@racelab/contracts';
 import type { Db } from '../db/prisma';
 import { TooLongError } from '../errors/client-errors';
@@ -43,11 +43,12 @@ async function measuredOn(db: Db, store: 'local' | 's3'): Promise<SweepEstimateC
 }
 
 function refuseAbove(kind: 'sweep' | 'race', estimate: WorkEstimate, limitMinutes: number): void {
-  if (estimate.minutes <= limitMinutes) return;
-  throw new TooLongError(tooLongMessage(kind, estimate, limitMinutes), {
+  const refused = workRefusal(kind, estimate, limitMinutes);
+  if (refused === null) return;
+  throw new TooLongError(refused.message, {
     estimateMinutes: estimate.minutes,
     limitMinutes,
-    field: estimate.field,
+    field: refused.field,
   });
 }
 

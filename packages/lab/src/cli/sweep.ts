@@ -19,8 +19,8 @@ import {
   type RetryPolicy,
   type StartSweepInput,
   type SweepInput,
-  tooLongMessage,
   workLimitOf,
+  workRefusal,
 } from '@racelab/contracts';
 import { RaceCancelledError } from '../runner/race';
 import { runSweep, SweepInputError, sweepTable } from '../sweep/index';
@@ -114,10 +114,9 @@ function estimated(input: SweepInput, options: Record<string, string>, limit: { 
     store: options['table-root'] ? 's3' : 'local',
     cores: availableParallelism(),
   });
-  if (estimate.minutes > limit.minutes) {
-    throw new SweepInputError([
-      `${tooLongMessage('sweep', estimate, limit.minutes)}. At your own terminal, --max-minutes M goes beyond it`,
-    ]);
+  const refused = workRefusal('sweep', estimate, limit.minutes);
+  if (refused !== null) {
+    throw new SweepInputError([`${refused.message}. At your own terminal, --max-minutes M goes beyond it`]);
   }
   console.log(
     `estimate: about ${durationText(estimate.minutes * 60_000)} (${estimate.field} drives it: ${estimate.why}); stopped at ${limit.minutes} min (${limit.by})\n`,
