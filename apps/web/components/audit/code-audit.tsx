@@ -20,9 +20,9 @@ import {
   uploadArchive,
 } from '../../lib/code-audit';
 import { gql } from '../../lib/gql';
-import { Failed, Loading, listed } from '../states';
-import { CheckedAt, useNow } from './checked-at';
-import { severityCounts } from './job-audit-history';
+import { Failed, listed } from '../states';
+import { useNow } from './checked-at';
+import { PastAuditRow, StoredAudit } from './past-audits';
 
 const BADGE: Record<string, string> = { error: 'bad', warning: 'warn', note: 'ok' };
 
@@ -206,50 +206,25 @@ export function CodeAuditHistory() {
           ))}
         </tbody>
       </table>
-      {open !== null && <StoredCodeAudit id={open} onClose={() => setOpen(null)} />}
+      {open !== null && (
+        <StoredAudit
+          id={open}
+          kind="code"
+          load={loadCodeAudit}
+          onClose={() => setOpen(null)}
+          view={(a) => <CodeAuditView audit={a} />}
+        />
+      )}
     </>
   );
 }
 
 function CodeAuditRow(props: { audit: CodeAuditSummary; now: number; open: boolean; onOpen: () => void }) {
-  const { audit, now, open, onOpen } = props;
   return (
-    <tr data-testid="code-audit-row" data-audit-id={audit.id} data-failed={String(audit.failed)}>
-      <td>
-        <CheckedAt iso={audit.auditedAt} now={now} by={audit.startedBy} />
-      </td>
-      <td>
-        <code>{audit.source}</code>
-      </td>
-      <td>
-        <span className={`badge ${audit.failed ? 'bad' : 'ok'}`}>{severityCounts(audit.findings)}</span>
-      </td>
-      <td>
-        <button type="button" className="secondary" onClick={onOpen} disabled={open}>
-          {open ? 'Shown below' : 'Open'}
-        </button>
-      </td>
-    </tr>
+    <PastAuditRow testId="code-audit-row" {...props}>
+      <code>{props.audit.source}</code>
+    </PastAuditRow>
   );
 }
 
-function StoredCodeAudit({ id, onClose }: { id: string; onClose: () => void }) {
-  const audit = useQuery({
-    queryKey: ['code-audit', id],
-    queryFn: async () => (await gql(CODE_AUDIT_QUERY, { id })).codeAudit,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  return (
-    <section className="panel" data-testid="past-code-audit" data-audit-id={id} aria-label="Past code audit">
-      <div>
-        <button type="button" className="secondary" onClick={onClose}>
-          Close
-        </button>
-      </div>
-      {audit.isPending && <Loading what="the audit" />}
-      {audit.isError && <Failed error={audit.error} />}
-      {audit.data === null && <Failed error={new Error('This audit is no longer stored.')} />}
-      {audit.data && <CodeAuditView audit={audit.data} />}
-    </section>
-  );
-}
+const loadCodeAudit = async (id: string) => (await gql(CODE_AUDIT_QUERY, { id })).codeAudit;
