@@ -108,4 +108,28 @@ describe('vacuum', () => {
     await vacuum(await DeltaTable.open(dir), { retentionHours: 0, enforceRetentionDuration: false, dryRun: false });
     expect(readdirSync(dir)).toContain('_delta_log');
   });
+
+  it('removes the folders a writer killed before its file landed left empty, not a live staging folder', async () => {
+    const dir = await lessonTable(root, 'empty-folders');
+    const t = await DeltaTable.open(dir);
+    // A random-prefix folder made, its file never moved in; a partition folder and its sub-folder likewise.
+    const empty = ['3f', 'VendorID=9/sub'];
+    for (const f of empty) mkdirSync(join(dir, f), { recursive: true });
+    // This process is alive: its staging folder, empty until DuckDB writes, is not vacuum's.
+    const live = join(dir, '_staging', ownerTag());
+    mkdirSync(live, { recursive: true });
+
+    const dry = await vacuum(t, { retentionHours: 0, enforceRetentionDuration: false });
+    expect(dry.folders).toEqual([]);
+    expect(existsSync(join(dir, '3f'))).toBe(true);
+    const done = await vacuum(t, { retentionHours: 0, enforceRetentionDuration: false, dryRun: false });
+    expect(done.files).toEqual([]);
+    expect(done.leftovers).toEqual([]);
+    expect(done.folders).toEqual(['3f', 'VendorID=9', 'VendorID=9/sub']);
+    expect(folders(dir).filter((f) => readdirSync(join(dir, f)).length === 0)).toEqual([
+      `_staging/${live.split('/').pop()}`,
+    ]);
+    expect(existsSync(join(dir, '_delta_log'))).toBe(true);
+    expect(await (await DeltaTable.open(dir)).count()).toBe(JAN_ROWS);
+  });
 });

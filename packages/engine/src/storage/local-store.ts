@@ -243,6 +243,23 @@ export class LocalObjectStore implements ObjectStore {
     }
   }
 
+  async emptyFolders(): Promise<string[]> {
+    const out: string[] = [];
+    const walk = async (dir: string, keyPrefix: string): Promise<void> => {
+      const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+      if (entries.length === 0 && keyPrefix !== '') out.push(keyPrefix.slice(0, -1));
+      for (const ent of entries) {
+        const key = keyPrefix + ent.name;
+        // A live writer's staging folder is empty until DuckDB writes; staging goes by its owner (staging.ts).
+        if (ent.isDirectory() && `${key}/` !== LOG_FOLDER && `${key}/` !== STAGING_DIR) {
+          await walk(join(dir, ent.name), `${key}/`);
+        }
+      }
+    };
+    await walk(this.base, '');
+    return out.sort();
+  }
+
   async localPath(key: string): Promise<string> {
     // DuckDB opens files by path and follows symlinks: the check is here, before it gets the path.
     return this.confined(key);
@@ -292,6 +309,9 @@ async function inFolder<T>(dir: string, make: () => T | Promise<T>): Promise<T> 
 
 /** A folder vacuum removes at the wrong moment every time is not a race but a fault: then the error shows. */
 const FOLDER_ATTEMPTS = 3;
+
+/** The log's folder, never a candidate for removal: vacuum leaves the log alone. */
+const LOG_FOLDER = '_delta_log/';
 
 /** A staging file's removal, whose failure leaves only a leftover the next write or vacuum removes. */
 function removeQuietly(path: string): void {
