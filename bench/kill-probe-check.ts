@@ -76,7 +76,8 @@ export async function checkTable(
   const rows = [...ids.values()].reduce((a, b) => a + b, 0);
   if (count !== rows) faults.push(`count() says ${count} rows, a full scan read ${rows}`);
   for (const [id, n] of before) {
-    if (ids.get(id) !== n) faults.push(`row ${column}=${id} of the table before: ${n} copies before, ${ids.get(id) ?? 0} now`);
+    if (ids.get(id) !== n)
+      faults.push(`row ${column}=${id} of the table before: ${n} copies before, ${ids.get(id) ?? 0} now`);
   }
   // Each id's state after its acknowledged operations, and the state its cut operation (the writer's last) would give.
   const expected = new Map<number, { state: IdState; cut?: IdState; acked: boolean }>();
@@ -99,7 +100,9 @@ export async function checkTable(
     acked++;
     if (!Number.isInteger(op.version)) faults.push(`${op.op} of ${op.ids.join(' ')} acknowledged without a version`);
     else if (versions.has(op.version as number)) {
-      faults.push(`version ${op.version} acknowledged twice: ${op.op} ${op.ids} and ${versions.get(op.version as number)?.op}`);
+      faults.push(
+        `version ${op.version} acknowledged twice: ${op.op} ${op.ids} and ${versions.get(op.version as number)?.op}`,
+      );
     } else versions.set(op.version as number, op);
     for (const id of op.ids) expected.set(id, { state: after(op.op), acked: true });
   }

@@ -88,7 +88,16 @@ interface Life {
 async function live(kind: TableKind, dir: string, n: number, seed: number, delay: number): Promise<Life> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', WRITER, dir, kind.column, String(FIRST_WRITER_ID + n * IDS_PER_WRITER), String(seed), JSON.stringify(kind.extra)],
+    [
+      '--import',
+      'tsx',
+      WRITER,
+      dir,
+      kind.column,
+      String(FIRST_WRITER_ID + n * IDS_PER_WRITER),
+      String(seed),
+      JSON.stringify(kind.extra),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const lines: string[] = [];
@@ -110,7 +119,8 @@ async function live(kind: TableKind, dir: string, n: number, seed: number, delay
   clearTimeout(timer);
   const ops = parseWriterLines(lines);
   const failures = lines.filter((l) => l.startsWith('failed ') && !l.includes('CommitFailed'));
-  if (signal !== 'SIGKILL') return { ops, error: `writer ${n} ended with ${signal ?? 'an exit'}: ${stderr.slice(-500)}` };
+  if (signal !== 'SIGKILL')
+    return { ops, error: `writer ${n} ended with ${signal ?? 'an exit'}: ${stderr.slice(-500)}` };
   return { ops, ...(failures.length > 0 && { error: `writer ${n}: ${failures[0]}` }) };
 }
 
@@ -150,7 +160,11 @@ async function probe(kind: TableKind, k: number, kills: number): Promise<KindRes
   await Promise.all(Array.from({ length: CONCURRENCY }, slot));
   const check = await checkTable(dir, kind.column, before, writers);
   const found = await leftovers(dir, true);
-  const v = await vacuum(await DeltaTable.open(dir), { retentionHours: 0, enforceRetentionDuration: false, dryRun: false });
+  const v = await vacuum(await DeltaTable.open(dir), {
+    retentionHours: 0,
+    enforceRetentionDuration: false,
+    dryRun: false,
+  });
   const left = await leftovers(dir, false);
   const faults = [...errors, ...check.faults, ...left.map((key) => `left after vacuum: ${key}`)];
   const afterVacuum = await scanIds(dir, kind.column);
@@ -200,8 +214,12 @@ async function main(): Promise<void> {
     const kills = Math.floor(KILLS / KINDS.length) + (k < KILLS % KINDS.length ? 1 : 0);
     results.push(await probe(kind, k, kills));
   }
-  console.log(`\nseed ${SEED}, ${CONCURRENCY} writers at a time, kills 0-${MAX_DELAY_MS} ms after a writer's first start`);
-  console.log('| table | kills | acknowledged | failed | cut by the kill | lost | duplicated | rows | leftovers before vacuum | after vacuum | wall s |');
+  console.log(
+    `\nseed ${SEED}, ${CONCURRENCY} writers at a time, kills 0-${MAX_DELAY_MS} ms after a writer's first start`,
+  );
+  console.log(
+    '| table | kills | acknowledged | failed | cut by the kill | lost | duplicated | rows | leftovers before vacuum | after vacuum | wall s |',
+  );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of results) {
     console.log(
