@@ -44,6 +44,8 @@ export interface TableCheck {
   acked: number;
   failed: number;
   cut: number;
+  /** Cut operations whose commit is in the table all the same: the kill came after the version was claimed. */
+  cutLanded: number;
   lost: number;
   duplicated: number;
   /** Every way the table broke the promise, one line each; empty when it kept it. */
@@ -124,6 +126,9 @@ export async function checkTable(
     if (e.acked) lost++;
     faults.push(`id ${id}: ${state}, expected ${e.state}${e.cut ? ` or ${e.cut}` : ''}`);
   }
+  const cutLanded = writers
+    .flat()
+    .filter((op) => op.status === 'cut' && op.ids.every((id) => (actual(id)[0] ?? 'absent') === after(op.op))).length;
   for (const group of cutAppends) {
     const states = new Set(group.map((id) => actual(id).length));
     if (states.size > 1) faults.push(`a cut append is partly there: ids ${group.join(' ')}`);
@@ -133,7 +138,7 @@ export async function checkTable(
     if (own >= FIRST_WRITER_ID && !expected.has(own)) faults.push(`id ${id} in the table, never written`);
   }
   faults.push(...checkLog(dir, versions));
-  return { acked, failed, cut, lost, duplicated, faults, rows };
+  return { acked, failed, cut, cutLanded, lost, duplicated, faults, rows };
 }
 
 /** The log's commits run from 0 without a gap, and each acknowledged version holds the operation acknowledged. */

@@ -130,6 +130,7 @@ interface KindResult {
   acked: number;
   failed: number;
   cut: number;
+  cutLanded: number;
   lost: number;
   duplicated: number;
   leftoversBefore: number;
@@ -180,6 +181,7 @@ async function probe(kind: TableKind, k: number, kills: number): Promise<KindRes
     acked: check.acked,
     failed: check.failed,
     cut: check.cut,
+    cutLanded: check.cutLanded,
     lost: check.lost,
     duplicated: check.duplicated,
     leftoversBefore: found.length,
@@ -218,12 +220,12 @@ async function main(): Promise<void> {
     `\nseed ${SEED}, ${CONCURRENCY} writers at a time, kills 0-${MAX_DELAY_MS} ms after a writer's first start`,
   );
   console.log(
-    '| table | kills | acknowledged | failed | cut by the kill | lost | duplicated | rows | leftovers before vacuum | after vacuum | wall s |',
+    '| table | kills | acknowledged | failed | cut by the kill (committed all the same) | lost | duplicated | rows | leftovers before vacuum | after vacuum | wall s |',
   );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of results) {
     console.log(
-      `| ${r.kind} | ${r.kills} | ${r.acked} | ${r.failed} | ${r.cut} | ${r.lost} | ${r.duplicated} | ${r.rows} | ${r.leftoversBefore} | ${r.leftoversAfter} | ${r.seconds.toFixed(0)} |`,
+      `| ${r.kind} | ${r.kills} | ${r.acked} | ${r.failed} | ${r.cut} (${r.cutLanded}) | ${r.lost} | ${r.duplicated} | ${r.rows} | ${r.leftoversBefore} | ${r.leftoversAfter} | ${r.seconds.toFixed(0)} |`,
     );
   }
   console.log(`total wall time ${((performance.now() - t0) / 1000).toFixed(0)} s`);

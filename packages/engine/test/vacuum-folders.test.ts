@@ -109,15 +109,16 @@ describe('vacuum', () => {
     expect(readdirSync(dir)).toContain('_delta_log');
   });
 
-  it('removes the folders a writer killed before its file landed left empty, not a live staging folder', async () => {
+  it('removes the folders writers killed before their files landed left empty, a dead staging folder too, not a live one', async () => {
     const dir = await lessonTable(root, 'empty-folders');
     const t = await DeltaTable.open(dir);
     // A random-prefix folder made, its file never moved in; a partition folder and its sub-folder likewise.
     const empty = ['3f', 'VendorID=9/sub'];
     for (const f of empty) mkdirSync(join(dir, f), { recursive: true });
-    // This process is alive: its staging folder, empty until DuckDB writes, is not vacuum's.
+    // This process is alive: its staging folder, empty until DuckDB writes, is not vacuum's; a dead one's is.
     const live = join(dir, '_staging', ownerTag());
-    mkdirSync(live, { recursive: true });
+    const dead = `_staging/${deadOwner()}`;
+    for (const f of [live, join(dir, dead)]) mkdirSync(f, { recursive: true });
 
     const dry = await vacuum(t, { retentionHours: 0, enforceRetentionDuration: false });
     expect(dry.folders).toEqual([]);
@@ -125,7 +126,7 @@ describe('vacuum', () => {
     const done = await vacuum(t, { retentionHours: 0, enforceRetentionDuration: false, dryRun: false });
     expect(done.files).toEqual([]);
     expect(done.leftovers).toEqual([]);
-    expect(done.folders).toEqual(['3f', 'VendorID=9', 'VendorID=9/sub']);
+    expect(done.folders).toEqual(['3f', 'VendorID=9', 'VendorID=9/sub', dead]);
     expect(folders(dir).filter((f) => readdirSync(join(dir, f)).length === 0)).toEqual([
       `_staging/${live.split('/').pop()}`,
     ]);

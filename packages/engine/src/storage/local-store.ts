@@ -26,7 +26,7 @@ import {
   type StagedPut,
   StorageError,
 } from './object-store';
-import { leftoverKind, leftoverUnit, ownerTag, STAGING_DIR, sweepDeadStaging } from './staging';
+import { leftoverKind, leftoverUnit, ownerDead, ownerTag, STAGING_DIR, sweepDeadStaging } from './staging';
 
 const isCode = (e: unknown, code: string) => (e as NodeJS.ErrnoException)?.code === code;
 
@@ -250,13 +250,21 @@ export class LocalObjectStore implements ObjectStore {
       if (entries.length === 0 && keyPrefix !== '') out.push(keyPrefix.slice(0, -1));
       for (const ent of entries) {
         const key = keyPrefix + ent.name;
-        // A live writer's staging folder is empty until DuckDB writes; staging goes by its owner (staging.ts).
         if (ent.isDirectory() && `${key}/` !== LOG_FOLDER && `${key}/` !== STAGING_DIR) {
           await walk(join(dir, ent.name), `${key}/`);
         }
       }
     };
     await walk(this.base, '');
+    // A live writer's staging folder is empty until DuckDB writes in it: only a dead owner's goes, as the next
+    // write's sweep would take it.
+    const staging = await readdir(this.confined(STAGING_DIR), { withFileTypes: true }).catch(() => []);
+    for (const ent of staging) {
+      const folder = join(this.confined(STAGING_DIR), ent.name);
+      if (ent.isDirectory() && ownerDead(ent.name) && (await readdir(folder)).length === 0) {
+        out.push(`${STAGING_DIR}${ent.name}`);
+      }
+    }
     return out.sort();
   }
 
