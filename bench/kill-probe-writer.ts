@@ -6,7 +6,7 @@
  *
  *   start <op> <ids…>           before the operation begins (opening the table, writing files, committing)
  *   acked <version> <op> <ids…> as soon as the engine's call returned: an acknowledged commit
- *   failed <op> <ids…>          the call threw (a conflict it could not retry): nothing may be applied
+ *   failed <error>: <message>   the call threw (a conflict it could not retry): nothing may be applied
  *
  *   tsx kill-probe-writer.ts <table dir> <id column> <first id> <seed> <rows json template>
  */

@@ -118,7 +118,8 @@ async function live(kind: TableKind, dir: string, n: number, seed: number, delay
   await read;
   clearTimeout(timer);
   const ops = parseWriterLines(lines);
-  const failures = lines.filter((l) => l.startsWith('failed ') && !l.includes('CommitFailed'));
+  // A conflict with the other writer (CommitFailedError) is an outcome to check; any other error is a fault.
+  const failures = lines.filter((l) => l.startsWith('failed ') && !l.startsWith('failed CommitFailedError'));
   if (signal !== 'SIGKILL')
     return { ops, error: `writer ${n} ended with ${signal ?? 'an exit'}: ${stderr.slice(-500)}` };
   return { ops, ...(failures.length > 0 && { error: `writer ${n}: ${failures[0]}` }) };
