@@ -118,7 +118,9 @@ describe('vacuum', () => {
     // This process is alive: its staging folder, empty until DuckDB writes, is not vacuum's; a dead one's is.
     const live = join(dir, '_staging', ownerTag());
     const dead = `_staging/${deadOwner()}`;
-    for (const f of [live, join(dir, dead)]) mkdirSync(f, { recursive: true });
+    const deadEmpty = `_staging/${deadOwner()}`;
+    // A dead writer's staging folder holding only empty folders (as DuckDB makes them), and an empty one.
+    for (const f of [live, join(dir, dead, 'a', 'b'), join(dir, deadEmpty)]) mkdirSync(f, { recursive: true });
 
     const dry = await vacuum(t, { retentionHours: 0, enforceRetentionDuration: false });
     expect(dry.folders).toEqual([]);
@@ -126,7 +128,9 @@ describe('vacuum', () => {
     const done = await vacuum(t, { retentionHours: 0, enforceRetentionDuration: false, dryRun: false });
     expect(done.files).toEqual([]);
     expect(done.leftovers).toEqual([]);
-    expect(done.folders).toEqual(['3f', 'VendorID=9', 'VendorID=9/sub', dead]);
+    expect(done.folders).toEqual(
+      ['3f', 'VendorID=9', 'VendorID=9/sub', dead, `${dead}/a`, `${dead}/a/b`, deadEmpty].sort(),
+    );
     expect(folders(dir).filter((f) => readdirSync(join(dir, f)).length === 0)).toEqual([
       `_staging/${live.split('/').pop()}`,
     ]);

@@ -256,13 +256,12 @@ export class LocalObjectStore implements ObjectStore {
       }
     };
     await walk(this.base, '');
-    // A live writer's staging folder is empty until DuckDB writes in it: only a dead owner's goes, as the next
-    // write's sweep would take it.
+    // A live writer's staging folder is empty until DuckDB writes in it: only a dead owner's is looked in (it
+    // may hold empty folders DuckDB made, and nothing else), as the next write's sweep would take it whole.
     const staging = await readdir(this.confined(STAGING_DIR), { withFileTypes: true }).catch(() => []);
     for (const ent of staging) {
-      const folder = join(this.confined(STAGING_DIR), ent.name);
-      if (ent.isDirectory() && ownerDead(ent.name) && (await readdir(folder)).length === 0) {
-        out.push(`${STAGING_DIR}${ent.name}`);
+      if (ent.isDirectory() && ownerDead(ent.name)) {
+        await walk(join(this.confined(STAGING_DIR), ent.name), `${STAGING_DIR}${ent.name}/`);
       }
     }
     return out.sort();
