@@ -250,9 +250,8 @@ export class LocalObjectStore implements ObjectStore {
       if (entries.length === 0 && keyPrefix !== '') out.push(keyPrefix.slice(0, -1));
       for (const ent of entries) {
         const key = keyPrefix + ent.name;
-        if (ent.isDirectory() && `${key}/` !== LOG_FOLDER && `${key}/` !== STAGING_DIR) {
-          await walk(join(dir, ent.name), `${key}/`);
-        }
+        // Hidden folders (the log's, `_staging/`, anything `_` or `.`) are not the table's, as for vacuum's files.
+        if (ent.isDirectory() && !/^[_.]/.test(ent.name)) await walk(join(dir, ent.name), `${key}/`);
       }
     };
     await walk(this.base, '');
@@ -316,9 +315,6 @@ async function inFolder<T>(dir: string, make: () => T | Promise<T>): Promise<T> 
 
 /** A folder vacuum removes at the wrong moment every time is not a race but a fault: then the error shows. */
 const FOLDER_ATTEMPTS = 3;
-
-/** The log's folder, never a candidate for removal: vacuum leaves the log alone. */
-const LOG_FOLDER = '_delta_log/';
 
 /** A staging file's removal, whose failure leaves only a leftover the next write or vacuum removes. */
 function removeQuietly(path: string): void {

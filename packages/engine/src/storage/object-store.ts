@@ -63,9 +63,9 @@ export interface ObjectStore {
    */
   removeEmptyFolder?(folder: string): Promise<boolean>;
   /**
-   * Optional, with `removeEmptyFolder`: the folders that hold nothing at all (no file, no folder), outside
-   * `_delta_log/`, and in `_staging/` only a dead writer's; a writer killed between making a folder and moving
-   * (or writing) its file in leaves one.
+   * Optional, with `removeEmptyFolder`: the folders that hold nothing at all (no file, no folder), none hidden
+   * (`_` or `.`, the log's included) but inside a dead writer's staging folder; a writer killed between making a
+   * folder and moving (or writing) its file in leaves one.
    */
   emptyFolders?(): Promise<string[]>;
   /** A local path DuckDB can read `key` from (the file itself, or a cached download). */
