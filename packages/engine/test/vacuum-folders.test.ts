@@ -108,4 +108,37 @@ describe('vacuum', () => {
     await vacuum(await DeltaTable.open(dir), { retentionHours: 0, enforceRetentionDuration: false, dryRun: false });
     expect(readdirSync(dir)).toContain('_delta_log');
   });
+
+  it('removes the folders writers killed before their files landed left empty, a dead staging folder too, not a live one', async () => {
+    const dir = await lessonTable(root, 'empty-folders');
+    const t = await DeltaTable.open(dir);
+    // A random-prefix folder made, its file never moved in; a partition folder and its sub-folder likewise.
+    const empty = ['3f', 'VendorID=9/sub'];
+    // Hidden folders are not the table's, empty or not.
+    const hidden = ['.cache', '_other/empty'];
+    for (const f of [...empty, ...hidden]) mkdirSync(join(dir, f), { recursive: true });
+    // This process is alive: its staging folder, empty until DuckDB writes, is not vacuum's; a dead one's is.
+    const live = join(dir, '_staging', ownerTag());
+    const dead = `_staging/${deadOwner()}`;
+    const deadEmpty = `_staging/${deadOwner()}`;
+    // A dead writer's staging folder holding only empty folders (as DuckDB makes them), and an empty one.
+    for (const f of [live, join(dir, dead, 'a', 'b'), join(dir, deadEmpty)]) mkdirSync(f, { recursive: true });
+
+    const dry = await vacuum(t, { retentionHours: 0, enforceRetentionDuration: false });
+    expect(dry.folders).toEqual([]);
+    expect(existsSync(join(dir, '3f'))).toBe(true);
+    const done = await vacuum(t, { retentionHours: 0, enforceRetentionDuration: false, dryRun: false });
+    expect(done.files).toEqual([]);
+    expect(done.leftovers).toEqual([]);
+    expect(done.folders).toEqual(
+      ['3f', 'VendorID=9', 'VendorID=9/sub', dead, `${dead}/a`, `${dead}/a/b`, deadEmpty].sort(),
+    );
+    expect(
+      folders(dir)
+        .filter((f) => readdirSync(join(dir, f)).length === 0)
+        .sort(),
+    ).toEqual(['.cache', '_other/empty', `_staging/${live.split('/').pop()}`]);
+    expect(existsSync(join(dir, '_delta_log'))).toBe(true);
+    expect(await (await DeltaTable.open(dir)).count()).toBe(JAN_ROWS);
+  });
 });

@@ -26,7 +26,7 @@ import {
   type StagedPut,
   StorageError,
 } from './object-store';
-import { leftoverKind, leftoverUnit, ownerTag, STAGING_DIR, sweepDeadStaging } from './staging';
+import { leftoverKind, leftoverUnit, ownerDead, ownerTag, STAGING_DIR, sweepDeadStaging } from './staging';
 
 const isCode = (e: unknown, code: string) => (e as NodeJS.ErrnoException)?.code === code;
 
@@ -241,6 +241,29 @@ export class LocalObjectStore implements ObjectStore {
       if (['ENOTEMPTY', 'EEXIST', 'ENOENT', 'ENOTDIR'].some((code) => isCode(e, code))) return false;
       throw e;
     }
+  }
+
+  async emptyFolders(): Promise<string[]> {
+    const out: string[] = [];
+    const walk = async (dir: string, keyPrefix: string): Promise<void> => {
+      const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+      if (entries.length === 0 && keyPrefix !== '') out.push(keyPrefix.slice(0, -1));
+      for (const ent of entries) {
+        const key = keyPrefix + ent.name;
+        // Hidden folders (the log's, `_staging/`, anything `_` or `.`) are not the table's, as for vacuum's files.
+        if (ent.isDirectory() && !/^[_.]/.test(ent.name)) await walk(join(dir, ent.name), `${key}/`);
+      }
+    };
+    await walk(this.base, '');
+    // A live writer's staging folder is empty until DuckDB writes in it: only a dead owner's is looked in (it
+    // may hold empty folders DuckDB made, and nothing else), as the next write's sweep would take it whole.
+    const staging = await readdir(this.confined(STAGING_DIR), { withFileTypes: true }).catch(() => []);
+    for (const ent of staging) {
+      if (ent.isDirectory() && ownerDead(ent.name)) {
+        await walk(join(this.confined(STAGING_DIR), ent.name), `${STAGING_DIR}${ent.name}/`);
+      }
+    }
+    return out.sort();
   }
 
   async localPath(key: string): Promise<string> {

@@ -62,6 +62,12 @@ export interface ObjectStore {
    * and says whether it did. An object store has no folders to leave behind.
    */
   removeEmptyFolder?(folder: string): Promise<boolean>;
+  /**
+   * Optional, with `removeEmptyFolder`: the folders that hold nothing at all (no file, no folder), none hidden
+   * (`_` or `.`, the log's included) but inside a dead writer's staging folder; a writer killed between making a
+   * folder and moving (or writing) its file in leaves one.
+   */
+  emptyFolders?(): Promise<string[]>;
   /** A local path DuckDB can read `key` from (the file itself, or a cached download). */
   localPath(key: string): Promise<string>;
   /** A local folder where DuckDB may stage files before `putFile`; dead writers' staging goes first. */

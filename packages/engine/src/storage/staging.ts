@@ -71,7 +71,7 @@ export function ownerAlive(owner: string): boolean {
 }
 
 /** Whether the owner is known to be dead: this host's tag, and no such process. */
-const ownerDead = (owner: string): boolean => OWNER_RE.exec(owner)?.[1] === HOST && !ownerAlive(owner);
+export const ownerDead = (owner: string): boolean => OWNER_RE.exec(owner)?.[1] === HOST && !ownerAlive(owner);
 
 /**
  * Removes the staging folders in `dir` (named `<prefix><owner>`) whose owner died on this host, with whatever

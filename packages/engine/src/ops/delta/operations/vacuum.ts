@@ -10,7 +10,9 @@
  * live process's on this host. These are not table files, so the markers do not count them.
  *
  * Then it removes the folders its deletes left empty (a partition's, a random prefix's, a staging
- * folder's) and an empty `_staging/`, on stores that have folders; never the root or the log's.
+ * folder's), the folders found empty (a writer killed between making a folder and moving its file in leaves
+ * one; a live writer whose folder goes makes it again) and an empty `_staging/`, on stores that have folders;
+ * never the root or the log's.
  */
 
 import type { Add, Remove } from '../../../kernel/delta/protocol/actions';
@@ -105,7 +107,9 @@ export async function vacuum(table: DeltaTable, options: VacuumOptions = {}): Pr
   if (dryRun) return result;
   for (const key of leftovers) await table.store.delete(key);
   if (files.length > 0) await deleteTableFiles(table, files, bytes, retentionMs, minimumMs, options);
-  return { ...result, folders: await removeEmptiedFolders(table.store, [...leftovers, ...files]) };
+  const emptied = [...leftovers, ...files].map(parentOf);
+  const empty = (await table.store.emptyFolders?.()) ?? [];
+  return { ...result, folders: await removeEmptyFolders(table.store, [...emptied, ...empty]) };
 }
 
 /** Deletes table files between the `VACUUM START` and `VACUUM END` commits, as delta-rs does. */
@@ -149,15 +153,15 @@ async function deleteTableFiles(
 const parentOf = (key: string) => key.slice(0, Math.max(0, key.lastIndexOf('/')));
 
 /**
- * Removes the folders of `deleted` that are empty now, then their parents that this empties in turn, and
- * `_staging/` when empty; never the root nor anything of the log. Returns the folders removed.
+ * Removes the `folders` that are empty now, then their parents that this empties in turn, and `_staging/` when
+ * empty; never the root nor anything of the log. Returns the folders removed.
  */
-async function removeEmptiedFolders(store: ObjectStore, deleted: string[]): Promise<string[]> {
+async function removeEmptyFolders(store: ObjectStore, folders: string[]): Promise<string[]> {
   if (!store.removeEmptyFolder) return [];
   const log = LOG_DIR.replace(/\/$/, '');
   const removable = (f: string) => f !== '' && f !== log && !f.startsWith(LOG_DIR);
   const removed: string[] = [];
-  let round = new Set([STAGING_DIR.replace(/\/$/, ''), ...deleted.map(parentOf)]);
+  let round = new Set([STAGING_DIR.replace(/\/$/, ''), ...folders]);
   while (round.size > 0) {
     const next = new Set<string>();
     // Deepest first: `a/b` sorts after `a`.
