@@ -2,7 +2,8 @@
  * Each commit as evidence: who wrote it, which isolation property was in force, and which commits landed between
  * its read and its own landing. Recorded where commitInfo holds `readVersion` (the versions after it and before
  * this one); inferred where it does not but holds a timestamp and `operationMetrics.execution_time_ms` (the
- * commits that landed before this one after it started); unknown otherwise, which is never counted as safe.
+ * commits that landed before this one after it started); unknown otherwise, which is never counted as safe. The
+ * table's first commit needs no record: nothing landed before it.
  */
 import { ISOLATION_LEVEL_KEY } from '@racelab/engine';
 import type { LoggedCommit } from './read';
@@ -77,7 +78,10 @@ export function historyCommits(logged: readonly LoggedCommit[], config: Configur
     prefixMax.push(max);
   }
   for (const [i, c] of commits.entries()) {
-    if (c.readVersion !== null) {
+    if (c.version === 0) {
+      // The table's first commit: the log itself shows nothing landed before it.
+      c.evidence = 'recorded';
+    } else if (c.readVersion !== null) {
       for (let v = Math.max(c.readVersion + 1, 0); v < c.version; v++) c.concurrentWith.push(v);
       c.evidence = 'recorded';
     } else if (c.timestamp !== null && c.startedAt !== null) {

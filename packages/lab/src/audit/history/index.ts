@@ -54,8 +54,17 @@ export async function tableHistory(location: string, o: TableHistoryOptions): Pr
       return null;
     }
   };
-  const before = log.fromVersion > 0 ? await opened(log.fromVersion - 1) : null;
-  const timeline = new ConfigurationTimeline(configurationOf(before), log.commits);
+  const before = log.fromVersion > 0 ? await configurationBefore(log.fromVersion, resolved, o.locations) : {};
+  if (before === null) {
+    findings.push({
+      rule: 'isolation-property-unknown',
+      severity: 'info',
+      versions: [],
+      evidence: `the table before version ${log.fromVersion} cannot be loaded (its commits are cleaned up and no checkpoint stands for them): the isolation property in force is known only from the first metaData read on`,
+      fix: 'none needed; a history from a later --since, or a log kept longer, reads it',
+    });
+  }
+  const timeline = new ConfigurationTimeline(before ?? {}, log.commits);
   const commits = historyCommits(log.commits, timeline);
   const table = log.latestVersion >= 0 ? await opened(log.latestVersion) : null;
   const readActions = (version: number) => readCommit(store, version);
@@ -99,10 +108,21 @@ export async function tableHistory(location: string, o: TableHistoryOptions): Pr
   };
 }
 
-function configurationOf(table: DeltaTable | null): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(table?.configuration ?? {})) if (typeof v === 'string') out[k] = v;
-  return out;
+/** The configuration in force just before `version`, or null when the table cannot be loaded there. */
+async function configurationBefore(
+  version: number,
+  resolved: ResolvedLocation,
+  cfg: LocationConfig,
+): Promise<Record<string, string> | null> {
+  try {
+    const table = await DeltaTable.open(resolved.path, { version: version - 1, roots: cfg.roots });
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(table.configuration)) if (typeof v === 'string') out[k] = v;
+    return out;
+  } catch {
+    // Cleaned up, or damaged: a finding says the property is unknown, and the damage itself is reported by the reading.
+    return null;
+  }
 }
 
 /** The snapshot a judgement or the duplicates need cannot be loaded: why, the table named as the user named it. */
