@@ -42,7 +42,7 @@ export function writerOf(c: LoggedCommit): HistoryWriter {
   const info: Obj = c.commitInfo ?? {};
   const engineInfo = text(info.engineInfo);
   const clientVersion = text(info.clientVersion);
-  const { library, version } = libraryOf(engineInfo, clientVersion);
+  const { library, version } = libraryOf(engineInfo, clientVersion, info);
   const job = obj(info.job);
   const notebook = obj(info.notebook);
   const appId =
@@ -54,16 +54,20 @@ export function writerOf(c: LoggedCommit): HistoryWriter {
   return { library, version, engineInfo, appId, userMetadata: text(info.userMetadata) };
 }
 
-function libraryOf(engineInfo: string | null, clientVersion: string | null) {
+function libraryOf(engineInfo: string | null, clientVersion: string | null, info: Obj) {
   const e = engineInfo ?? '';
   const databricks = /Databricks-Runtime\/(\S+)/.exec(e);
   if (databricks) return { library: 'databricks', version: databricks[1] ?? null };
   const spark = /Delta-Lake\/(\S+)/.exec(e);
   if (spark || /Apache-Spark/.test(e)) return { library: 'delta-spark', version: spark?.[1] ?? null };
+  // Databricks recorded its notebook, job or cluster long before it wrote engineInfo.
+  if (engineInfo === null && (obj(info.notebook) || obj(info.job) || text(info.clusterId))) {
+    return { library: 'databricks', version: null };
+  }
   // This product's engine writes as delta-rs 1.6.x does, and says so with its own engineInfo.
   const engine = /^racelab-engine:(\S+)/.exec(e);
   if (engine) return { library: 'delta-rs', version: `racelab-engine ${engine[1]}` };
-  const rs = /^delta-rs\.(?:py-|rs-)?(\S+)/.exec(clientVersion ?? '');
+  const rs = /^delta-rs[.:](?:py-|rs-)?(\S+)/.exec(clientVersion ?? e);
   if (rs) return { library: 'delta-rs', version: rs[1] ?? null };
   return { library: null, version: clientVersion };
 }
