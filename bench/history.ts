@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type ObjectStore, S3ObjectStore } from '@racelab/engine';
 import { tableHistory } from '@racelab/lab';
 import { median, timed } from './lib';
 
@@ -80,13 +81,35 @@ function commitLines(v: number): string {
   return lines.map((l) => JSON.stringify(l)).join('\n');
 }
 
+const commitName = (v: number) => `_delta_log/${String(v).padStart(20, '0')}.json`;
+
 function generate(root: string): string {
   const table = join(root, 'history-table');
   mkdirSync(join(table, '_delta_log'), { recursive: true });
-  for (let v = 0; v < COMMITS; v++) {
-    writeFileSync(join(table, '_delta_log', `${String(v).padStart(20, '0')}.json`), commitLines(v));
-  }
+  for (let v = 0; v < COMMITS; v++) writeFileSync(join(table, commitName(v)), commitLines(v));
   return table;
+}
+
+/** `work` run over 0..n-1, 64 at a time: S3 requests in flight together, as the history's reading keeps them. */
+async function parallel(n: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < n) await work(next++);
+  };
+  await Promise.all(Array.from({ length: 64 }, worker));
+}
+
+async function generateS3(store: ObjectStore): Promise<void> {
+  await parallel(COMMITS, (v) => store.put(commitName(v), new TextEncoder().encode(commitLines(v))));
+}
+
+async function rawReadS3(store: ObjectStore): Promise<number> {
+  let lines = 0;
+  await parallel(COMMITS, async (v) => {
+    const text = new TextDecoder().decode(await store.get(commitName(v)));
+    for (const line of text.split('\n')) if (line.trim() !== '') lines += JSON.parse(line) ? 1 : 0;
+  });
+  return lines;
 }
 
 /** Every commit file read, 64 at a time, and each line parsed: what any reader of the log must do at least. */
@@ -105,26 +128,39 @@ async function rawRead(table: string): Promise<number> {
   return lines;
 }
 
-const root = mkdtempSync(join(tmpdir(), 'racelab-bench-history-'));
-try {
-  const table = generate(root);
-  const locations = { roots: [root], workDir: root };
+const fmt = (xs: number[]) => xs.map((x) => Math.round(x)).join(', ');
+
+/** Alternates the raw read and the audit ROUNDS times; prints the table and the summary. */
+async function measure(label: string, location: string, raw: () => Promise<number>, buckets: string[], root: string) {
   const audit: number[] = [];
-  const raw: number[] = [];
+  const rawMs: number[] = [];
   let summary: unknown = null;
   for (let r = 0; r < ROUNDS; r++) {
-    raw.push((await timed(() => rawRead(table))).ms);
-    const t = await timed(() => tableHistory(table, { locations }));
+    rawMs.push((await timed(raw)).ms);
+    const t = await timed(() => tableHistory(location, { locations: { roots: [root], workDir: root, buckets } }));
     audit.push(t.ms);
     summary = t.value.summary;
   }
-  const fmt = (xs: number[]) => xs.map((x) => Math.round(x)).join(', ');
-  console.log(`| variant | median of ${ROUNDS} | runs (ms) |`);
+  console.log(`\n${label}\n| variant | median of ${ROUNDS} | runs (ms) |`);
   console.log('| --- | ---: | --- |');
   console.log(`| tableHistory (${COMMITS} commits) | ${Math.round(median(audit))} ms | ${fmt(audit)} |`);
-  console.log(`| raw: read and parse every commit file | ${Math.round(median(raw))} ms | ${fmt(raw)} |`);
-  console.log(`| ratio | ${(median(audit) / median(raw)).toFixed(2)} | |`);
+  console.log(`| raw: read and parse every commit file | ${Math.round(median(rawMs))} ms | ${fmt(rawMs)} |`);
+  console.log(`| ratio | ${(median(audit) / median(rawMs)).toFixed(2)} | |`);
   console.log(`summary: ${JSON.stringify(summary)}`);
+}
+
+const root = mkdtempSync(join(tmpdir(), 'racelab-bench-history-'));
+try {
+  const table = generate(root);
+  await measure('local disk', table, () => rawRead(table), [], root);
+  const bucket = process.env.LAB_S3_BUCKET;
+  if (bucket && process.env.AWS_ENDPOINT_URL) {
+    const location = `s3://${bucket}/bench-history-${process.pid}-${Date.now()}`;
+    const store = new S3ObjectStore(location);
+    const written = await timed(() => generateS3(store));
+    console.log(`\nwrote ${COMMITS} commit files to ${process.env.AWS_ENDPOINT_URL} in ${Math.round(written.ms)} ms`);
+    await measure(`radosgw ${process.env.AWS_ENDPOINT_URL}`, location, () => rawReadS3(store), [bucket], root);
+  }
   console.log(`peak RSS: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
 } finally {
   rmSync(root, { recursive: true, force: true });
