@@ -5,13 +5,13 @@
  * and every 10th commit an UPDATE recording readVersion a few versions back. Goal: ≤ 10 s locally. Prints a table,
  * the ratio and the summary's figures.
  *
- *   npm run bench:history [-- --commits 10000 --rounds 3]
+ *   npm run bench:history [-- --commits 10000 --rounds 3 --checkpoint]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ObjectStore, S3ObjectStore } from '@racelab/engine';
+import { DeltaTable, type ObjectStore, S3ObjectStore, writeCheckpoint } from '@racelab/engine';
 import { tableHistory } from '@racelab/lab';
 import { median, timed } from './lib';
 
@@ -21,6 +21,7 @@ const arg = (name: string, fallback: number) => {
 };
 const COMMITS = arg('commits', 10_000);
 const ROUNDS = arg('rounds', 3);
+const CHECKPOINT = process.argv.includes('--checkpoint');
 const WRITERS = 8;
 const T0 = Date.UTC(2026, 11, 1);
 
@@ -103,6 +104,13 @@ async function generateS3(store: ObjectStore): Promise<void> {
   await parallel(COMMITS, (v) => store.put(commitName(v), new TextEncoder().encode(commitLines(v))));
 }
 
+/** A checkpoint at the latest version, when asked for: what the table's writers would have left. */
+async function checkpointed(location: string | ObjectStore): Promise<void> {
+  if (!CHECKPOINT) return;
+  const table = await DeltaTable.open(location);
+  await writeCheckpoint(table.store, table.state);
+}
+
 async function rawReadS3(store: ObjectStore): Promise<number> {
   let lines = 0;
   await parallel(COMMITS, async (v) => {
@@ -152,12 +160,17 @@ async function measure(label: string, location: string, raw: () => Promise<numbe
 const root = mkdtempSync(join(tmpdir(), 'racelab-bench-history-'));
 try {
   const table = generate(root);
+  await checkpointed(table);
+  console.log(CHECKPOINT ? 'with a checkpoint at the last version' : 'no checkpoint');
   await measure('local disk', table, () => rawRead(table), [], root);
   const bucket = process.env.LAB_S3_BUCKET;
   if (bucket && process.env.AWS_ENDPOINT_URL) {
     const location = `s3://${bucket}/bench-history-${process.pid}-${Date.now()}`;
     const store = new S3ObjectStore(location);
-    const written = await timed(() => generateS3(store));
+    const written = await timed(async () => {
+      await generateS3(store);
+      await checkpointed(store);
+    });
     console.log(`\nwrote ${COMMITS} commit files to ${process.env.AWS_ENDPOINT_URL} in ${Math.round(written.ms)} ms`);
     await measure(`radosgw ${process.env.AWS_ENDPOINT_URL}`, location, () => rawReadS3(store), [bucket], root);
   }
