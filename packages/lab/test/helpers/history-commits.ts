@@ -1,0 +1,47 @@
+/**
+ * HistoryCommit values for the history tests, built from a table's commit files with the engine's readCommit:
+ * what a commit is and what it says about itself, nothing inferred. The production reader (history/read.ts)
+ * decides concurrency; a test states who was concurrent with whom itself, from what it raced.
+ */
+import { type Action, readCommit, storeFor } from '@racelab/engine';
+import type { ConcurrencyEvidence, HistoryCommit } from '../../src/audit/history/types';
+
+const text = (v: unknown) => (typeof v === 'string' ? v : null);
+
+/** The commit at `version`, with the concurrency the test knows of it. */
+export async function commitAt(
+  dir: string,
+  version: number,
+  concurrentWith: number[] = [],
+  evidence: ConcurrencyEvidence = concurrentWith.length > 0 ? 'recorded' : 'unknown',
+  isolationProperty: string | null = null,
+): Promise<HistoryCommit> {
+  const actions: Action[] = await readCommit(storeFor(dir), version);
+  const info = (actions.find((a) => 'commitInfo' in a) as { commitInfo: Record<string, unknown> } | undefined)
+    ?.commitInfo;
+  const params = (info?.operationParameters ?? {}) as Record<string, unknown>;
+  const engineInfo = text(info?.engineInfo);
+  return {
+    version,
+    timestamp: typeof info?.timestamp === 'number' ? info.timestamp : null,
+    startedAt: null,
+    operation: text(info?.operation),
+    predicate: text(params.predicate),
+    readVersion: typeof info?.readVersion === 'number' ? info.readVersion : null,
+    isolationLevel: text(info?.isolationLevel),
+    isBlindAppend: typeof info?.isBlindAppend === 'boolean' ? info.isBlindAppend : null,
+    isolationProperty,
+    writer: {
+      // The engine writes as delta-rs 1.6.x does.
+      library: engineInfo?.startsWith('racelab-engine') ? 'delta-rs' : null,
+      version: null,
+      engineInfo,
+      appId: null,
+      userMetadata: text(info?.userMetadata),
+    },
+    concurrentWith,
+    evidence,
+    adds: actions.filter((a) => 'add' in a).length,
+    removes: actions.filter((a) => 'remove' in a).length,
+  };
+}
