@@ -4,10 +4,17 @@
  * the commits and whether those commits were concurrent are all checked, with the listing bound and a bad column.
  */
 import { join } from 'node:path';
-import { DeltaTable, field, prepareWrite, type StructType, writeDeltaTable } from '@racelab/engine';
+import {
+  DeltaTable,
+  field,
+  prepareWrite,
+  readCommit,
+  type StructType,
+  storeFor,
+  writeDeltaTable,
+} from '@racelab/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { duplicateKeys, KeyColumnError } from '../src/audit/history/duplicates';
-import { logAccess } from '../src/audit/history/log-access';
 import type { DuplicateKey, HistoryCommit } from '../src/audit/history/types';
 import { commitAt } from './helpers/history-commits';
 import { tempDir } from './helpers/small-base';
@@ -20,6 +27,18 @@ const trips = (...ids: number[]) => ({
   rows: ids.map((trip_id) => ({ trip_id, fare: 1.5 })),
 });
 let commits: HistoryCommit[];
+const search = async (
+  key: string[],
+  version?: number,
+  maxKeys?: number,
+  onProgress?: (done: number, total: number) => void,
+) =>
+  duplicateKeys(await DeltaTable.open(dir, version === undefined ? {} : { version }), key, {
+    commits,
+    readActions: (v) => readCommit(storeFor(dir), v),
+    ...(maxKeys !== undefined && { maxKeys }),
+    ...(onProgress && { onProgress }),
+  });
 
 beforeAll(async () => {
   await writeDeltaTable(dir, trips(0, 1, 2));
@@ -40,40 +59,48 @@ beforeAll(async () => {
 
 describe('duplicate keys', () => {
   it('finds every key present twice and the commits that added it, concurrent or not', async () => {
-    const found = await duplicateKeys(commits, logAccess(dir), ['trip_id']);
+    const { duplicates: found, findings } = await search(['trip_id']);
     expect(found.atVersion).toBe(3);
     expect(found.distinct).toBe(4);
-    const byKey: Record<string, DuplicateKey> = Object.fromEntries(found.keys.map((k) => [String(k.key.trip_id), k]));
+    expect(found.truncated).toBe(false);
+    const byKey: Record<string, DuplicateKey> = Object.fromEntries(
+      found.keys.map((k) => [String(k.values.trip_id), k]),
+    );
     expect(Object.keys(byKey).sort()).toEqual(['0', '100', '101', '102']);
     for (const id of ['100', '101', '102']) {
       expect(byKey[id]?.count).toBe(2);
-      expect(byKey[id]?.addedBy.map((s) => [s.version, s.rows])).toEqual([
-        [1, 1],
-        [2, 1],
+      expect(byKey[id]?.addedBy.map((s) => [s.version, s.rows, s.concurrent])).toEqual([
+        [1, 1, true],
+        [2, 1, true],
       ]);
-      expect(byKey[id]?.concurrent).toBe(true);
-      expect(byKey[id]?.addedBy[0]?.operation).toBe('WRITE');
     }
-    expect(byKey['0']?.addedBy.map((s) => s.version)).toEqual([0, 3]);
-    expect(byKey['0']?.concurrent).toBe(false);
+    expect(byKey['0']?.addedBy.map((s) => [s.version, s.concurrent])).toEqual([
+      [0, false],
+      [3, false],
+    ]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ rule: 'duplicate-keys', severity: 'error', versions: [0, 1, 2, 3] });
+    expect(findings[0]?.evidence).toMatch(
+      /^4 keys of \(trip_id\) are present more than once at version 3; of the 4 listed, 3 were added by concurrent commits/,
+    );
   });
 
   it('searches an older snapshot, lists up to its bound and counts the rest', async () => {
-    const before = await duplicateKeys(commits, logAccess(dir), ['trip_id'], { atVersion: 1 });
-    expect(before.distinct).toBe(0);
-    expect(before.keys).toEqual([]);
-    const steps: string[] = [];
-    const bounded = await duplicateKeys(commits, logAccess(dir), ['trip_id', 'fare'], {
-      limit: 2,
-      onProgress: (s) => steps.push(s),
-    });
-    expect(bounded.distinct).toBe(4);
-    expect(bounded.keys).toHaveLength(2);
-    expect(steps[0]).toMatch(/grouping 4 files by trip_id, fare/);
+    const before = await search(['trip_id'], 1);
+    expect(before.duplicates.distinct).toBe(0);
+    expect(before.duplicates.keys).toEqual([]);
+    expect(before.findings).toEqual([]);
+    const walked: number[] = [];
+    const bounded = await search(['trip_id', 'fare'], undefined, 2, (done) => walked.push(done));
+    expect(bounded.duplicates.distinct).toBe(4);
+    expect(bounded.duplicates.keys).toHaveLength(2);
+    expect(bounded.duplicates.truncated).toBe(true);
+    // The two most repeated keys listed first are traced to their commits, walking back from version 3.
+    expect(walked.length).toBeGreaterThan(0);
   });
 
   it('refuses a column the table does not have, naming it', async () => {
-    await expect(duplicateKeys(commits, logAccess(dir), ['tripid'])).rejects.toThrow(KeyColumnError);
-    await expect(duplicateKeys(commits, logAccess(dir), ['tripid'])).rejects.toThrow(/'tripid' is not a column/);
+    await expect(search(['tripid'])).rejects.toThrow(KeyColumnError);
+    await expect(search(['tripid'])).rejects.toThrow(/'tripid' is not a column/);
   });
 });

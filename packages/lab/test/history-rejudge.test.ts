@@ -18,9 +18,8 @@ import {
   writeDeltaTable,
 } from '@racelab/engine';
 import { describe, expect, it } from 'vitest';
-import { logAccess } from '../src/audit/history/log-access';
 import { rejudge } from '../src/audit/history/rejudge';
-import { commitAt } from './helpers/history-commits';
+import { commitAt, rejudgeContext } from './helpers/history-commits';
 import { tempDir } from './helpers/small-base';
 
 const work = tempDir('history-rejudge');
@@ -107,12 +106,16 @@ describe('a landed concurrent commit re-judged from the log', () => {
       expect(run, 'SECOND landed under some level').toBeDefined();
       const [level, { dir }] = run as [IsolationLevel, { dir: string }];
       const second = await commitAt(dir, 3, [2], 'recorded', camelCaseSpelling(level));
-      const [judged] = await rejudge([await commitAt(dir, 2), second], logAccess(dir));
+      const { rejudgements } = await rejudge(
+        [await commitAt(dir, 2), second],
+        rejudgeContext(await DeltaTable.open(dir)),
+      );
+      const [judged] = rejudgements;
       expect(judged?.cannotJudge).toBeNull();
       expect(judged?.readVersion).toBe(1);
       const verdicts = (library: string) =>
         Object.fromEntries(
-          judged?.verdicts.filter((v) => v.library === library).map((v) => [v.level, v.commits]) ?? [],
+          judged?.judgements.filter((j) => j.library === library).map((j) => [j.level, j.outcome === 'commit']) ?? [],
         );
       // What the engine measured, what it re-judges, and what the pair is known to do: all three the same.
       expect(Object.fromEntries([...measured].map(([l, r]) => [l, r.landed]))).toEqual(byLevel(pair.deltaRs));

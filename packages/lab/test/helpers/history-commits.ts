@@ -1,9 +1,11 @@
 /**
  * HistoryCommit values for the history tests, built from a table's commit files with the engine's readCommit:
  * what a commit is and what it says about itself, nothing inferred. The production reader (history/read.ts)
- * decides concurrency; a test states who was concurrent with whom itself, from what it raced.
+ * decides concurrency; a test states who was concurrent with whom itself, from what it raced. And the context
+ * tableHistory gives the re-judgement, for a table opened at its latest version.
  */
-import { type Action, readCommit, storeFor } from '@racelab/engine';
+import { type Action, type DeltaTable, readCommit, storeFor } from '@racelab/engine';
+import type { RejudgeContext } from '../../src/audit/history/rejudge';
 import type { ConcurrencyEvidence, HistoryCommit } from '../../src/audit/history/types';
 
 const text = (v: unknown) => (typeof v === 'string' ? v : null);
@@ -45,3 +47,10 @@ export async function commitAt(
     removes: actions.filter((a) => 'remove' in a).length,
   };
 }
+
+/** What tableHistory passes the re-judgement, for a table opened at its latest version. */
+export const rejudgeContext = (table: DeltaTable): RejudgeContext => ({
+  table,
+  configurationAt: () => ({}),
+  readActions: (version) => readCommit(storeFor(table.location), version),
+});

@@ -6,20 +6,35 @@
  * listed key's rows are traced to their files, and each file to the commit that first added it, walking the log back
  * from the snapshot only until every such file is found.
  */
-import { type Add, fromLogPath, resolveColumn, withConnection } from '@racelab/engine';
+import { type Action, type DeltaTable, fromLogPath, resolveColumn, withConnection } from '@racelab/engine';
 import { type Conn, sqlIdent } from '../../data/sql';
-import type { LogAccess } from './log-access';
-import type { DuplicateKey, DuplicateKeys, DuplicateSource, HistoryCommit } from './types';
+import { duplicateFindings } from './findings';
+import type {
+  DuplicateKey,
+  DuplicateKeys,
+  DuplicateSource,
+  HistoryCommit,
+  HistoryFinding,
+  HistoryWriter,
+} from './types';
 
 export const DEFAULT_DUPLICATES_LISTED = 100;
 
 export interface DuplicateOptions {
-  /** The snapshot searched; default the newest commit given. */
-  atVersion?: number;
-  /** Keys listed at most (all are counted). */
-  limit?: number;
-  onProgress?: (step: string) => void;
+  /** The commits read, for each adding commit's writer and concurrency. */
+  commits: HistoryCommit[];
+  /** A commit's actions, read again from the log (which commit added a file). */
+  readActions(version: number): Promise<Action[]>;
+  /** Commits walked back so far, of those at most walked: the trace from files to the commits that added them. */
+  onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
+  /** Duplicated keys listed at most (the count covers them all); default DEFAULT_DUPLICATES_LISTED. */
+  maxKeys?: number;
+}
+
+export interface DuplicateResult {
+  duplicates: DuplicateKeys;
+  findings: HistoryFinding[];
 }
 
 /** A key column the table does not have: bad input, named. */
@@ -83,78 +98,90 @@ async function duplicatedRows(
 async function addedIn(
   files: ReadonlySet<string>,
   versions: readonly number[],
-  log: LogAccess,
   options: DuplicateOptions,
 ): Promise<Map<string, number>> {
   const found = new Map<string, number>();
   const settled = new Set<string>();
-  for (const version of versions) {
+  for (const [i, version] of versions.entries()) {
     if (settled.size === files.size) break;
     options.signal?.throwIfAborted();
-    for (const a of await log.actionsOf(version)) {
+    for (const a of await options.readActions(version)) {
       if (!('add' in a)) continue;
-      const key = fromLogPath((a.add as Add).path);
+      const key = fromLogPath(a.add.path);
       if (!files.has(key) || settled.has(key)) continue;
       found.set(key, version);
       if (!a.add.deletionVector) settled.add(key);
     }
+    options.onProgress?.(i + 1, versions.length);
   }
   return found;
 }
 
-/** Whether two of `versions` were concurrent: one in another's concurrentWith. */
-function anyConcurrent(versions: readonly number[], byVersion: ReadonlyMap<number, HistoryCommit>): boolean {
-  return versions.some((v) => byVersion.get(v)?.concurrentWith.some((w) => w !== v && versions.includes(w)) ?? false);
-}
+const NO_WRITER: HistoryWriter = { library: null, version: null, engineInfo: null, appId: null, userMetadata: null };
 
-/** Keys of `columns` present more than once at `atVersion`, each with the commits that added its rows. */
-export async function duplicateKeys(
-  commits: readonly HistoryCommit[],
-  log: LogAccess,
-  columns: readonly string[],
-  options: DuplicateOptions = {},
-): Promise<DuplicateKeys> {
-  const limit = options.limit ?? DEFAULT_DUPLICATES_LISTED;
-  const atVersion = options.atVersion ?? Math.max(...commits.map((c) => c.version));
-  if (!Number.isInteger(atVersion) || atVersion < 0) throw new KeyColumnError('no commit to search for duplicate keys');
-  if (columns.length === 0) throw new KeyColumnError('a key needs at least one column');
-  const table = await log.snapshotAt(atVersion);
-  const names = columns.map((c) => {
+/** Whether `version` was concurrent with another of `versions`: one landed between the other's read and its commit. */
+const concurrentWithin = (
+  version: number,
+  versions: readonly number[],
+  byVersion: ReadonlyMap<number, HistoryCommit>,
+) =>
+  versions.some(
+    (w) =>
+      w !== version &&
+      ((byVersion.get(version)?.concurrentWith.includes(w) ?? false) ||
+        (byVersion.get(w)?.concurrentWith.includes(version) ?? false)),
+  );
+
+/**
+ * Keys of `key`'s columns present more than once in `table` (opened at the version to search), each with the commits
+ * that added its rows. Rows in files added before the oldest commit read count, but name no commit.
+ */
+export async function duplicateKeys(table: DeltaTable, key: string[], o: DuplicateOptions): Promise<DuplicateResult> {
+  const limit = o.maxKeys ?? DEFAULT_DUPLICATES_LISTED;
+  if (key.length === 0) throw new KeyColumnError('a key needs at least one column');
+  const names = key.map((c) => {
     try {
       return resolveColumn(table.schema, c).name;
     } catch {
       throw new KeyColumnError(
-        `key column '${c}' is not a column of the table at version ${atVersion} (columns: ${table.schema.fields.map((f) => f.name).join(', ')})`,
+        `key column '${c}' is not a column of the table at version ${table.version} (its columns: ${table.schema.fields.map((f) => f.name).join(', ')})`,
       );
     }
   });
-  options.onProgress?.(`grouping ${table.activeFiles().length} files by ${names.join(', ')}`);
   const { distinct, keys } = await withConnection(async (conn) => {
     const relation = await table.filesRelation(conn, table.activeFiles(), { withFile: true });
     return duplicatedRows(conn, relation, names, limit);
   });
   const files = new Set(keys.flatMap((k) => [...k.files.keys()]));
-  options.onProgress?.(`tracing ${files.size} files of ${keys.length} duplicated keys to their commits`);
-  const byVersion = new Map(commits.map((c) => [c.version, c]));
-  const walk = commits
+  const byVersion = new Map(o.commits.map((c) => [c.version, c]));
+  const walk = o.commits
     .map((c) => c.version)
-    .filter((v) => v <= atVersion)
+    .filter((v) => v <= table.version)
     .sort((a, b) => b - a);
-  const added = await addedIn(files, walk, log, options);
+  const added = await addedIn(files, walk, o);
   const listed: DuplicateKey[] = keys.map((k) => {
-    const sources = new Map<number | null, number>();
+    const rowsBy = new Map<number, number>();
     for (const [file, rows] of k.files) {
-      const v = added.get(file) ?? null;
-      sources.set(v, (sources.get(v) ?? 0) + rows);
+      const v = added.get(file);
+      if (v !== undefined) rowsBy.set(v, (rowsBy.get(v) ?? 0) + rows);
     }
-    const versions = [...sources.keys()].filter((v): v is number => v !== null).sort((a, b) => a - b);
-    const addedBy: DuplicateKey['addedBy'] = versions.map((version): DuplicateSource => {
-      const c = byVersion.get(version);
-      return { version, rows: sources.get(version) ?? 0, operation: c?.operation ?? null, writer: c?.writer ?? null };
-    });
-    const before = sources.get(null);
-    if (before !== undefined) addedBy.push({ version: null, rows: before, operation: null, writer: null });
-    return { key: k.key, count: k.count, addedBy, concurrent: anyConcurrent(versions, byVersion) };
+    const versions = [...rowsBy.keys()].sort((a, b) => a - b);
+    const addedBy = versions.map(
+      (version): DuplicateSource => ({
+        version,
+        rows: rowsBy.get(version) ?? 0,
+        writer: byVersion.get(version)?.writer ?? NO_WRITER,
+        concurrent: concurrentWithin(version, versions, byVersion),
+      }),
+    );
+    return { values: k.key, count: k.count, addedBy };
   });
-  return { columns: names, atVersion, distinct, keys: listed, limit };
+  const duplicates: DuplicateKeys = {
+    key: names,
+    atVersion: table.version,
+    distinct,
+    keys: listed,
+    truncated: distinct > listed.length,
+  };
+  return { duplicates, findings: duplicateFindings(duplicates, o.commits) };
 }

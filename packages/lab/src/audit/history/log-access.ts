@@ -1,10 +1,11 @@
 /**
  * What judging a table's past needs of its log beyond commitInfo: the table as of a version (schema, partition
- * columns, protocol, properties, live files) and one commit's actions. Both come from the engine's own readers
- * (DeltaTable.open, readCommit), cached, so many commits read at one version share one snapshot. The history's
- * commitInfo itself comes from read.ts, which never builds a snapshot per version.
+ * columns, protocol, properties, live files) and one commit's actions. Snapshots come from the engine's own
+ * DeltaTable.open on the table's store, actions from the reader the caller passes; both are cached within bounds, so
+ * the many commits that read one version share one snapshot. The commitInfo itself comes from read.ts, which never
+ * builds a snapshot per version.
  */
-import { type Action, DeltaTable, readCommit, storeFor, type TableLocation } from '@racelab/engine';
+import { type Action, DeltaTable } from '@racelab/engine';
 
 export interface LogAccess {
   /** The table as of `version`. */
@@ -17,7 +18,7 @@ export interface LogAccess {
 const SNAPSHOTS_KEPT = 8;
 const COMMITS_KEPT = 4096;
 
-/** A map that forgets its oldest entry past `size`. */
+/** A loader that remembers its last `size` answers; a failed read is forgotten, so asking again reads again. */
 function bounded<V>(size: number, load: (key: number) => Promise<V>): (key: number) => Promise<V> {
   const kept = new Map<number, Promise<V>>();
   return (key) => {
@@ -25,20 +26,20 @@ function bounded<V>(size: number, load: (key: number) => Promise<V>): (key: numb
     if (hit) return hit;
     const value = load(key);
     kept.set(key, value);
-    // A failed read is not kept: asking again reads again.
     value.catch(() => kept.delete(key));
     if (kept.size > size) kept.delete(kept.keys().next().value as number);
     return value;
   };
 }
 
-/** The log of the table at `location`; `roots` as DeltaTable.open takes them (deletion vectors at absolute paths). */
-export function logAccess(location: TableLocation, options: { roots?: readonly string[] } = {}): LogAccess {
-  const store = storeFor(location);
+/** The log of `table` (any version of it: its store and roots are what count). */
+export function logAccess(table: DeltaTable, readActions: (version: number) => Promise<Action[]>): LogAccess {
   return {
     snapshotAt: bounded(SNAPSHOTS_KEPT, (version) =>
-      DeltaTable.open(store, { version, ...(options.roots && { roots: options.roots }) }),
+      version === table.version
+        ? Promise.resolve(table)
+        : DeltaTable.open(table.store, { version, roots: table.roots }),
     ),
-    actionsOf: bounded(COMMITS_KEPT, (version) => readCommit(store, version)),
+    actionsOf: bounded(COMMITS_KEPT, readActions),
   };
 }

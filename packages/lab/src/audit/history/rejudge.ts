@@ -25,17 +25,29 @@ import {
   WRITER_LIBRARIES,
   type WriterLibrary,
 } from '@racelab/engine';
-import type { LogAccess } from './log-access';
-import type { HistoryCommit, HistoryVerdict, HistoryWriter, Rejudgement } from './types';
+import { rejudgementFindings } from './findings';
+import { type LogAccess, logAccess } from './log-access';
+import type { HistoryCommit, HistoryFinding, HistoryWriter, LibraryJudgement, Rejudgement } from './types';
 
 /** The operations the checkers model. */
 const JUDGED = new Set(['WRITE', 'UPDATE', 'DELETE', 'MERGE', 'OPTIMIZE']);
 
-export interface RejudgeOptions {
-  /** Commits judged at most; the rest are "cannot judge", naming the bound. */
-  maxJudged?: number;
+export interface RejudgeContext {
+  /** The table opened at the newest version read: schema, partition columns, column mapping. */
+  table: DeltaTable;
+  /** The table's configuration in force after `version` (its own metaData, else the last one before it). */
+  configurationAt(version: number): Record<string, string>;
+  /** A commit's actions, read again from the log. */
+  readActions(version: number): Promise<Action[]>;
   signal?: AbortSignal;
+  /** Commits judged at most (default DEFAULT_MAX_JUDGED); the rest are "cannot judge", naming the bound. */
+  maxJudged?: number;
   onProgress?: (judged: number, total: number) => void;
+}
+
+export interface RejudgeResult {
+  rejudgements: Rejudgement[];
+  findings: HistoryFinding[];
 }
 
 export const DEFAULT_MAX_JUDGED = 20_000;
@@ -135,12 +147,16 @@ function judge(
   return null;
 }
 
-function verdict(library: WriterLibrary, level: IsolationLevel | null, c: LibraryConflict | null): HistoryVerdict {
+/** The level a library could not read from the property (its every commit fails). */
+export const UNREADABLE_LEVEL = 'unreadable';
+
+function verdict(library: WriterLibrary, level: IsolationLevel | null, c: LibraryConflict | null): LibraryJudgement {
   return {
     library,
-    level,
-    commits: c === null,
-    conflict: c && { kind: c.kind, check: c.check, winnerVersion: c.winnerVersion, message: c.message },
+    level: level ?? UNREADABLE_LEVEL,
+    outcome: c ? 'conflict' : 'commit',
+    conflict: c ? c.kind : null,
+    message: c && (c.winnerVersion === null ? c.message : `against version ${c.winnerVersion}: ${c.message}`),
   };
 }
 
@@ -149,7 +165,7 @@ function asConfigured(
   reads: LibraryTransaction,
   winners: readonly { version: number; actions: readonly Action[] }[],
   configuration: Record<string, string | null>,
-): HistoryVerdict[] {
+): LibraryJudgement[] {
   const value = configuration[ISOLATION_LEVEL_KEY] ?? null;
   return WRITER_LIBRARIES.map((library) => {
     const level = readIsolationLevel(value, library).effective;
@@ -164,13 +180,13 @@ const readVersionOf = (commit: HistoryCommit) => commit.readVersion ?? Math.min(
 function notJudged(commit: HistoryCommit, why: string): Rejudgement {
   return {
     version: commit.version,
+    judgements: [],
+    cannotJudge: why,
     readVersion: readVersionOf(commit),
     evidence: commit.evidence,
     winners: [...commit.concurrentWith],
-    cannotJudge: why,
     library: judgedLibrary(commit.writer),
     asConfigured: [],
-    verdicts: [],
     agreesWithLog: null,
   };
 }
@@ -189,7 +205,7 @@ async function rejudgeOne(commit: HistoryCommit, log: LogAccess): Promise<Rejudg
     version,
     actions: logicalActions(table, winnerActions[i] ?? []),
   }));
-  const verdicts = WRITER_LIBRARIES.flatMap((library) =>
+  const judgements = WRITER_LIBRARIES.flatMap((library) =>
     ISOLATION_LEVELS.map((level) =>
       verdict(library, level, judge(library, loser.reads, winners, atLevel(loser.configuration, level))),
     ),
@@ -200,29 +216,29 @@ async function rejudgeOne(commit: HistoryCommit, log: LogAccess): Promise<Rejudg
   return {
     ...notJudged(commit, ''),
     cannotJudge: null,
+    judgements,
     asConfigured: configured,
-    verdicts,
-    agreesWithLog: mine ? mine.commits : null,
+    agreesWithLog: mine ? mine.outcome === 'commit' : null,
   };
 }
 
-/** Every commit with a concurrent commit, judged again; commits with none are not listed. */
-export async function rejudge(
-  commits: readonly HistoryCommit[],
-  log: LogAccess,
-  options: RejudgeOptions = {},
-): Promise<Rejudgement[]> {
-  const max = options.maxJudged ?? DEFAULT_MAX_JUDGED;
+/**
+ * Every commit with a concurrent commit, judged again (commits with none are not listed), and the findings the
+ * judgements support.
+ */
+export async function rejudge(commits: HistoryCommit[], ctx: RejudgeContext): Promise<RejudgeResult> {
+  const max = ctx.maxJudged ?? DEFAULT_MAX_JUDGED;
+  const log = logAccess(ctx.table, ctx.readActions);
   const concurrent = commits.filter((c) => c.concurrentWith.length > 0);
-  const out: Rejudgement[] = [];
+  const rejudgements: Rejudgement[] = [];
   for (const [i, commit] of concurrent.entries()) {
-    options.signal?.throwIfAborted();
-    out.push(
+    ctx.signal?.throwIfAborted();
+    rejudgements.push(
       i < max
         ? await rejudgeOne(commit, log)
         : notJudged(commit, `the bound of ${max} commits judged was reached before it`),
     );
-    options.onProgress?.(i + 1, concurrent.length);
+    ctx.onProgress?.(i + 1, concurrent.length);
   }
-  return out;
+  return { rejudgements, findings: rejudgementFindings(commits, rejudgements) };
 }

@@ -46,46 +46,55 @@ export interface HistoryCommit {
   removes: number;
 }
 
-/** One library's answer for one re-judged commit: would its checker have let the commit through? */
-export interface HistoryVerdict {
-  /** delta-rs (1.2–1.6.x), delta-rs-legacy (≤ 1.1.4), delta-spark, databricks. */
-  library: string;
-  /**
-   * The level judged under. Among a rejudgement's `asConfigured`, the level this library reads from the table's
-   * property in force; null there when the library cannot read it (Delta Spark then fails every commit).
-   */
-  level: string | null;
-  commits: boolean;
-  /** The first refusal, against the first winner that refuses it; null when it commits. */
-  conflict: {
-    kind: string;
-    check: string;
-    /** The winning commit that refuses it; null when it fails before meeting any (an unreadable level). */
-    winnerVersion: number | null;
-    message: string;
-  } | null;
+export type HistorySeverity = 'error' | 'warning' | 'info';
+
+/** One thing the log shows (or fails to show), with the versions it rests on and what to do about it. */
+export interface HistoryFinding {
+  /** Stable id of the rule, e.g. 'log-gap', 'landed-only-under-write-serializable'. */
+  rule: string;
+  severity: HistorySeverity;
+  /** The commits it is about (empty when it is about the log as a whole). */
+  versions: number[];
+  /** What was seen, with the figures or the file it rests on. */
+  evidence: string;
+  fix: string;
 }
 
-/** A concurrent commit judged again from the log: against the commits it was concurrent with, by every checker. */
+/** What one library would have done with a commit under one isolation level, judged again from the log. */
+export interface LibraryJudgement {
+  /** delta-rs (1.2–1.6.x), delta-rs-legacy (≤ 1.1.4), delta-spark, databricks. */
+  library: string;
+  /** Serializable, WriteSerializable, SnapshotIsolation. */
+  level: string;
+  outcome: 'commit' | 'conflict' | 'cannot-judge';
+  /** The conflict's kind, or why it cannot be judged; null for a commit. */
+  conflict: string | null;
+  message: string | null;
+}
+
+/** A concurrent commit re-judged: every library's and level's outcome, or why it cannot be judged at all. */
 export interface Rejudgement {
   version: number;
-  /** The version it read: its recorded `readVersion`, else the one before the first commit it overlapped. */
+  judgements: LibraryJudgement[];
+  /** Why the log lacks what any judgement needs (no predicate recorded, a winner's adds without stats…); else null. */
+  cannotJudge:
+    | string
+    | null /** The version it read: its recorded `readVersion`, else the one before the first commit it overlapped. */;
   readVersion: number;
   evidence: ConcurrencyEvidence;
-  /** The winners it was judged against, in order (its `concurrentWith`). */
+  /** The commits it was judged against, in order (its `concurrentWith`). */
   winners: number[];
-  /** Why the log cannot support a judgement (no predicate recorded, one that does not parse …); null when judged. */
-  cannotJudge: string | null;
-  /** The library its writer was judged as (from commitInfo); null when the log does not say. */
+  /** The library its writer was judged as (delta-rs before 1.2 is delta-rs-legacy); null when the log does not say. */
   library: string | null;
-  /** What each library would have done under the table's property in force, as that library reads it. */
-  asConfigured: HistoryVerdict[];
-  /** Every library under every level: Serializable, WriteSerializable, SnapshotIsolation. */
-  verdicts: HistoryVerdict[];
   /**
-   * Its own library's checker, under the property in force, lets it through, as the log shows it was: true; false
-   * when the checker would have refused it (the overlap was a redo, or the writer is not the library it says);
-   * null when not judged or the library is unknown.
+   * Each library under the table's property in force, as that library reads it: `level` is the level it reads, or
+   * 'unreadable' when it cannot read one (Delta Spark then fails every commit).
+   */
+  asConfigured: LibraryJudgement[];
+  /**
+   * Its own library, under the property in force, lets it through, as the log shows it did: true; false when that
+   * checker would have refused it (an inferred overlap that was a redo, or a writer that is not what it says); null
+   * when not judged or its library is unknown.
    */
   agreesWithLog: boolean | null;
 }
@@ -93,31 +102,80 @@ export interface Rejudgement {
 /** A commit that added rows of a duplicated key. */
 export interface DuplicateSource {
   version: number;
-  /** Rows of the key in the files this commit added. */
   rows: number;
-  operation: string | null;
-  writer: HistoryWriter | null;
-}
-
-/** A key present more than once in the snapshot, and the commits whose files hold its rows. */
-export interface DuplicateKey {
-  /** Column → value, rendered as text (null for SQL NULL). */
-  key: Record<string, string | null>;
-  count: number;
-  /** Versions in ascending order; a file added before the oldest commit read has version null there. */
-  addedBy: (DuplicateSource | { version: null; rows: number; operation: null; writer: null })[];
-  /** Two of the commits that added its rows were concurrent (one landed between the other's read and its commit). */
+  writer: HistoryWriter;
+  /** Whether this commit was concurrent with another commit that added the same key. */
   concurrent: boolean;
 }
 
-/** Keys present more than once, listed up to a bound. */
+export interface DuplicateKey {
+  /** The key's values, by column. */
+  values: Record<string, string | number | boolean | null>;
+  /** Rows holding it. */
+  count: number;
+  addedBy: DuplicateSource[];
+}
+
+/** Keys present more than once in the snapshot read (the latest, or `atVersion`). */
 export interface DuplicateKeys {
-  columns: string[];
-  /** The snapshot searched. */
+  key: string[];
   atVersion: number;
-  /** Distinct keys present more than once (all of them, listed or not). */
+  /** Distinct keys present more than once. */
   distinct: number;
-  /** The most repeated keys first, up to `limit`. */
+  /** The keys listed (the first ones, up to the bound). */
   keys: DuplicateKey[];
-  limit: number;
+  /** True when more keys were found than are listed. */
+  truncated: boolean;
+}
+
+/** When the contention happened: the hour (UTC) with the most concurrent commits. */
+export interface BusiestHour {
+  /** The hour's start, ISO 8601. */
+  start: string;
+  commits: number;
+  concurrentCommits: number;
+}
+
+export interface HistorySummary {
+  /** Commits read. */
+  commits: number;
+  /** Distinct writers (library, version and app id). */
+  writers: number;
+  /** Commits concurrent with at least one other, from recorded or inferred evidence. */
+  concurrentCommits: number;
+  /** Of those, the ones whose overlap was inferred from timing. */
+  inferredConcurrentCommits: number;
+  /** Commits with neither readVersion nor timing: not known to be safe. */
+  unknownConcurrency: number;
+  /** The most consecutive versions each concurrent with the one before it (1 when none were; 0 with no commit). */
+  longestConcurrentChain: number;
+  /** Commits per hour over the span between the first and last timestamp read; null with fewer than two. */
+  commitsPerHour: number | null;
+  busiestHour: BusiestHour | null;
+  /** Distinct keys present more than once; null without `--key`. */
+  duplicateKeys: number | null;
+}
+
+/** What the history audit read, from where to where. */
+export interface HistoryRange {
+  /** The oldest version read; earlier ones were cleaned up, or are before `since`. */
+  fromVersion: number;
+  latestVersion: number;
+  /** The oldest commit file the log keeps (older ones are only in a checkpoint). */
+  oldestKept: number;
+  /** `since` as an ISO timestamp, when given. */
+  since: string | null;
+}
+
+export interface TableHistory {
+  /** The table as it was named (an alias, a path as given, an s3:// URL): never a server folder. */
+  location: string;
+  range: HistoryRange;
+  commits: HistoryCommit[];
+  rejudgements: Rejudgement[];
+  duplicates: DuplicateKeys | null;
+  findings: HistoryFinding[];
+  summary: HistorySummary;
+  /** Some finding is an error (the CLI exits 1). */
+  failed: boolean;
 }
