@@ -1,11 +1,13 @@
 /**
  * npm run audit -- FILE [--format text|sarif|junit] [--out REPORT] [--json OUT]
  * npm run audit -- code PATH… [--format text|sarif|junit] [--out REPORT] [--json OUT]
+ * npm run audit -- history LOCATION [--since T] [--key COL[,COL…]] [--at-version N] [--json OUT]
  *
  * Audits the jobs in a manifest (YAML or JSON): findings with their evidence and fix, then, per
  * table, the forecast for every pair of jobs in both orders. With `code`, audits the team's code
  * instead (each PATH a folder or a file): every setting that decides concurrency, where it is
- * written, and the findings about it. The report goes to stdout in the chosen format, or to REPORT
+ * written, and the findings about it. With `history`, audits what a table's own log says happened
+ * (history-audit.ts). The report goes to stdout in the chosen format, or to REPORT
  * with the text report on stdout. Exit codes, for a CI gate (docs/jobs-audit.md): 0 no error
  * finding, 1 error findings, 2 an unusable manifest, a PATH that is not there or bad flags, 3 the
  * audit itself failed. A failure prints one line, never a stack trace.
@@ -25,6 +27,7 @@ import { auditJobs, type JobAudit, type Manifest } from '../audit/index';
 import { ManifestError, parseManifest, readManifestText } from '../audit/manifest';
 import { locationConfigFromEnv } from '../tables/locations';
 import { parseArgs, REPO, runCommand, UsageError, userPath } from './args';
+import { historyAudit } from './history-audit';
 
 const USAGE = 'usage: npm run audit -- FILE [--format text|sarif|junit] [--out REPORT] [--json OUT]';
 const CODE_USAGE = 'usage: npm run audit -- code PATH… [--format text|sarif|junit] [--out REPORT] [--json OUT]';
@@ -44,6 +47,7 @@ const UNREADABLE: Record<string, string> = {
 };
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'history') return historyAudit(argv.slice(1), EXIT, (value) => outputPath('--json', value));
   const { positionals, options } = parseArgs(argv, { options: ['format', 'out', 'json'], flags: [] });
   const [file, ...paths] = positionals;
   if (file === 'code') {
