@@ -4,6 +4,7 @@
  * parse (cannot judge), and a timing overlap that was really a later commit (the checker refuses it: the judgement
  * differs from the log). Every rule raised has its help text.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DeltaTable,
@@ -114,5 +115,16 @@ describe('history findings', () => {
     expect(findings.map((f) => [f.rule, f.severity, f.versions])).toEqual([
       ['judgement-differs-from-log', 'info', [3]],
     ]);
+  });
+});
+
+describe('the history rules described', () => {
+  it('cover every rule the history audit raises, and no other', () => {
+    const src = join(import.meta.dirname, '../src/audit/history');
+    const raised = readdirSync(src)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => [...readFileSync(join(src, f), 'utf8').matchAll(/\brule:\s*([^,]+)/g)])
+      .flatMap((m) => [...(m[1] ?? '').matchAll(/'([a-z]+(?:-[a-z]+)+)'/g)].map((x) => x[1]));
+    expect(new Set(raised)).toEqual(new Set(Object.keys(HISTORY_RULE_HELP)));
   });
 });

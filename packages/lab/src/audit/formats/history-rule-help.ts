@@ -1,7 +1,7 @@
 /**
  * What each rule of the history audit checks, for people and for the formats a CI reads, in the jobs audit's style
  * (rule-help.ts): one sentence on what a finding says is wrong, and how the rule judges. A test holds this list to
- * the rules the re-judgement and the duplicates raise.
+ * the rules the history audit raises (everything under audit/history/).
  */
 
 export interface HistoryRuleHelp {
@@ -48,5 +48,40 @@ export const HISTORY_RULE_HELP: Readonly<Record<string, HistoryRuleHelp>> = {
     summary: 'Keys present more than once in the snapshot, with the commits that added their rows.',
     description:
       "DuckDB groups the snapshot's rows by the key columns given (deletion vectors and column mapping applied), lists the most repeated keys up to a bound and counts them all; each listed key's files are traced back to the commits that added them, with their writers and whether those commits were concurrent. Two check-then-append jobs that both saw no row and both appended leave exactly this (lesson E1).",
+  },
+  'log-cleaned-up': {
+    summary: 'Commits before the oldest commit file the log keeps cannot be read as evidence.',
+    description:
+      "Log cleanup removed their JSON files; only a checkpoint keeps the table's state from then, not who committed what or what each read. The history starts at the oldest file kept.",
+  },
+  'log-gap': {
+    summary: 'Commit files are missing from the middle of the log.',
+    description:
+      'A version between the oldest kept and the latest has no commit file: what those commits did and who made them is lost, and no engine reads the table past the gap. The first missing file is named.',
+  },
+  'damaged-commit': {
+    summary: 'A commit file cannot be read as Delta actions.',
+    description:
+      "The engine's own reader refuses it (empty, not JSON, an action it does not know); the file is named as the engine names it, and the table as the user named it.",
+  },
+  'isolation-property-unknown': {
+    summary: 'The isolation property in force before the history read is unknown.',
+    description:
+      "The table before the first version read cannot be loaded (cleaned up, no checkpoint stands for it), so delta.isolationLevel is known only from the first metaData the history reads; commits before that are judged under the libraries' defaults.",
+  },
+  'snapshot-unreadable': {
+    summary: 'The table at a version the judgements need cannot be loaded.',
+    description:
+      'Re-judging a commit and finding duplicated keys read the table at a version; when the engine cannot load it, nothing that needs its files is judged, and the reason is given in words.',
+  },
+  'concurrency-unknown': {
+    summary: 'Commits record neither readVersion nor timing: whether they overlapped another is unknown.',
+    description:
+      'Without readVersion (Delta Spark and Databricks record it on every commit) or timestamp and operationMetrics.execution_time_ms, nothing says what a commit overlapped. Unknown is never counted as safe.',
+  },
+  'concurrency-inferred': {
+    summary: 'Commits overlapped others by their timing only.',
+    description:
+      'delta-rs records no readVersion on its WRITE commits; their start is inferred as timestamp − execution_time_ms, and the commits that landed in between count as concurrent. A commit that retried stamped its timestamp before it landed, so an overlap after its first try is missed.',
   },
 };
