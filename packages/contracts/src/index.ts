@@ -103,6 +103,14 @@ export {
   sweepTableCells,
 } from './sweep-table';
 export {
+  CONCURRENCY_EVIDENCE,
+  checkTableHistory,
+  HISTORY_SEVERITIES,
+  JUDGED_OUTCOMES,
+  type TableHistoryDocument,
+  tableHistorySchema,
+} from './table-history';
+export {
   DEFAULT_MAX_WORK_MINUTES,
   durationText,
   estimateRace,

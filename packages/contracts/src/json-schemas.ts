@@ -12,6 +12,7 @@ import { labResultsSchema } from './lab-results';
 import { startRaceInputSchema } from './race-input';
 import { startSweepInputSchema } from './sweep-input';
 import { sweepResultsSchema } from './sweep-results';
+import { tableHistorySchema } from './table-history';
 
 /** The repository's contracts/ folder, where the files are committed. */
 export const CONTRACTS_FOLDER = new URL('../../../contracts/', import.meta.url);
@@ -41,6 +42,11 @@ export const CONTRACTS = {
   'code-audit.schema.json': {
     title: "Code audit written by `npm run audit -- code PATH… --json FILE` and returned by the API's auditCode",
     schema: codeAuditSchema,
+  },
+  'table-history.schema.json': {
+    title:
+      "Table history written by `npm run audit -- history LOCATION --json FILE` and returned by the API's tableHistory",
+    schema: tableHistorySchema,
   },
 } satisfies Record<string, { title: string; schema: v.GenericSchema }>;
 

@@ -31,6 +31,14 @@ export {
   type PairForecast,
   type SkippedWork,
 } from './audit/index';
+export {
+  DEFAULT_HISTORY_BOUNDS,
+  HistoryBoundError,
+  type HistoryBounds,
+  type TableHistory,
+  type TableHistoryOptions,
+  tableHistory,
+} from './audit/history/index';
 export { ManifestError, parseManifest, readManifest } from './audit/manifest';
 export { compiledEntry, DEFAULT_BUILD_DIR } from './build/compiled-entry';
 export { findRepoRoot, REPO_ROOT } from './build/repo-root';

@@ -3,9 +3,10 @@
  * inferred from timing, unknown without either; writers named from engineInfo and clientVersion; the isolation
  * property in force; gaps, damaged files and bounds named; `since` and `atVersion`; the CLI's exit codes.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkTableHistory } from '@racelab/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HistoryBoundError, type TableHistory, tableHistory } from '../src/audit/history/index';
 import { runAudit } from './helpers/audit-cli';
@@ -205,6 +206,12 @@ describe('npm run audit -- history', () => {
     expect(ok.stdout).toContain('summary.concurrentCommits         1');
     expect(ok.stdout).toContain('v2 ');
     expect(ok.stdout).toContain('concurrent with v1 (recorded)');
+    const written = JSON.parse(readFileSync(json, 'utf8')) as TableHistory;
+    expect(checkTableHistory(written)).toMatchObject({ ok: true });
+    expect(written.summary).toMatchObject({ commits: 3, concurrentCommits: 1 });
+    expect(checkTableHistory({ ...written, commits: [{ ...written.commits[0], evidence: 'guessed' }] })).toMatchObject({
+      ok: false,
+    });
     expect(cli([join(root, 'tables', 'damaged')]).status).toBe(1);
     const outside = cli(['/etc']);
     expect(outside.status).toBe(2);

@@ -20,6 +20,7 @@ const record = (writer: number, seq: number, version: number | null): SweepCommi
   seq,
   acknowledged: version !== null,
   version,
+  readVersion: null,
   tries: 1,
   attempts: 1,
   startedAt: 0,

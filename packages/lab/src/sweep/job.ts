@@ -30,6 +30,8 @@ export interface SweepCommitRecord {
   acknowledged: boolean;
   /** The version the engine told the writer it committed at. */
   version: number | null;
+  /** The table version the last try read (its commit's readVersion): whom it was concurrent with, from its side. */
+  readVersion: number | null;
   tries: number;
   /** Claims of a version (won or lost) plus refusals before a claim, over every try. */
   attempts: number;

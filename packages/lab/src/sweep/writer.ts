@@ -75,6 +75,7 @@ async function oneCommit(
     seq,
     acknowledged: false,
     version: null,
+    readVersion: null,
     tries: 0,
     attempts: 0,
     startedAt: Date.now(),
@@ -101,6 +102,7 @@ async function oneCommit(
       // fails is this commit's failure, as a failed preparation is, not the writer's end.
       const table = opened.table ?? (await DeltaTable.open(opened.store));
       opened.table = null;
+      record.readVersion = table.version;
       prepared = await prepare(table, job, seq, options);
     } catch (e) {
       record.error = asError(e).message;

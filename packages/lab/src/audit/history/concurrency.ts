@@ -2,7 +2,9 @@
  * Each commit as evidence: who wrote it, which isolation property was in force, and which commits landed between
  * its read and its own landing. Recorded where commitInfo holds `readVersion` (the versions after it and before
  * this one); inferred where it does not but holds a timestamp and `operationMetrics.execution_time_ms` (the
- * commits that landed before this one after it started); unknown otherwise, which is never counted as safe. The
+ * commits with a lower version stamped after it started, those that landed while it retried included: its own
+ * timestamp is stamped before its first claim; the clock of delta-rs's execution_time_ms starts after the table is
+ * loaded, so a commit that landed between the load and the operation's start is not seen); unknown otherwise, which is never counted as safe. The
  * table's first commit needs no record: nothing landed before it.
  */
 import { ISOLATION_LEVEL_KEY } from '@racelab/engine';
@@ -90,9 +92,10 @@ export function historyCommits(logged: readonly LoggedCommit[], config: Configur
       c.evidence = 'recorded';
     } else if (c.timestamp !== null && c.startedAt !== null) {
       // Every earlier commit whose landing came after this one started; the prefix maximum stops the scan early.
-      for (let j = i - 1; j >= 0 && (prefixMax[j] as number) > c.startedAt; j--) {
+      for (let j = i - 1; j >= 0 && (prefixMax[j] as number) >= c.startedAt; j--) {
         const other = commits[j] as HistoryCommit;
-        if (other.timestamp !== null && other.timestamp > c.startedAt) c.concurrentWith.push(other.version);
+        // A tie at the millisecond cannot be told apart: counted as an overlap, never as safe.
+        if (other.timestamp !== null && other.timestamp >= c.startedAt) c.concurrentWith.push(other.version);
       }
       c.concurrentWith.reverse();
       c.evidence = 'inferred';

@@ -161,7 +161,7 @@ function evidenceFindings(commits: HistoryCommit[]): HistoryFinding[] {
       rule: 'concurrency-inferred',
       severity: 'info',
       versions: inferred,
-      evidence: `${inferred.length} commit${inferred.length === 1 ? '' : 's'} (${versionsText(inferred)}) overlapped others by their timing only (timestamp − execution_time_ms), no readVersion recorded; a commit that retried stamped its timestamp before it landed, so an overlap after its first try is missed`,
+      evidence: `${inferred.length} commit${inferred.length === 1 ? '' : 's'} (${versionsText(inferred)}) overlapped others by their timing only (timestamp − execution_time_ms), no readVersion recorded; the timing starts after the writer loaded the table, so a commit that landed between that load and the operation's start is missed`,
       fix: 'record readVersion on every commit to know, not infer, what each commit overlapped',
     });
   }

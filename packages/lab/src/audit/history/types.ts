@@ -40,6 +40,10 @@ export interface HistoryCommit {
   writer: HistoryWriter;
   /** The versions that landed between this commit's read and its own landing. */
   concurrentWith: number[];
+  /**
+   * recorded: from `readVersion` (or version 0, before which nothing landed); inferred: from `timestamp −
+   * execution_time_ms`, the commits with a lower version stamped at or after that start; unknown: neither.
+   */
   evidence: ConcurrencyEvidence;
   /** Files the commit added and removed. */
   adds: number;
