@@ -128,3 +128,19 @@ describe('the history rules described', () => {
     expect(new Set(raised)).toEqual(new Set(Object.keys(HISTORY_RULE_HELP)));
   });
 });
+
+describe('a recorded level', () => {
+  it('is not flagged where Delta Spark records SnapshotIsolation for a commit that changes no data', async () => {
+    const dir = await table('serializable');
+    const created = {
+      ...(await commitAt(dir, 0)),
+      operation: 'CREATE TABLE',
+      adds: 0,
+      isolationLevel: 'SnapshotIsolation',
+    };
+    const writer = { ...created.writer, library: 'databricks' };
+    expect(historyFindings([{ ...created, writer }], [], null)).toEqual([]);
+    const written = { ...created, operation: 'WRITE', adds: 1, writer };
+    expect(historyFindings([written], [], null).map((f) => f.rule)).toEqual(['isolation-recorded-differs']);
+  });
+});

@@ -79,8 +79,10 @@ function recordedDiffers(commits: readonly HistoryCommit[], library: (c: History
     const lib = library(c);
     if (c.isolationLevel === null || lib === null) return [];
     const recorded = intendedLevel(c.isolationLevel);
-    // Delta Spark records SnapshotIsolation for a commit that changes no data (its checker downgrades for it).
-    if (recorded === 'SnapshotIsolation' && c.operation !== null && !CHANGES_DATA(c.operation)) return [];
+    // Delta Spark records SnapshotIsolation for a commit that changes no data (its checker downgrades for it): a
+    // CREATE TABLE or property change without files, a compaction.
+    const changesData = c.adds + c.removes > 0 && (c.operation === null || CHANGES_DATA(c.operation));
+    if (recorded === 'SnapshotIsolation' && !changesData) return [];
     const inForce = readIsolationLevel(c.isolationProperty, lib).effective;
     return recorded !== inForce ? [{ c, inForce }] : [];
   });
