@@ -49,7 +49,7 @@ async function race(dir: string, first: (t: DeltaTable) => Promise<PreparedOpera
 }
 
 async function judged(dir: string, commits: HistoryCommit[]) {
-  const { rejudgements, findings } = await rejudge(commits, rejudgeContext(await DeltaTable.open(dir)));
+  const { rejudgements, findings } = await rejudge(commits, await rejudgeContext(await DeltaTable.open(dir)));
   expect(findings).toEqual(historyFindings(commits, rejudgements, null));
   for (const f of findings) expect(HISTORY_RULE_HELP[f.rule], f.rule).toBeDefined();
   return { rejudgements, findings };

@@ -95,7 +95,7 @@ describe('re-judged from the log, as the lab measured', () => {
       const readVersion = o.second.readVersion as number;
       const overlapped = Array.from({ length: version - readVersion - 1 }, (_, i) => readVersion + 1 + i);
       const commit = { ...(await commitAt(dir, version, overlapped)), readVersion };
-      const { rejudgements } = await rejudge([commit], rejudgeContext(await DeltaTable.open(dir)));
+      const { rejudgements } = await rejudge([commit], await rejudgeContext(await DeltaTable.open(dir)));
       const [judged] = rejudgements;
       expect(judged?.cannotJudge, preset.id).toBeNull();
       for (const { level, run } of runs) {

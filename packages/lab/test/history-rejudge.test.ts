@@ -108,7 +108,7 @@ describe('a landed concurrent commit re-judged from the log', () => {
       const second = await commitAt(dir, 3, [2], 'recorded', camelCaseSpelling(level));
       const { rejudgements } = await rejudge(
         [await commitAt(dir, 2), second],
-        rejudgeContext(await DeltaTable.open(dir)),
+        await rejudgeContext(await DeltaTable.open(dir)),
       );
       const [judged] = rejudgements;
       expect(judged?.cannotJudge).toBeNull();

@@ -4,7 +4,7 @@
  * decides concurrency; a test states who was concurrent with whom itself, from what it raced. And the context
  * tableHistory gives the re-judgement, for a table opened at its latest version.
  */
-import { type Action, type DeltaTable, readCommit, storeFor } from '@racelab/engine';
+import { type Action, DeltaTable, readCommit, storeFor } from '@racelab/engine';
 import type { RejudgeContext } from '../../src/audit/history/rejudge';
 import type { ConcurrencyEvidence, HistoryCommit } from '../../src/audit/history/types';
 
@@ -48,9 +48,18 @@ export async function commitAt(
   };
 }
 
-/** What tableHistory passes the re-judgement, for a table opened at its latest version. */
-export const rejudgeContext = (table: DeltaTable): RejudgeContext => ({
-  table,
-  configurationAt: () => ({}),
-  readActions: (version) => readCommit(storeFor(table.location), version),
-});
+/** What tableHistory passes the re-judgement, for a table opened at its latest version: each version's properties. */
+export async function rejudgeContext(table: DeltaTable): Promise<RejudgeContext> {
+  const properties: Record<string, string>[] = [];
+  for (let v = 0; v <= table.version; v++) {
+    const at = await DeltaTable.open(table.store, { version: v });
+    properties.push(
+      Object.fromEntries(Object.entries(at.configuration).filter(([, x]) => x !== null)) as Record<string, string>,
+    );
+  }
+  return {
+    table,
+    configurationAt: (version) => properties[version] ?? {},
+    readActions: (version) => readCommit(storeFor(table.location), version),
+  };
+}

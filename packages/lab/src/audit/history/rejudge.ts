@@ -13,6 +13,7 @@ import {
   type Action,
   type Add,
   camelCaseSpelling,
+  canMatch,
   checkerFor,
   type DeltaTable,
   type Expr,
@@ -62,8 +63,8 @@ export function judgedLibrary(writer: HistoryWriter): WriterLibrary | null {
   return lib === 'delta-spark' || lib === 'databricks' ? lib : null;
 }
 
-/** The read side of a commit as the checkers need it, or why the log cannot give it. */
-type Loser = { reads: LibraryTransaction; configuration: Record<string, string | null> } | { why: string };
+/** A commit's read side as far as the log gives it, or why it cannot. */
+type Parsed = { operation: string; expr: Expr | null; wholeTable: boolean } | { why: string };
 
 /** A file action under logical names, as the reader presents files to predicates on a column-mapped table. */
 function logicalAdd(table: DeltaTable, add: Add): Add {
@@ -79,15 +80,7 @@ function logicalAdd(table: DeltaTable, add: Add): Add {
 const logicalActions = (table: DeltaTable, actions: readonly Action[]): Action[] =>
   actions.map((a) => ('add' in a ? { add: logicalAdd(table, a.add) } : a));
 
-function parsed(table: DeltaTable, predicate: string): Expr | string {
-  try {
-    return table.parsePredicate(predicate);
-  } catch (e) {
-    return `its recorded predicate ${JSON.stringify(predicate)} does not parse against the table's schema: ${(e as Error).message}`;
-  }
-}
-
-function loserOf(commit: HistoryCommit, table: DeltaTable, own: readonly Action[]): Loser {
+function readSideOf(commit: HistoryCommit, table: DeltaTable): Parsed {
   const operation = commit.operation;
   if (operation === null) return { why: 'its commitInfo records no operation' };
   if (!JUDGED.has(operation))
@@ -96,32 +89,80 @@ function loserOf(commit: HistoryCommit, table: DeltaTable, own: readonly Action[
   if (commit.predicate === null && operation === 'UPDATE') {
     return { why: 'no predicate recorded for its UPDATE: what it read is unknown' };
   }
-  const expr = commit.predicate === null ? null : parsed(table, commit.predicate);
-  if (typeof expr === 'string') return { why: expr };
-  const fileActions = logicalActions(
-    table,
-    own.filter((a) => !('commitInfo' in a)),
-  );
-  const removes = fileActions.some((a) => 'remove' in a);
-  return {
-    configuration: table.configuration,
-    reads: {
-      readVersion: table.version,
-      protocol: table.protocol,
-      readPredicate: expr,
-      // A MERGE records a predicate only when it filtered its target early; without one it read every file.
-      readWholeTable: operation === 'MERGE' && expr === null,
-      readFiles: new Set(table.filesMatching(expr ?? undefined).map((f) => f.path)),
-      actions: fileActions,
-      operation,
-      operationChangesData: operation !== 'OPTIMIZE',
-      // What Spark would have recorded: it read nothing (no predicate, not a rewrite) and only adds files.
-      isBlindAppend: operation === 'WRITE' && expr === null && !removes,
-      partitionColumns: table.partitionColumns,
-      metadata: table.metadata,
-    },
-  };
+  if (commit.predicate === null) return { operation, expr: null, wholeTable: operation === 'MERGE' };
+  try {
+    return { operation, expr: table.parsePredicate(commit.predicate), wholeTable: false };
+  } catch (e) {
+    return {
+      why: `its recorded predicate ${JSON.stringify(commit.predicate)} does not parse against the table's schema: ${(e as Error).message}`,
+    };
+  }
 }
+
+/**
+ * The files a loser read that matter to any checker: those among its winners' removes (delta-rs and Spark ask of
+ * a read file only whether a winner removed it). A removed path was live at the read version unless an earlier
+ * winner added it; it was read when the loser has no predicate, or the predicate could see its add (found in the
+ * log at or before the read version). Null when such an add is not in the commits read (it is in a checkpoint).
+ */
+function readAmongRemoved(
+  read: Extract<Parsed, { operation: string }>,
+  readVersion: number,
+  winners: readonly (readonly Action[])[],
+  table: DeltaTable,
+  adds: AddIndex,
+): Set<string> | null {
+  const files = new Set<string>();
+  const addedSince = new Set<string>();
+  for (const actions of winners) {
+    for (const a of actions) {
+      if (!('remove' in a) || addedSince.has(a.remove.path)) continue;
+      if (read.expr === null) {
+        files.add(a.remove.path);
+        continue;
+      }
+      const add = adds.at(a.remove.path, readVersion);
+      if (add === undefined) return null;
+      if (canMatch(read.expr, table.fileStats(add))) files.add(a.remove.path);
+    }
+    for (const a of actions) if ('add' in a) addedSince.add(a.add.path);
+  }
+  return files;
+}
+
+/** The adds of some paths, each with the version that wrote it, from the commit files read. */
+class AddIndex {
+  private readonly byPath = new Map<string, { version: number; add: Add }[]>();
+
+  static async of(paths: ReadonlySet<string>, versions: readonly number[], log: LogAccess, signal?: AbortSignal) {
+    const index = new AddIndex();
+    if (paths.size === 0) return index;
+    for (let i = 0; i < versions.length; i += PARALLEL_READS) {
+      signal?.throwIfAborted();
+      const batch = versions.slice(i, i + PARALLEL_READS);
+      const read = await Promise.all(batch.map((v) => log.actionsOf(v)));
+      batch.forEach((version, j) => {
+        for (const a of read[j] ?? []) {
+          if ('add' in a && paths.has(a.add.path)) {
+            index.byPath.set(a.add.path, [...(index.byPath.get(a.add.path) ?? []), { version, add: a.add }]);
+          }
+        }
+      });
+    }
+    return index;
+  }
+
+  /** The newest add of `path` at or before `version`. */
+  at(path: string, version: number): Add | undefined {
+    return this.byPath
+      .get(path)
+      ?.filter((e) => e.version <= version)
+      .at(-1)?.add;
+  }
+}
+
+/** Commit files read at once while indexing adds. */
+const PARALLEL_READS = 64;
 
 /** `configuration` with `delta.isolationLevel` set to the spelling every library reads as `level`. */
 const atLevel = (configuration: Record<string, string | null>, level: IsolationLevel) => ({
@@ -191,26 +232,61 @@ function notJudged(commit: HistoryCommit, why: string): Rejudgement {
   };
 }
 
-async function rejudgeOne(commit: HistoryCommit, log: LogAccess): Promise<Rejudgement> {
-  const readVersion = readVersionOf(commit);
-  if (readVersion < 0) return notJudged(commit, "it overlapped the table's first commit: there was nothing to read");
-  const [table, own, winnerActions] = await Promise.all([
-    log.snapshotAt(readVersion),
+/** A concurrent commit with its own actions and its winners', ready to judge. */
+interface Pending {
+  commit: HistoryCommit;
+  readVersion: number;
+  read: Parsed;
+  own: readonly Action[];
+  winners: readonly (readonly Action[])[];
+}
+
+async function pending(commit: HistoryCommit, ctx: RejudgeContext, log: LogAccess): Promise<Pending> {
+  const [own, winners] = await Promise.all([
     log.actionsOf(commit.version),
     Promise.all(commit.concurrentWith.map((v) => log.actionsOf(v))),
   ]);
-  const loser = loserOf(commit, table, own);
-  if ('why' in loser) return notJudged(commit, loser.why);
+  return { commit, readVersion: readVersionOf(commit), read: readSideOf(commit, ctx.table), own, winners };
+}
+
+async function judgeOne(p: Pending, ctx: RejudgeContext, log: LogAccess, adds: AddIndex): Promise<Rejudgement> {
+  const { commit, readVersion, read } = p;
+  if (readVersion < 0) return notJudged(commit, "it overlapped the table's first commit: there was nothing to read");
+  if ('why' in read) return notJudged(commit, read.why);
+  const { table } = ctx;
+  const files =
+    readAmongRemoved(read, readVersion, p.winners, table, adds) ??
+    // An add only a checkpoint holds: the table as of the read version says what the predicate could see.
+    new Set((await log.snapshotAt(readVersion)).filesMatching(read.expr ?? undefined).map((f) => f.path));
+  const fileActions = logicalActions(
+    table,
+    p.own.filter((a) => !('commitInfo' in a)),
+  );
+  const configuration: Record<string, string | null> = ctx.configurationAt(readVersion);
+  const reads: LibraryTransaction = {
+    readVersion,
+    protocol: table.protocol,
+    readPredicate: read.expr,
+    readWholeTable: read.wholeTable,
+    readFiles: files,
+    actions: fileActions,
+    operation: read.operation,
+    operationChangesData: read.operation !== 'OPTIMIZE',
+    // What Spark would have recorded: it read nothing (no predicate, not a rewrite) and only adds files.
+    isBlindAppend: read.operation === 'WRITE' && read.expr === null && !fileActions.some((a) => 'remove' in a),
+    partitionColumns: table.partitionColumns,
+    metadata: { ...table.metadata, configuration },
+  };
   const winners = commit.concurrentWith.map((version, i) => ({
     version,
-    actions: logicalActions(table, winnerActions[i] ?? []),
+    actions: logicalActions(table, p.winners[i] ?? []),
   }));
   const judgements = WRITER_LIBRARIES.flatMap((library) =>
     ISOLATION_LEVELS.map((level) =>
-      verdict(library, level, judge(library, loser.reads, winners, atLevel(loser.configuration, level))),
+      verdict(library, level, judge(library, reads, winners, atLevel(configuration, level))),
     ),
   );
-  const configured = asConfigured(loser.reads, winners, loser.configuration);
+  const configured = asConfigured(reads, winners, configuration);
   const library = judgedLibrary(commit.writer);
   const mine = configured.find((v) => v.library === library);
   return {
@@ -230,15 +306,30 @@ export async function rejudge(commits: HistoryCommit[], ctx: RejudgeContext): Pr
   const max = ctx.maxJudged ?? DEFAULT_MAX_JUDGED;
   const log = logAccess(ctx.table, ctx.readActions);
   const concurrent = commits.filter((c) => c.concurrentWith.length > 0);
-  const rejudgements: Rejudgement[] = [];
-  for (const [i, commit] of concurrent.entries()) {
+  const judged: Pending[] = [];
+  const toJudge = concurrent.slice(0, max);
+  for (let i = 0; i < toJudge.length; i += PARALLEL_READS) {
     ctx.signal?.throwIfAborted();
-    rejudgements.push(
-      i < max
-        ? await rejudgeOne(commit, log)
-        : notJudged(commit, `the bound of ${max} commits judged was reached before it`),
-    );
+    judged.push(...(await Promise.all(toJudge.slice(i, i + PARALLEL_READS).map((c) => pending(c, ctx, log)))));
+  }
+  // The adds a predicate's judgement needs: those of the paths its winners removed, from the log up to its read.
+  const wanted = new Set<string>();
+  let upTo = -1;
+  for (const p of judged) {
+    if ('why' in p.read || p.read.expr === null) continue;
+    upTo = Math.max(upTo, p.readVersion);
+    for (const actions of p.winners) for (const a of actions) if ('remove' in a) wanted.add(a.remove.path);
+  }
+  const versions = commits.map((c) => c.version).filter((v) => v <= upTo);
+  const adds = await AddIndex.of(wanted, versions, log, ctx.signal);
+  const rejudgements: Rejudgement[] = [];
+  for (const [i, p] of judged.entries()) {
+    ctx.signal?.throwIfAborted();
+    rejudgements.push(await judgeOne(p, ctx, log, adds));
     ctx.onProgress?.(i + 1, concurrent.length);
+  }
+  for (const commit of concurrent.slice(max)) {
+    rejudgements.push(notJudged(commit, `the bound of ${max} commits judged was reached before it`));
   }
   return { rejudgements, findings: rejudgementFindings(commits, rejudgements) };
 }
