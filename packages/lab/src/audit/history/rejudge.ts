@@ -3,11 +3,12 @@
  * audit and every forecast use): delta-rs 1.2–1.6.x, delta-rs ≤ 1.1.4 (the same checker, its own reading of the
  * level), Delta Spark and Databricks, under Serializable, WriteSerializable and SnapshotIsolation, and under the
  * table's property in force as each library reads it. The loser is rebuilt as the engine's Transaction builds one:
- * its read side from its recorded predicate parsed against the schema at its read version, the files it read those
- * live then that the predicate could see (partition values and stats, logical names on a column-mapped table), its
- * own file actions from its commit; each winner is its commit's actions, commitInfo included (a blind-append claim
- * changes how WriteSerializable judges it). Where the log lacks what a judgement needs, the commit is not judged
- * and `cannotJudge` says why.
+ * its read side from its recorded predicate parsed against the table's schema, its own file actions from its
+ * commit, the property from the configuration in force at its read version; each winner is its commit's actions,
+ * commitInfo included (a blind-append claim changes how WriteSerializable judges it), under logical column names on
+ * a column-mapped table. No snapshot is built per read version: the checkers ask of the files a loser read only
+ * whether a winner removed one, so only those paths' adds are looked up in the commit files. Where the log lacks
+ * what a judgement needs, the commit is not judged and `cannotJudge` says why.
  */
 import {
   type Action,
