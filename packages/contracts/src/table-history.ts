@@ -61,18 +61,30 @@ const findingSchema = object({
   fix: text,
 });
 
+const judgementSchema = object({
+  library: text,
+  level: text,
+  outcome: oneOf(JUDGED_OUTCOMES),
+  conflict: maybeText,
+  message: maybeText,
+});
+
 const rejudgementSchema = object({
   version,
-  judgements: list(
-    object({
-      library: text,
-      level: text,
-      outcome: oneOf(JUDGED_OUTCOMES),
-      conflict: maybeText,
-      message: maybeText,
-    }),
-  ),
+  judgements: list(judgementSchema),
   cannotJudge: described(maybeText, 'why the log lacks what any judgement needs'),
+  readVersion: described(whole, 'the version it read: recorded, else the one before the first commit it overlapped'),
+  evidence: described(oneOf(CONCURRENCY_EVIDENCE), 'how its overlap is known'),
+  winners: described(list(version), 'the commits it was judged against, in order'),
+  library: described(maybeText, 'the library its writer was judged as (delta-rs-legacy before 1.2); null when unknown'),
+  asConfigured: described(
+    list(judgementSchema),
+    "each library under the table's property in force, at the level it reads there ('unreadable' when none)",
+  ),
+  agreesWithLog: described(
+    v.nullable(flag),
+    "its own library's checker lets it through under the property in force, as the log shows; null when not judged",
+  ),
 });
 
 const keyValue = v.union([text, v.number(), flag, v.null()], mustBe('a string, number, boolean or null'));

@@ -307,8 +307,9 @@ describe('the rules described', () => {
 
   it('cover every rule the audit raises', () => {
     const src = join(REPO, 'packages/lab/src/audit');
+    // The history audit's rules are its own (formats/history-rule-help.ts, held to them by history-findings.test.ts).
     const raised = readdirSync(src, { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('.ts'))
+      .filter((f) => f.endsWith('.ts') && !f.startsWith('history/'))
       .flatMap((f) => [...readFileSync(join(src, f), 'utf8').matchAll(/\brule: ([^,\n]+)/g)])
       .flatMap((m) => [...(m[1] ?? '').matchAll(/'([a-z]+(?:-[a-z]+)+)'/g)].map((x) => x[1]));
     expect(raised.length).toBeGreaterThan(10);

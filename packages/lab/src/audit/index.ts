@@ -9,11 +9,13 @@
  * `code` is not there. A job's code, when the manifest's folder is known, fills the settings the job leaves out and
  * raises code-drift where the manifest says otherwise (job-code.ts).
  * The pairwise checks spend fixed budgets (limits.ts); what they left out is in `skipped`. Jobs that state a commit
- * rate are forecast per table by the contention model (contention.ts), refined by the pair forecasts.
+ * rate are forecast per table by the contention model (contention.ts), refined by the pair forecasts. Beside the
+ * forecast, each readable table's recent log says what really happened (history-evidence.ts).
  */
 import type { DeltaTable } from '@racelab/engine';
 import type { LocationConfig } from '../tables/locations';
 import { contentionFindings } from './contention-findings';
+import { historyEvidence } from './history-evidence';
 import { jobsWithCode } from './job-code';
 import { auditBudgets, type SkippedWork } from './limits';
 import { ManifestError } from './manifest';
@@ -91,6 +93,8 @@ export async function auditJobs(
     } catch (e) {
       findings.push(unreadableFinding(table, jobs, await unreadableAt(e, t.resolved, cfg)));
     }
+    const evidence = await historyEvidence(table, jobs, cfg);
+    if (evidence) findings.push(evidence);
   }
   findings.push(...scheduleConflicts(manifest.jobs, pairs, budgets.schedules));
   findings.push(...contentionFindings(manifest.jobs, pairs, budgets.contention));

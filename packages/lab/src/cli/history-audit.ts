@@ -11,6 +11,7 @@ import { writeFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { NotATableError } from '@racelab/engine';
 import { toHistoryText } from '../audit/formats/history-text';
+import { KeyColumnError } from '../audit/history/duplicates';
 import { tableHistory } from '../audit/history/index';
 import { LocationError, locationConfigFromEnv } from '../tables/locations';
 import { parseArgs, REPO, UsageError, userPath } from './args';
@@ -44,7 +45,7 @@ export async function historyAudit(argv: string[], exit: HistoryExit, jsonPath: 
       ...(process.stderr.isTTY && { onProgress: progressLine }),
     });
   } catch (e) {
-    if (!(e instanceof LocationError || e instanceof NotATableError)) throw e;
+    if (!(e instanceof LocationError || e instanceof NotATableError || e instanceof KeyColumnError)) throw e;
     console.error(`audit: ${e.message}`);
     return exit.unusable;
   }

@@ -107,6 +107,12 @@ export const RULE_HELP: Readonly<Record<string, RuleHelp>> = {
       'The location does not resolve (outside the roots, an unknown bucket, a lab scale that is not served), nothing is there, or what is there is not a Delta table the engine reads (no log, a log or a feature it refuses, a missing data file); the reason is given in words. The rules that read the table did not check its jobs.',
     reads: 'table',
   },
+  'history-evidence': {
+    summary: "The table's own log shows commits of the last 7 days that overlapped others.",
+    description:
+      "Beside the forecast, what really happened: the history audit reads the table's recent commits (bounded), says which overlapped which and how that is known (readVersion recorded, or inferred from timing), and re-judges them under every writer library and level. A warning when the history has findings of its own (commits that landed only under WriteSerializable, blind-append claims on reads …), else a note; a bound hit is a note too.",
+    reads: 'table',
+  },
   'checkpoint-skipped': {
     summary: "The job's table was read only by skipping a checkpoint the engine cannot read.",
     description:

@@ -81,7 +81,26 @@ export interface Rejudgement {
   version: number;
   judgements: LibraryJudgement[];
   /** Why the log lacks what any judgement needs (no predicate recorded, a winner's adds without stats…); else null. */
-  cannotJudge: string | null;
+  cannotJudge:
+    | string
+    | null /** The version it read: its recorded `readVersion`, else the one before the first commit it overlapped. */;
+  readVersion: number;
+  evidence: ConcurrencyEvidence;
+  /** The commits it was judged against, in order (its `concurrentWith`). */
+  winners: number[];
+  /** The library its writer was judged as (delta-rs before 1.2 is delta-rs-legacy); null when the log does not say. */
+  library: string | null;
+  /**
+   * Each library under the table's property in force, as that library reads it: `level` is the level it reads, or
+   * 'unreadable' when it cannot read one (Delta Spark then fails every commit).
+   */
+  asConfigured: LibraryJudgement[];
+  /**
+   * Its own library, under the property in force, lets it through, as the log shows it did: true; false when that
+   * checker would have refused it (an inferred overlap that was a redo, or a writer that is not what it says); null
+   * when not judged or its library is unknown.
+   */
+  agreesWithLog: boolean | null;
 }
 
 /** A commit that added rows of a duplicated key. */
