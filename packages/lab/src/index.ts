@@ -22,6 +22,27 @@ export {
   type SkippedFile,
 } from './audit/code-scan/index';
 export {
+  type BusiestHour,
+  type ConcurrencyEvidence,
+  DEFAULT_HISTORY_BOUNDS,
+  type DuplicateKey,
+  type DuplicateKeys,
+  type DuplicateSource,
+  HistoryBoundError,
+  type HistoryBounds,
+  type HistoryCommit,
+  type HistoryFinding,
+  type HistoryRange,
+  type HistorySeverity,
+  type HistorySummary,
+  type HistoryWriter,
+  type LibraryJudgement,
+  type Rejudgement,
+  type TableHistory,
+  type TableHistoryOptions,
+  tableHistory,
+} from './audit/history/index';
+export {
   auditJobs,
   type Finding,
   type Job,
