@@ -65,6 +65,7 @@ export const PER_REQUEST: Readonly<Record<string, number>> = {
   'Query.tableLayout': 1,
   'Query.predictConflict': 1,
   'Query.measuredOutcome': 1,
+  'Query.tableHistory': 1,
   'Query.isolationMatrix': 1,
   'Mutation.auditTables': 1,
   'Mutation.auditJobs': 1,
