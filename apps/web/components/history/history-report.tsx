@@ -1,0 +1,186 @@
+'use client';
+/**
+ * A table's history as read: its figures (named as the API names them), the timeline, the findings under it, the
+ * concurrent commits with what each writer library would have done under the chosen level, and the keys present
+ * more than once with the commits that added them.
+ */
+import { useState } from 'react';
+import { type HistoryView, LEVELS, type Level, LIBRARIES, laneOf, outcomesAt, utc } from '../../lib/history';
+import { HistoryTimeline } from './history-timeline';
+
+const BADGE: Record<string, string> = { error: 'bad', warning: 'warn', info: 'ok' };
+
+function Figures({ history: h }: { history: HistoryView }) {
+  const s = h.summary;
+  const figures: [string, string, string | number][] = [
+    ['commits', 'commits read', s.commits],
+    ['writers', 'writers', s.writers],
+    ['concurrentCommits', 'concurrent commits', s.concurrentCommits],
+    ['inferredConcurrentCommits', 'of them inferred', s.inferredConcurrentCommits],
+    ['unknownConcurrency', 'concurrency unknown', s.unknownConcurrency],
+    ['longestConcurrentChain', 'longest concurrent chain', s.longestConcurrentChain],
+    ['commitsPerHour', 'commits per hour', s.commitsPerHour === null ? '—' : s.commitsPerHour.toFixed(1)],
+    ['busiestHour', 'busiest hour', s.busiestHour ?? '—'],
+    ['duplicateKeys', 'duplicate keys', h.key.length > 0 ? s.duplicateKeys : '— (no key)'],
+  ];
+  return (
+    <dl className="figures" data-testid="history-summary">
+      {figures.map(([id, label, value]) => (
+        <div key={id} data-testid={`summary-${id}`}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Findings({ findings }: { findings: HistoryView['findings'] }) {
+  if (findings.length === 0) return <p className="muted">No findings: nothing in this log needs attention.</p>;
+  return (
+    <div className="table-scroll">
+      <table className="data" data-testid="history-findings">
+        <caption>Findings</caption>
+        <thead>
+          <tr>
+            <th>rule</th>
+            <th>severity</th>
+            <th>versions</th>
+            <th>evidence</th>
+            <th>fix</th>
+          </tr>
+        </thead>
+        <tbody>
+          {findings.map((f) => (
+            <tr key={`${f.rule}:${f.versions.join(',')}`} data-testid="history-finding" data-rule={f.rule}>
+              <td>
+                <code>{f.rule}</code>
+              </td>
+              <td>
+                <span className={`badge ${BADGE[f.severity] ?? 'warn'}`}>{f.severity}</span>
+              </td>
+              <td>{f.versions.map((v) => `v${v}`).join(', ')}</td>
+              <td>{f.evidence}</td>
+              <td>{f.fix}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ConcurrentCommits({ history: h, level }: { history: HistoryView; level: Level }) {
+  const concurrent = h.commits.filter((c) => c.concurrentWith.length > 0 || c.evidence === 'unknown');
+  if (concurrent.length === 0) return null;
+  const judged = new Map(h.rejudgements.map((r) => [r.version, r]));
+  return (
+    <div className="table-scroll">
+      <table className="data" data-testid="history-concurrent">
+        <caption>Concurrent commits and those whose concurrency is unknown, re-judged under {level}</caption>
+        <thead>
+          <tr>
+            <th>version</th>
+            <th>writer</th>
+            <th>at</th>
+            <th>evidence</th>
+            <th>concurrent with</th>
+            {LIBRARIES.map((l) => (
+              <th key={l.id}>{l.label}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {concurrent.map((c) => {
+            const r = judged.get(c.version);
+            return (
+              <tr key={c.version} data-testid="history-concurrent-row" data-version={c.version}>
+                <td>v{c.version}</td>
+                <td>{laneOf(c)}</td>
+                <td>{utc(c.timestamp)}</td>
+                <td>{c.evidence}</td>
+                <td>{c.concurrentWith.length > 0 ? c.concurrentWith.map((v) => `v${v}`).join(', ') : '—'}</td>
+                {outcomesAt(r, level).map((o, i) => (
+                  <td key={LIBRARIES[i]?.id} title={o === 'cannot-judge' ? (r?.cannotJudge ?? undefined) : undefined}>
+                    {o ?? 'not judged'}
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Duplicates({ history: h }: { history: HistoryView }) {
+  if (h.key.length === 0) return null;
+  if (h.duplicates.length === 0)
+    return <p className="muted">No value of ({h.key.join(', ')}) is present more than once.</p>;
+  return (
+    <div className="table-scroll">
+      <table className="data" data-testid="history-duplicates">
+        <caption>Keys ({h.key.join(', ')}) present more than once</caption>
+        <thead>
+          <tr>
+            <th>key</th>
+            <th>rows</th>
+            <th>added by</th>
+            <th>concurrent commits</th>
+          </tr>
+        </thead>
+        <tbody>
+          {h.duplicates.map((d) => (
+            <tr key={JSON.stringify(d.key)}>
+              <td>
+                <code>{d.key.map((v) => v ?? 'NULL').join(', ')}</code>
+              </td>
+              <td>{d.rows}</td>
+              <td>{d.versions.map((v) => `v${v}`).join(', ')}</td>
+              <td>{d.concurrent ? 'yes' : 'no'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function HistoryReport({ history: h }: { history: HistoryView }) {
+  const [level, setLevel] = useState<Level>('WriteSerializable');
+  const range = h.fromVersion === null ? 'no commits read' : `versions ${h.fromVersion} to ${h.toVersion}`;
+  return (
+    <div className="stack" data-testid="history-report">
+      <p>
+        <code>{h.location}</code>, {range}
+        {h.failed && (
+          <>
+            {' '}
+            <span className="badge bad">error findings</span>
+          </>
+        )}
+      </p>
+      {h.notes.length > 0 && (
+        <ul className="muted" data-testid="history-notes">
+          {h.notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      )}
+      <Figures history={h} />
+      <label>
+        Re-judged under{' '}
+        <select value={level} onChange={(e) => setLevel(e.target.value as Level)} name="level">
+          {LEVELS.map((l) => (
+            <option key={l}>{l}</option>
+          ))}
+        </select>
+      </label>
+      <HistoryTimeline commits={h.commits} rejudgements={h.rejudgements} level={level} />
+      <Findings findings={h.findings} />
+      <ConcurrentCommits history={h} level={level} />
+      <Duplicates history={h} />
+    </div>
+  );
+}
