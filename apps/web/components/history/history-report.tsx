@@ -169,14 +169,16 @@ export function HistoryReport({ history: h }: { history: HistoryView }) {
         </ul>
       )}
       <Figures history={h} />
-      <label>
-        Re-judged under{' '}
-        <select value={level} onChange={(e) => setLevel(e.target.value as Level)} name="level">
-          {LEVELS.map((l) => (
-            <option key={l}>{l}</option>
-          ))}
-        </select>
-      </label>
+      <div className="row">
+        <label>
+          Re-judged under{' '}
+          <select value={level} onChange={(e) => setLevel(e.target.value as Level)} name="level">
+            {LEVELS.map((l) => (
+              <option key={l}>{l}</option>
+            ))}
+          </select>
+        </label>
+      </div>
       <HistoryTimeline commits={h.commits} rejudgements={h.rejudgements} level={level} />
       <Findings findings={h.findings} />
       <ConcurrentCommits history={h} level={level} />

@@ -21,7 +21,7 @@ const LEFT = 220;
 const RIGHT = 30;
 const LANE = 44;
 const TOP = 12;
-const SQUARE = 6;
+const SQUARE = 8;
 const GREY = '#9aa3ad';
 const INK = '#27313d';
 
@@ -50,7 +50,7 @@ function Outcomes({
     <g data-testid="history-outcomes" data-version={mark.commit.version}>
       {LIBRARIES.map((lib, i) => {
         const outcome = outcomes[i] ?? null;
-        const x = cx + (i - 2) * (SQUARE + 1);
+        const x = cx - 2 * (SQUARE + 1) + i * (SQUARE + 1);
         const y = cy + 8;
         const judged = outcome === 'commits' || outcome === 'conflicts';
         const colour = judged ? lib.colour : GREY;
@@ -176,7 +176,7 @@ export function HistoryTimeline({
           </text>
         ))}
       </svg>
-      <figcaption className="muted">
+      <figcaption className="muted" style={{ fontWeight: 'normal' }}>
         {layout.axis === 'time'
           ? 'Commits at their commitInfo timestamp (UTC).'
           : 'Commits by version: some have no timestamp.'}
