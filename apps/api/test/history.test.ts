@@ -12,21 +12,25 @@ import { type Stack, startStack } from './helpers/stack';
 
 const HISTORY = `query($l: String!, $since: String, $key: [String!], $at: Int) {
   tableHistory(location: $l, since: $since, key: $key, atVersion: $at) {
-    location key failed notes
+    location failed range { fromVersion latestVersion oldestKept since }
     summary { commits writers concurrentCommits inferredConcurrentCommits unknownConcurrency duplicateKeys
-      longestConcurrentChain commitsPerHour busiestHour }
+      longestConcurrentChain commitsPerHour busiestHour { start commits concurrentCommits } }
     commits { version timestamp startedAt operation readVersion evidence concurrentWith
       writer { library version engineInfo } }
-    rejudgements { version cannotJudge verdicts { library isolationLevel outcome } }
-    duplicates { key rows versions concurrent }
+    rejudgements { version cannotJudge judgements { library level outcome conflict } }
+    duplicates { key atVersion distinct truncated
+      keys { values { key value } count addedBy { version rows concurrent writer { library } } } }
     findings { rule severity versions evidence fix } } }`;
 
 interface History {
   location: string;
-  key: string[];
-  summary: Record<string, number | string | null>;
+  range: { fromVersion: number; latestVersion: number; since: string | null };
+  summary: Record<string, unknown>;
   commits: { version: number; evidence: string; concurrentWith: number[]; writer: { library: string | null } }[];
 }
+
+/** The commits one request reads at most (apps/api/src/graphql/history.ts). */
+const API_COMMITS = 20_000;
 
 let stack: Stack;
 beforeAll(async () => {
@@ -51,12 +55,12 @@ async function refused(variables: Record<string, unknown>) {
 }
 
 describe('tableHistory', () => {
-  it('answers the table under its location as given, with the key asked for', async () => {
-    const res = await history({ l: 'own/history', key: ['id'] });
+  it('answers the table under its location as given, from the time asked for', async () => {
+    const res = await history({ l: 'own/history', since: '2026-12-01T00:00:00Z', key: ['id'] });
     expect(res.errors).toBeUndefined();
     const h = res.data?.tableHistory as History;
     expect(h.location).toBe('own/history');
-    expect(h.key).toEqual(['id']);
+    expect(h.range.since).toBe('2026-12-01T00:00:00.000Z');
     expect(h.summary.commits).toBe(h.commits.length);
   });
 
@@ -68,8 +72,10 @@ describe('tableHistory', () => {
       expect(c?.concurrentWith, `v${truth.version}`).toEqual(truth.concurrentWith);
       if ('evidence' in truth) expect(c?.evidence, `v${truth.version}`).toBe(truth.evidence);
     }
+    expect(h.range).toMatchObject({ fromVersion: 0, latestVersion: 4 });
     expect(h.summary).toMatchObject({ commits: 5, concurrentCommits: 2, inferredConcurrentCommits: 1 });
     expect(h.summary.unknownConcurrency).toBeGreaterThanOrEqual(1);
+    expect(h.summary.duplicateKeys).toBeNull();
     expect(h.commits.find((c) => c.version === 3)?.writer.library).toBe('delta-rs');
   });
 
@@ -85,6 +91,25 @@ describe('tableHistory', () => {
     const { code, message: said } = await refused(variables);
     expect(code).toBe('BAD_USER_INPUT');
     expect(said).toMatch(message);
+  });
+
+  it('refuses a log longer than one request reads as HISTORY_TOO_LARGE, naming the bound', async () => {
+    const dir = join(stack.dir, 'tables', 'own', 'long');
+    writeHistoryLog(dir);
+    const last = API_COMMITS + 1;
+    for (let v = 5; v < last; v++) {
+      const name = `${String(v).padStart(20, '0')}.json`;
+      writeFileSync(join(dir, '_delta_log', name), `{"commitInfo":{"timestamp":${v},"operation":"WRITE"}}\n`);
+    }
+    const res = await history({ l: 'own/long' });
+    expect(res.data ?? null).toBeNull();
+    expect(res.errors?.[0]?.extensions).toMatchObject({
+      code: 'HISTORY_TOO_LARGE',
+      bound: 'maxCommits',
+      limit: API_COMMITS,
+    });
+    expect(res.errors?.[0]?.message).toMatch(/^own\/long: .*20000/);
+    expect(JSON.stringify(res)).not.toContain(stack.dir);
   });
 
   it('is asked for once per request', async () => {

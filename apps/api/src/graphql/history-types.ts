@@ -5,16 +5,21 @@
  * summary's figures. Timestamps are milliseconds since the epoch, as the log records them (Float: past Int's range).
  */
 import type {
+  BusiestHour,
   DuplicateKey,
+  DuplicateKeys,
+  DuplicateSource,
   HistoryCommit,
   HistoryFinding,
+  HistoryRange,
   HistorySummary,
-  HistoryVerdict,
   HistoryWriter,
+  LibraryJudgement,
   Rejudgement,
   TableHistory,
 } from '@racelab/lab';
 import { builder } from './builder';
+import { KeyValue, pairs } from './key-value-types';
 
 const HistoryWriterType = builder.objectRef<HistoryWriter>('HistoryWriter').implement({
   description: 'who made a commit, as its commitInfo and txn actions say',
@@ -57,30 +62,42 @@ const HistoryCommitType = builder.objectRef<HistoryCommit>('HistoryCommit').impl
   }),
 });
 
+const BusiestHourType = builder.objectRef<BusiestHour>('HistoryBusiestHour').implement({
+  description: 'the hour (UTC) with the most concurrent commits',
+  fields: (t) => ({
+    start: t.exposeString('start', { description: "the hour's start, ISO 8601" }),
+    commits: t.exposeInt('commits'),
+    concurrentCommits: t.exposeInt('concurrentCommits'),
+  }),
+});
+
 const HistorySummaryType = builder.objectRef<HistorySummary>('HistorySummary').implement({
   fields: (t) => ({
-    commits: t.exposeInt('commits'),
-    writers: t.exposeInt('writers'),
+    commits: t.exposeInt('commits', { description: 'commits read' }),
+    writers: t.exposeInt('writers', { description: 'distinct writers (library, version and app id)' }),
     concurrentCommits: t.exposeInt('concurrentCommits', { description: 'recorded and inferred' }),
     inferredConcurrentCommits: t.exposeInt('inferredConcurrentCommits'),
-    unknownConcurrency: t.exposeInt('unknownConcurrency'),
-    duplicateKeys: t.exposeInt('duplicateKeys', { description: 'distinct keys present more than once' }),
+    unknownConcurrency: t.exposeInt('unknownConcurrency', { description: 'not known to be safe' }),
     longestConcurrentChain: t.exposeInt('longestConcurrentChain'),
     commitsPerHour: t.exposeFloat('commitsPerHour', { nullable: true }),
-    busiestHour: t.exposeString('busiestHour', {
+    busiestHour: t.field({ type: BusiestHourType, nullable: true, resolve: (s) => s.busiestHour }),
+    duplicateKeys: t.exposeInt('duplicateKeys', {
       nullable: true,
-      description: 'the start of the hour with the most concurrent commits, ISO 8601',
+      description: 'distinct keys present more than once; null without key',
     }),
   }),
 });
 
-const HistoryVerdictType = builder.objectRef<HistoryVerdict>('HistoryVerdict').implement({
+const LibraryJudgementType = builder.objectRef<LibraryJudgement>('HistoryJudgement').implement({
   description: 'what one writer library under one isolation level would have done with the commit',
   fields: (t) => ({
-    library: t.exposeString('library'),
-    isolationLevel: t.exposeString('isolationLevel'),
-    outcome: t.exposeString('outcome', { description: 'commits, conflicts or cannot-judge' }),
-    conflict: t.exposeString('conflict', { nullable: true, description: 'the conflict kind, when it conflicts' }),
+    library: t.exposeString('library', { description: 'delta-rs, delta-rs-legacy, delta-spark or databricks' }),
+    level: t.exposeString('level', { description: 'Serializable, WriteSerializable or SnapshotIsolation' }),
+    outcome: t.exposeString('outcome', { description: 'commit, conflict or cannot-judge' }),
+    conflict: t.exposeString('conflict', {
+      nullable: true,
+      description: "the conflict's kind, or why it cannot be judged",
+    }),
     message: t.exposeString('message', { nullable: true }),
   }),
 });
@@ -88,22 +105,43 @@ const HistoryVerdictType = builder.objectRef<HistoryVerdict>('HistoryVerdict').i
 const RejudgementType = builder.objectRef<Rejudgement>('HistoryRejudgement').implement({
   fields: (t) => ({
     version: t.exposeInt('version'),
-    verdicts: t.field({ type: [HistoryVerdictType], resolve: (r) => r.verdicts }),
+    judgements: t.field({ type: [LibraryJudgementType], resolve: (r) => r.judgements }),
     cannotJudge: t.exposeString('cannotJudge', { nullable: true, description: 'what the log lacks to judge it' }),
+  }),
+});
+
+const DuplicateSourceType = builder.objectRef<DuplicateSource>('HistoryDuplicateSource').implement({
+  description: 'a commit that added rows of a duplicated key',
+  fields: (t) => ({
+    version: t.exposeInt('version'),
+    rows: t.exposeInt('rows'),
+    writer: t.field({ type: HistoryWriterType, resolve: (s) => s.writer }),
+    concurrent: t.exposeBoolean('concurrent', {
+      description: 'concurrent with another commit that added the same key',
+    }),
   }),
 });
 
 const DuplicateKeyType = builder.objectRef<DuplicateKey>('HistoryDuplicateKey').implement({
   fields: (t) => ({
-    key: t.field({
-      type: ['String'],
-      nullable: { list: false, items: true },
-      description: "the key's values, in the key columns' order, as text",
-      resolve: (d) => d.key,
+    values: t.field({
+      type: [KeyValue],
+      description: "the key's values by column, as text",
+      resolve: (d) => pairs(d.values),
     }),
-    rows: t.exposeInt('rows'),
-    versions: t.exposeIntList('versions', { description: 'the commits that added its rows' }),
-    concurrent: t.exposeBoolean('concurrent', { description: 'those commits were concurrent with one another' }),
+    count: t.exposeInt('count', { description: 'rows holding it' }),
+    addedBy: t.field({ type: [DuplicateSourceType], resolve: (d) => d.addedBy }),
+  }),
+});
+
+const DuplicateKeysType = builder.objectRef<DuplicateKeys>('HistoryDuplicateKeys').implement({
+  description: 'keys present more than once in the snapshot read (the latest, or atVersion)',
+  fields: (t) => ({
+    key: t.exposeStringList('key'),
+    atVersion: t.exposeInt('atVersion'),
+    distinct: t.exposeInt('distinct', { description: 'distinct keys present more than once' }),
+    keys: t.field({ type: [DuplicateKeyType], description: 'the first ones, up to the bound', resolve: (d) => d.keys }),
+    truncated: t.exposeBoolean('truncated', { description: 'more keys were found than are listed' }),
   }),
 });
 
@@ -111,9 +149,18 @@ const HistoryFindingType = builder.objectRef<HistoryFinding>('HistoryFinding').i
   fields: (t) => ({
     rule: t.exposeString('rule'),
     severity: t.exposeString('severity', { description: 'error, warning or info' }),
-    versions: t.exposeIntList('versions'),
+    versions: t.exposeIntList('versions', { description: 'empty when it is about the log as a whole' }),
     evidence: t.exposeString('evidence'),
     fix: t.exposeString('fix'),
+  }),
+});
+
+const HistoryRangeType = builder.objectRef<HistoryRange>('HistoryRange').implement({
+  fields: (t) => ({
+    fromVersion: t.exposeInt('fromVersion', { description: 'the oldest version read' }),
+    latestVersion: t.exposeInt('latestVersion'),
+    oldestKept: t.exposeInt('oldestKept', { description: 'the oldest commit file the log keeps' }),
+    since: t.exposeString('since', { nullable: true }),
   }),
 });
 
@@ -121,15 +168,12 @@ export const TableHistoryType = builder.objectRef<TableHistory>('TableHistory').
   description: "what a table's own log says happened: docs/history.md",
   fields: (t) => ({
     location: t.exposeString('location'),
-    fromVersion: t.exposeInt('fromVersion', { nullable: true }),
-    toVersion: t.exposeInt('toVersion', { nullable: true }),
-    key: t.exposeStringList('key'),
+    range: t.field({ type: HistoryRangeType, resolve: (h) => h.range }),
     commits: t.field({ type: [HistoryCommitType], resolve: (h) => h.commits }),
-    summary: t.field({ type: HistorySummaryType, resolve: (h) => h.summary }),
     rejudgements: t.field({ type: [RejudgementType], resolve: (h) => h.rejudgements }),
-    duplicates: t.field({ type: [DuplicateKeyType], resolve: (h) => h.duplicates }),
+    duplicates: t.field({ type: DuplicateKeysType, nullable: true, resolve: (h) => h.duplicates }),
     findings: t.field({ type: [HistoryFindingType], resolve: (h) => h.findings }),
-    notes: t.exposeStringList('notes', { description: 'what was not read and why' }),
+    summary: t.field({ type: HistorySummaryType, resolve: (h) => h.summary }),
     failed: t.exposeBoolean('failed', { description: 'some finding is an error' }),
   }),
 });

@@ -1,12 +1,18 @@
 /**
  * `tableHistory(location, since, key, atVersion)`: what a table's own log says happened (docs/history.md), read by
  * the lab within the API's bounds, one per request. Every refusal is the caller's to act on and has its own code:
- * bad arguments, a location or a key the table does not have are BAD_USER_INPUT, a damaged log names its file
- * (BAD_USER_INPUT too), a path the log names that the engine refuses is TABLE_REFUSED, a log past a bound is
- * HISTORY_TOO_LARGE naming the bound; anything else is AUDIT_FAILED in one line, never a server path.
+ * bad arguments and a location that is not a table are BAD_USER_INPUT, a damaged log names its file (BAD_USER_INPUT
+ * too), a path the log names that the engine refuses is TABLE_REFUSED, a log past a bound is HISTORY_TOO_LARGE naming
+ * the bound; anything else is AUDIT_FAILED in one line, never a server path.
  */
 import { LogFormatError, NotATableError, PathRefusedError } from '@racelab/engine';
-import { HISTORY_BOUNDS, HistoryBoundError, HistoryInputError, LocationError, tableHistory } from '@racelab/lab';
+import {
+  DEFAULT_HISTORY_BOUNDS,
+  HistoryBoundError,
+  type HistoryBounds,
+  LocationError,
+  tableHistory,
+} from '@racelab/lab';
 import { GraphQLError } from 'graphql';
 import { InputError, TableRefusedError } from '../errors/client-errors';
 import { auditFailed } from './audit-failed';
@@ -15,7 +21,7 @@ import { clientSafeText } from './client-safe-text';
 import { TableHistoryType } from './history-types';
 
 /** What one request may read: fewer commits and less time than the CLI, whose caller waits on purpose. */
-export const API_HISTORY_BOUNDS = { ...HISTORY_BOUNDS, commits: 20_000, seconds: 30 };
+export const API_HISTORY_BOUNDS: HistoryBounds = { ...DEFAULT_HISTORY_BOUNDS, maxCommits: 20_000, maxMillis: 30_000 };
 export const MAX_KEY_COLUMNS = 8;
 const MAX_COLUMN_NAME = 255;
 
@@ -27,7 +33,8 @@ export class HistoryTooLargeError extends GraphQLError {
 }
 
 interface HistoryArgs {
-  since: Date | undefined;
+  /** ms since the epoch */
+  since: number | undefined;
   key: string[] | undefined;
   atVersion: number | undefined;
 }
@@ -50,7 +57,7 @@ export function historyArgs(
   if (atVersion !== null && atVersion !== undefined && atVersion < 0) problems.push('atVersion: a version, 0 or more');
   if (problems.length > 0) throw new InputError(problems.join('; '), problems);
   return {
-    since: when,
+    since: when?.getTime(),
     key: columns.length > 0 ? columns : undefined,
     atVersion: atVersion ?? undefined,
   };
@@ -60,12 +67,11 @@ export function historyArgs(
 function historyRefusal(e: unknown, location: string, ctx: ApiContext): GraphQLError {
   if (e instanceof GraphQLError) return e;
   if (e instanceof HistoryBoundError)
-    return new HistoryTooLargeError(clientSafeText(`${location}: ${e.message}`, ctx), {
+    return new HistoryTooLargeError(clientSafeText(e.message, ctx), {
       bound: e.bound,
-      limit: e.limit,
+      limit: API_HISTORY_BOUNDS[e.bound],
     });
-  if (e instanceof LocationError || e instanceof HistoryInputError)
-    return new InputError(clientSafeText(e.message, ctx));
+  if (e instanceof LocationError) return new InputError(clientSafeText(e.message, ctx));
   if (e instanceof NotATableError) return new InputError(`${location} is not a Delta table (no _delta_log)`);
   if (e instanceof LogFormatError) return new InputError(clientSafeText(`${location}: ${e.message}`, ctx));
   if (e instanceof PathRefusedError) return new TableRefusedError(`${location}: ${e.message}`);
@@ -88,7 +94,7 @@ builder.queryFields((t) => ({
         return await tableHistory(location, {
           locations: ctx.locations,
           bounds: API_HISTORY_BOUNDS,
-          ...(args.since && { since: args.since }),
+          ...(args.since !== undefined && { since: args.since }),
           ...(args.key && { key: args.key }),
           ...(args.atVersion !== undefined && { atVersion: args.atVersion }),
         });

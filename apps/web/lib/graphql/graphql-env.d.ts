@@ -486,6 +486,24 @@ export type introspection = {
       };
     };
     Float: unknown;
+    HistoryBusiestHour: {
+      kind: 'OBJECT';
+      name: 'HistoryBusiestHour';
+      fields: {
+        commits: {
+          name: 'commits';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        concurrentCommits: {
+          name: 'concurrentCommits';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        start: {
+          name: 'start';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
     HistoryCommit: {
       kind: 'OBJECT';
       name: 'HistoryCommit';
@@ -536,33 +554,105 @@ export type introspection = {
       kind: 'OBJECT';
       name: 'HistoryDuplicateKey';
       fields: {
-        concurrent: {
-          name: 'concurrent';
-          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
-        };
-        key: {
-          name: 'key';
-          type: {
-            kind: 'NON_NULL';
-            name: never;
-            ofType: { kind: 'LIST'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
-          };
-        };
-        rows: {
-          name: 'rows';
-          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
-        };
-        versions: {
-          name: 'versions';
+        addedBy: {
+          name: 'addedBy';
           type: {
             kind: 'NON_NULL';
             name: never;
             ofType: {
               kind: 'LIST';
               name: never;
-              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'HistoryDuplicateSource'; ofType: null };
+              };
             };
           };
+        };
+        count: {
+          name: 'count';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        values: {
+          name: 'values';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'KeyValue'; ofType: null } };
+            };
+          };
+        };
+      };
+    };
+    HistoryDuplicateKeys: {
+      kind: 'OBJECT';
+      name: 'HistoryDuplicateKeys';
+      fields: {
+        atVersion: {
+          name: 'atVersion';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        distinct: {
+          name: 'distinct';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        key: {
+          name: 'key';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
+        keys: {
+          name: 'keys';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'HistoryDuplicateKey'; ofType: null };
+              };
+            };
+          };
+        };
+        truncated: {
+          name: 'truncated';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+      };
+    };
+    HistoryDuplicateSource: {
+      kind: 'OBJECT';
+      name: 'HistoryDuplicateSource';
+      fields: {
+        concurrent: {
+          name: 'concurrent';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        rows: {
+          name: 'rows';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        version: {
+          name: 'version';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        writer: {
+          name: 'writer';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'HistoryWriter'; ofType: null } };
         };
       };
     };
@@ -600,13 +690,52 @@ export type introspection = {
         };
       };
     };
+    HistoryJudgement: {
+      kind: 'OBJECT';
+      name: 'HistoryJudgement';
+      fields: {
+        conflict: { name: 'conflict'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        level: {
+          name: 'level';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        library: {
+          name: 'library';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        message: { name: 'message'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        outcome: {
+          name: 'outcome';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
+    HistoryRange: {
+      kind: 'OBJECT';
+      name: 'HistoryRange';
+      fields: {
+        fromVersion: {
+          name: 'fromVersion';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        latestVersion: {
+          name: 'latestVersion';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        oldestKept: {
+          name: 'oldestKept';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        since: { name: 'since'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+      };
+    };
     HistoryRejudgement: {
       kind: 'OBJECT';
       name: 'HistoryRejudgement';
       fields: {
         cannotJudge: { name: 'cannotJudge'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
-        verdicts: {
-          name: 'verdicts';
+        judgements: {
+          name: 'judgements';
           type: {
             kind: 'NON_NULL';
             name: never;
@@ -616,7 +745,7 @@ export type introspection = {
               ofType: {
                 kind: 'NON_NULL';
                 name: never;
-                ofType: { kind: 'OBJECT'; name: 'HistoryVerdict'; ofType: null };
+                ofType: { kind: 'OBJECT'; name: 'HistoryJudgement'; ofType: null };
               };
             };
           };
@@ -631,7 +760,7 @@ export type introspection = {
       kind: 'OBJECT';
       name: 'HistorySummary';
       fields: {
-        busiestHour: { name: 'busiestHour'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        busiestHour: { name: 'busiestHour'; type: { kind: 'OBJECT'; name: 'HistoryBusiestHour'; ofType: null } };
         commits: {
           name: 'commits';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
@@ -641,10 +770,7 @@ export type introspection = {
           name: 'concurrentCommits';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         };
-        duplicateKeys: {
-          name: 'duplicateKeys';
-          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
-        };
+        duplicateKeys: { name: 'duplicateKeys'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         inferredConcurrentCommits: {
           name: 'inferredConcurrentCommits';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
@@ -660,26 +786,6 @@ export type introspection = {
         writers: {
           name: 'writers';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
-        };
-      };
-    };
-    HistoryVerdict: {
-      kind: 'OBJECT';
-      name: 'HistoryVerdict';
-      fields: {
-        conflict: { name: 'conflict'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
-        isolationLevel: {
-          name: 'isolationLevel';
-          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
-        };
-        library: {
-          name: 'library';
-          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
-        };
-        message: { name: 'message'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
-        outcome: {
-          name: 'outcome';
-          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         };
       };
     };
@@ -2609,22 +2715,7 @@ export type introspection = {
             };
           };
         };
-        duplicates: {
-          name: 'duplicates';
-          type: {
-            kind: 'NON_NULL';
-            name: never;
-            ofType: {
-              kind: 'LIST';
-              name: never;
-              ofType: {
-                kind: 'NON_NULL';
-                name: never;
-                ofType: { kind: 'OBJECT'; name: 'HistoryDuplicateKey'; ofType: null };
-              };
-            };
-          };
-        };
+        duplicates: { name: 'duplicates'; type: { kind: 'OBJECT'; name: 'HistoryDuplicateKeys'; ofType: null } };
         failed: {
           name: 'failed';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
@@ -2645,34 +2736,13 @@ export type introspection = {
             };
           };
         };
-        fromVersion: { name: 'fromVersion'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
-        key: {
-          name: 'key';
-          type: {
-            kind: 'NON_NULL';
-            name: never;
-            ofType: {
-              kind: 'LIST';
-              name: never;
-              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
-            };
-          };
-        };
         location: {
           name: 'location';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         };
-        notes: {
-          name: 'notes';
-          type: {
-            kind: 'NON_NULL';
-            name: never;
-            ofType: {
-              kind: 'LIST';
-              name: never;
-              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
-            };
-          };
+        range: {
+          name: 'range';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'HistoryRange'; ofType: null } };
         };
         rejudgements: {
           name: 'rejudgements';
@@ -2694,7 +2764,6 @@ export type introspection = {
           name: 'summary';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'HistorySummary'; ofType: null } };
         };
-        toVersion: { name: 'toVersion'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
       };
     };
     TableLayout: {
