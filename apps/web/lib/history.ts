@@ -8,14 +8,15 @@ import { graphql, type ResultOf, type VariablesOf } from './gql';
 export const TABLE_HISTORY_QUERY = graphql(`query TableHistory($location: String!, $since: String, $key: [String!],
   $atVersion: Int) {
   tableHistory(location: $location, since: $since, key: $key, atVersion: $atVersion) {
-    location fromVersion toVersion key failed notes
+    location failed range { fromVersion latestVersion oldestKept since }
     summary { commits writers concurrentCommits inferredConcurrentCommits unknownConcurrency duplicateKeys
-      longestConcurrentChain commitsPerHour busiestHour }
+      longestConcurrentChain commitsPerHour busiestHour { start commits concurrentCommits } }
     commits { version timestamp startedAt operation predicate readVersion isolationLevel isBlindAppend
       isolationProperty concurrentWith evidence adds removes
       writer { library version engineInfo appId userMetadata } }
-    rejudgements { version cannotJudge verdicts { library isolationLevel outcome conflict message } }
-    duplicates { key rows versions concurrent }
+    rejudgements { version cannotJudge judgements { library level outcome conflict message } }
+    duplicates { key atVersion distinct truncated
+      keys { values { key value } count addedBy { version rows concurrent writer { library version appId } } } }
     findings { rule severity versions evidence fix } } }`);
 
 export type HistoryView = ResultOf<typeof TABLE_HISTORY_QUERY>['tableHistory'];
@@ -122,11 +123,9 @@ export function timelineLayout(commits: readonly HistoryCommitView[]): TimelineL
   return { lanes, marks, links, axis, from, to, leftOut: commits.length - drawn.length };
 }
 
-/** What each library would have done with a commit under `level`: commits, conflicts or cannot-judge; null: not judged. */
+/** What each library would have done with a commit under `level`: commit, conflict or cannot-judge; null: not judged. */
 export function outcomesAt(r: RejudgementView | undefined, level: Level): (string | null)[] {
-  return LIBRARIES.map(
-    (l) => r?.verdicts.find((v) => v.library === l.id && v.isolationLevel === level)?.outcome ?? null,
-  );
+  return LIBRARIES.map((l) => r?.judgements.find((j) => j.library === l.id && j.level === level)?.outcome ?? null);
 }
 
 /** A time as the page shows it: UTC, to the second. */

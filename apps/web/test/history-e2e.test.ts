@@ -113,21 +113,18 @@ const commit = (version: number, over: Partial<HistoryView['commits'][number]>) 
   writer: writer('delta-spark', null),
   ...over,
 });
-const verdicts = (serializable: string) =>
+const judgements = (serializable: string) =>
   ['delta-rs', 'delta-rs-legacy', 'delta-spark', 'databricks'].flatMap((library) => [
-    { library, isolationLevel: 'Serializable', outcome: serializable, conflict: null, message: null },
-    { library, isolationLevel: 'WriteSerializable', outcome: 'commits', conflict: null, message: null },
-    { library, isolationLevel: 'SnapshotIsolation', outcome: 'commits', conflict: null, message: null },
+    { library, level: 'Serializable', outcome: serializable, conflict: 'ConcurrentAppend', message: null },
+    { library, level: 'WriteSerializable', outcome: 'commit', conflict: null, message: null },
+    { library, level: 'SnapshotIsolation', outcome: 'commit', conflict: null, message: null },
   ]);
 
 /** What the API would answer for a table with two appends of one key, landed only because of WriteSerializable. */
 const FIXED: HistoryView = {
   location: 'own/trips',
-  fromVersion: 0,
-  toVersion: 3,
-  key: ['trip_id'],
+  range: { fromVersion: 0, latestVersion: 3, oldestKept: 0, since: null },
   failed: true,
-  notes: ['commits before v0 are not kept'],
   summary: {
     commits: 4,
     writers: 2,
@@ -137,7 +134,7 @@ const FIXED: HistoryView = {
     duplicateKeys: 1,
     longestConcurrentChain: 2,
     commitsPerHour: 80,
-    busiestHour: '2026-12-01T09:00:00Z',
+    busiestHour: { start: '2026-12-01T09:00:00.000Z', commits: 4, concurrentCommits: 1 },
   },
   commits: [
     commit(0, { operation: 'CREATE TABLE' }),
@@ -150,11 +147,28 @@ const FIXED: HistoryView = {
     }),
     commit(3, { writer: writer('delta-rs', 'backfill') }),
   ],
-  rejudgements: [{ version: 2, cannotJudge: null, verdicts: verdicts('conflicts') }],
-  duplicates: [{ key: ['T-1'], rows: 2, versions: [1, 2], concurrent: true }],
+  rejudgements: [{ version: 2, cannotJudge: null, judgements: judgements('conflict') }],
+  duplicates: {
+    key: ['trip_id'],
+    atVersion: 3,
+    distinct: 1,
+    truncated: false,
+    keys: [
+      {
+        values: [{ key: 'trip_id', value: 'T-1' }],
+        count: 2,
+        addedBy: [1, 2].map((version) => ({
+          version,
+          rows: 1,
+          concurrent: true,
+          writer: { library: 'delta-spark', version: '3.2.0', appId: 'daily-append' },
+        })),
+      },
+    ],
+  },
   findings: [
     {
-      rule: 'landed-by-write-serializable',
+      rule: 'landed-only-under-write-serializable',
       severity: 'error',
       versions: [2],
       evidence: '1 commit on this table landed only because of WriteSerializable',
@@ -179,22 +193,22 @@ describe('/history drawing a full answer', () => {
           .locator('[data-testid="history-outcomes"][data-version="2"] [data-library]')
           .evaluateAll((els) => els.map((e) => [e.getAttribute('data-library'), e.getAttribute('data-outcome')]));
       expect(await outcomes()).toEqual([
-        ['delta-rs', 'commits'],
-        ['delta-rs-legacy', 'commits'],
-        ['delta-spark', 'commits'],
-        ['databricks', 'commits'],
+        ['delta-rs', 'commit'],
+        ['delta-rs-legacy', 'commit'],
+        ['delta-spark', 'commit'],
+        ['databricks', 'commit'],
       ]);
       await page.getByLabel('Re-judged under').selectOption('Serializable');
       await expect.poll(outcomes).toEqual([
-        ['delta-rs', 'conflicts'],
-        ['delta-rs-legacy', 'conflicts'],
-        ['delta-spark', 'conflicts'],
-        ['databricks', 'conflicts'],
+        ['delta-rs', 'conflict'],
+        ['delta-rs-legacy', 'conflict'],
+        ['delta-spark', 'conflict'],
+        ['databricks', 'conflict'],
       ]);
       expect(await page.getByTestId('history-lane').count()).toBe(3);
       expect(await page.getByTestId('history-legend').textContent()).toContain('inferred');
       const finding = page.getByTestId('history-finding');
-      expect(await finding.getAttribute('data-rule')).toBe('landed-by-write-serializable');
+      expect(await finding.getAttribute('data-rule')).toBe('landed-only-under-write-serializable');
       expect(await finding.textContent()).toContain('v2');
       expect(await page.getByTestId('history-duplicates').textContent()).toContain('T-1');
       expect(await page.getByTestId('summary-duplicateKeys').textContent()).toContain('1');

@@ -91,16 +91,16 @@ describe('outcomesAt', () => {
   const r: RejudgementView = {
     version: 3,
     cannotJudge: null,
-    verdicts: [
-      { library: 'delta-rs', isolationLevel: 'Serializable', outcome: 'conflicts', conflict: 'x', message: null },
-      { library: 'delta-rs', isolationLevel: 'WriteSerializable', outcome: 'commits', conflict: null, message: null },
-      { library: 'databricks', isolationLevel: 'Serializable', outcome: 'cannot-judge', conflict: null, message: null },
+    judgements: [
+      { library: 'delta-rs', level: 'Serializable', outcome: 'conflict', conflict: 'x', message: null },
+      { library: 'delta-rs', level: 'WriteSerializable', outcome: 'commit', conflict: null, message: null },
+      { library: 'databricks', level: 'Serializable', outcome: 'cannot-judge', conflict: null, message: null },
     ],
   };
   it("gives each library's outcome under the level, in the drawing's order; null where not judged", () => {
     expect(LIBRARIES.map((l) => l.id)).toEqual(['delta-rs', 'delta-rs-legacy', 'delta-spark', 'databricks']);
-    expect(outcomesAt(r, 'Serializable')).toEqual(['conflicts', null, null, 'cannot-judge']);
-    expect(outcomesAt(r, 'WriteSerializable')).toEqual(['commits', null, null, null]);
+    expect(outcomesAt(r, 'Serializable')).toEqual(['conflict', null, null, 'cannot-judge']);
+    expect(outcomesAt(r, 'WriteSerializable')).toEqual(['commit', null, null, null]);
     expect(outcomesAt(undefined, 'Serializable')).toEqual([null, null, null, null]);
   });
 });

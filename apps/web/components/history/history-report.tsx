@@ -20,8 +20,14 @@ function Figures({ history: h }: { history: HistoryView }) {
     ['unknownConcurrency', 'concurrency unknown', s.unknownConcurrency],
     ['longestConcurrentChain', 'longest concurrent chain', s.longestConcurrentChain],
     ['commitsPerHour', 'commits per hour', s.commitsPerHour === null ? '—' : s.commitsPerHour.toFixed(1)],
-    ['busiestHour', 'busiest hour', s.busiestHour ?? '—'],
-    ['duplicateKeys', 'duplicate keys', h.key.length > 0 ? s.duplicateKeys : '— (no key)'],
+    [
+      'busiestHour',
+      'busiest hour (UTC)',
+      s.busiestHour === null
+        ? '—'
+        : `${s.busiestHour.start.slice(0, 13).replace('T', ' ')}h: ${s.busiestHour.concurrentCommits} concurrent`,
+    ],
+    ['duplicateKeys', 'duplicate keys', s.duplicateKeys ?? '— (no key)'],
   ];
   return (
     <dl className="figures" data-testid="history-summary">
@@ -114,31 +120,44 @@ function ConcurrentCommits({ history: h, level }: { history: HistoryView; level:
   );
 }
 
-function Duplicates({ history: h }: { history: HistoryView }) {
-  if (h.key.length === 0) return null;
-  if (h.duplicates.length === 0)
-    return <p className="muted">No value of ({h.key.join(', ')}) is present more than once.</p>;
+function Duplicates({ duplicates: d }: { duplicates: HistoryView['duplicates'] }) {
+  if (d === null) return null;
+  const key = d.key.join(', ');
+  if (d.keys.length === 0)
+    return (
+      <p className="muted">
+        No value of ({key}) is present more than once at version {d.atVersion}.
+      </p>
+    );
   return (
     <div className="table-scroll">
       <table className="data" data-testid="history-duplicates">
-        <caption>Keys ({h.key.join(', ')}) present more than once</caption>
+        <caption>
+          Keys ({key}) present more than once at version {d.atVersion}: {d.distinct}
+          {d.truncated ? `, the first ${d.keys.length} listed` : ''}
+        </caption>
         <thead>
           <tr>
             <th>key</th>
             <th>rows</th>
             <th>added by</th>
-            <th>concurrent commits</th>
           </tr>
         </thead>
         <tbody>
-          {h.duplicates.map((d) => (
-            <tr key={JSON.stringify(d.key)}>
+          {d.keys.map((k) => (
+            <tr key={JSON.stringify(k.values)}>
               <td>
-                <code>{d.key.map((v) => v ?? 'NULL').join(', ')}</code>
+                <code>{k.values.map((v) => v.value ?? 'NULL').join(', ')}</code>
               </td>
-              <td>{d.rows}</td>
-              <td>{d.versions.map((v) => `v${v}`).join(', ')}</td>
-              <td>{d.concurrent ? 'yes' : 'no'}</td>
+              <td>{k.count}</td>
+              <td>
+                {k.addedBy
+                  .map(
+                    (a) =>
+                      `v${a.version} (${a.rows} row${a.rows === 1 ? '' : 's'}, ${a.writer.library ?? 'unnamed writer'}${a.concurrent ? ', concurrent' : ''})`,
+                  )
+                  .join('; ')}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -149,7 +168,8 @@ function Duplicates({ history: h }: { history: HistoryView }) {
 
 export function HistoryReport({ history: h }: { history: HistoryView }) {
   const [level, setLevel] = useState<Level>('WriteSerializable');
-  const range = h.fromVersion === null ? 'no commits read' : `versions ${h.fromVersion} to ${h.toVersion}`;
+  const r = h.range;
+  const range = r.latestVersion < r.fromVersion ? 'no commits read' : `versions ${r.fromVersion} to ${r.latestVersion}`;
   return (
     <div className="stack" data-testid="history-report">
       <p>
@@ -161,13 +181,7 @@ export function HistoryReport({ history: h }: { history: HistoryView }) {
           </>
         )}
       </p>
-      {h.notes.length > 0 && (
-        <ul className="muted" data-testid="history-notes">
-          {h.notes.map((n) => (
-            <li key={n}>{n}</li>
-          ))}
-        </ul>
-      )}
+      {r.since !== null && <p className="muted">Commits from {r.since} on.</p>}
       <Figures history={h} />
       <div className="row">
         <label>
@@ -182,7 +196,7 @@ export function HistoryReport({ history: h }: { history: HistoryView }) {
       <HistoryTimeline commits={h.commits} rejudgements={h.rejudgements} level={level} />
       <Findings findings={h.findings} />
       <ConcurrentCommits history={h} level={level} />
-      <Duplicates history={h} />
+      <Duplicates duplicates={h.duplicates} />
     </div>
   );
 }

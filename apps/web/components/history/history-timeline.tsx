@@ -52,7 +52,7 @@ function Outcomes({
         const outcome = outcomes[i] ?? null;
         const x = cx - 2 * (SQUARE + 1) + i * (SQUARE + 1);
         const y = cy + 8;
-        const judged = outcome === 'commits' || outcome === 'conflicts';
+        const judged = outcome === 'commit' || outcome === 'conflict';
         const colour = judged ? lib.colour : GREY;
         return (
           <g key={lib.id} data-library={lib.id} data-outcome={outcome ?? 'not judged'}>
@@ -61,14 +61,14 @@ function Outcomes({
               y={y}
               width={SQUARE}
               height={SQUARE}
-              fill={outcome === 'conflicts' ? 'white' : colour}
+              fill={outcome === 'conflict' ? 'white' : colour}
               stroke={colour}
             >
               <title>{`v${mark.commit.version} under ${level}, ${lib.label}: ${outcome ?? 'not judged'}${
                 outcome === 'cannot-judge' && rejudgement?.cannotJudge ? ` (${rejudgement.cannotJudge})` : ''
               }`}</title>
             </rect>
-            {outcome === 'conflicts' && (
+            {outcome === 'conflict' && (
               <path
                 d={`M${x} ${y}L${x + SQUARE} ${y + SQUARE}M${x + SQUARE} ${y}L${x} ${y + SQUARE}`}
                 stroke={colour}
