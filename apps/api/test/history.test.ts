@@ -27,6 +27,7 @@ interface History {
   range: { fromVersion: number; latestVersion: number; since: string | null };
   summary: Record<string, unknown>;
   commits: { version: number; evidence: string; concurrentWith: number[]; writer: { library: string | null } }[];
+  findings: { rule: string; severity: string; versions: number[] }[];
 }
 
 /** The commits one request reads at most (apps/api/src/graphql/history.ts). */
@@ -73,9 +74,21 @@ describe('tableHistory', () => {
       if ('evidence' in truth) expect(c?.evidence, `v${truth.version}`).toBe(truth.evidence);
     }
     expect(h.range).toMatchObject({ fromVersion: 0, latestVersion: 4 });
-    expect(h.summary).toMatchObject({ commits: 5, concurrentCommits: 2, inferredConcurrentCommits: 1 });
-    expect(h.summary.unknownConcurrency).toBeGreaterThanOrEqual(1);
-    expect(h.summary.duplicateKeys).toBeNull();
+    expect(h.summary).toMatchObject({
+      commits: 5,
+      writers: 2,
+      concurrentCommits: 2,
+      inferredConcurrentCommits: 1,
+      unknownConcurrency: 1,
+      longestConcurrentChain: 3,
+      duplicateKeys: null,
+    });
+    expect(h.findings.map((f) => [f.rule, f.severity, f.versions])).toEqual(
+      expect.arrayContaining([
+        ['concurrency-unknown', 'warning', [4]],
+        ['concurrency-inferred', 'info', [3]],
+      ]),
+    );
     expect(h.commits.find((c) => c.version === 3)?.writer.library).toBe('delta-rs');
   });
 
