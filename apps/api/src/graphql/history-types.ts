@@ -4,22 +4,21 @@
  * re-judged under every writer library and isolation level, keys present more than once, the findings and the
  * summary's figures. Timestamps are milliseconds since the epoch, as the log records them (Float: past Int's range).
  */
-import type {
-  BusiestHour,
-  DuplicateKey,
-  DuplicateKeys,
-  DuplicateSource,
-  HistoryCommit,
-  HistoryFinding,
-  HistoryRange,
-  HistorySummary,
-  HistoryWriter,
-  LibraryJudgement,
-  Rejudgement,
-  TableHistory,
-} from '@racelab/lab';
+import type { TableHistory } from '@racelab/lab';
 import { builder } from './builder';
 import { KeyValue, pairs } from './key-value-types';
+
+type HistoryCommit = TableHistory['commits'][number];
+type HistoryWriter = HistoryCommit['writer'];
+type HistorySummary = TableHistory['summary'];
+type BusiestHour = NonNullable<HistorySummary['busiestHour']>;
+type Rejudgement = TableHistory['rejudgements'][number];
+type LibraryJudgement = Rejudgement['judgements'][number];
+type DuplicateKeys = NonNullable<TableHistory['duplicates']>;
+type DuplicateKey = DuplicateKeys['keys'][number];
+type DuplicateSource = DuplicateKey['addedBy'][number];
+type HistoryFinding = TableHistory['findings'][number];
+type HistoryRange = TableHistory['range'];
 
 const HistoryWriterType = builder.objectRef<HistoryWriter>('HistoryWriter').implement({
   description: 'who made a commit, as its commitInfo and txn actions say',
