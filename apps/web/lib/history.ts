@@ -37,6 +37,10 @@ export type Level = (typeof LEVELS)[number];
 
 /** At most this many commits are drawn, the latest; the table of findings and the figures cover them all. */
 export const MAX_DRAWN = 2_000;
+/** At most this many concurrency links are drawn (the latest commits'): many writers at once link every pair. */
+export const MAX_LINKS = 5_000;
+/** At most this many rows of concurrent commits are listed, the latest. */
+export const MAX_ROWS = 500;
 
 /** A writer's lane name: its library and version, and its job when recorded; "unnamed writer" when none is. */
 export function laneOf(c: HistoryCommitView): string {
@@ -98,6 +102,8 @@ export interface TimelineLayout {
   to: number;
   /** Commits left out of the drawing (the oldest), beyond MAX_DRAWN. */
   leftOut: number;
+  /** Links left out of the drawing (the oldest commits'), beyond MAX_LINKS. */
+  linksLeftOut: number;
 }
 
 /** Places the latest MAX_DRAWN commits: x from 0 to 1 along the axis, a lane per writer in order of first commit. */
@@ -114,13 +120,23 @@ export function timelineLayout(commits: readonly HistoryCommitView[]): TimelineL
     return { commit, lane: lanes.indexOf(name), x: (at(commit) - from) / (to - from) };
   });
   const byVersion = new Map(marks.map((m) => [m.commit.version, m]));
-  const links = marks.flatMap((m) =>
+  const all = marks.flatMap((m) =>
     m.commit.concurrentWith.flatMap((v) => {
       const other = byVersion.get(v);
       return other ? [{ from: m, to: other, evidence: m.commit.evidence }] : [];
     }),
   );
-  return { lanes, marks, links, axis, from, to, leftOut: commits.length - drawn.length };
+  const links = all.slice(-MAX_LINKS);
+  return {
+    lanes,
+    marks,
+    links,
+    axis,
+    from,
+    to,
+    leftOut: commits.length - drawn.length,
+    linksLeftOut: all.length - links.length,
+  };
 }
 
 /** What each library would have done with a commit under `level`: commit, conflict or cannot-judge; null: not judged. */

@@ -10,6 +10,7 @@ import {
   LIBRARIES,
   laneOf,
   MAX_DRAWN,
+  MAX_LINKS,
   outcomesAt,
   type RejudgementView,
   timelineLayout,
@@ -79,6 +80,18 @@ describe('timelineLayout', () => {
     expect(l.marks[0]?.commit.version).toBe(5);
     expect(l.leftOut).toBe(5);
     expect(l.links.map((k) => k.to.commit.version)).toEqual([MAX_DRAWN + 3]);
+  });
+
+  it('draws the latest links only when every commit overlaps many', () => {
+    const versions = Array.from({ length: 200 }, (_, v) => v);
+    const dense = versions.map((v) =>
+      commit(v, { evidence: 'recorded', concurrentWith: versions.slice(Math.max(0, v - 40), v) }),
+    );
+    const l = timelineLayout(dense);
+    const all = versions.reduce((n, v) => n + Math.min(v, 40), 0);
+    expect(l.links).toHaveLength(MAX_LINKS);
+    expect(l.linksLeftOut).toBe(all - MAX_LINKS);
+    expect(l.links.at(-1)).toMatchObject({ from: { commit: { version: 199 } }, to: { commit: { version: 198 } } });
   });
 
   it('names a writer with nothing recorded as such', () => {

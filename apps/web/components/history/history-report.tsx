@@ -5,7 +5,7 @@
  * more than once with the commits that added them.
  */
 import { useState } from 'react';
-import { type HistoryView, LEVELS, type Level, LIBRARIES, laneOf, outcomesAt, utc } from '../../lib/history';
+import { type HistoryView, LEVELS, type Level, LIBRARIES, laneOf, MAX_ROWS, outcomesAt, utc } from '../../lib/history';
 import { HistoryTimeline } from './history-timeline';
 
 const BADGE: Record<string, string> = { error: 'bad', warning: 'warn', info: 'ok' };
@@ -77,13 +77,17 @@ function Findings({ findings }: { findings: HistoryView['findings'] }) {
 }
 
 function ConcurrentCommits({ history: h, level }: { history: HistoryView; level: Level }) {
-  const concurrent = h.commits.filter((c) => c.concurrentWith.length > 0 || c.evidence === 'unknown');
-  if (concurrent.length === 0) return null;
+  const all = h.commits.filter((c) => c.concurrentWith.length > 0 || c.evidence === 'unknown');
+  if (all.length === 0) return null;
+  const concurrent = all.slice(-MAX_ROWS);
   const judged = new Map(h.rejudgements.map((r) => [r.version, r]));
   return (
     <div className="table-scroll">
       <table className="data" data-testid="history-concurrent">
-        <caption>Concurrent commits and those whose concurrency is unknown, re-judged under {level}</caption>
+        <caption>
+          Concurrent commits and those whose concurrency is unknown, re-judged under {level}
+          {all.length > concurrent.length ? `: the latest ${concurrent.length} of ${all.length}` : ''}
+        </caption>
         <thead>
           <tr>
             <th>version</th>
