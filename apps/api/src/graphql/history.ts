@@ -14,7 +14,7 @@ import {
   tableHistory,
 } from '@racelab/lab';
 import { GraphQLError } from 'graphql';
-import { InputError, TableRefusedError } from '../errors/client-errors';
+import { HistoryTooLargeError, InputError, TableRefusedError } from '../errors/client-errors';
 import { auditFailed } from './audit-failed';
 import { type ApiContext, builder } from './builder';
 import { clientSafeText } from './client-safe-text';
@@ -22,15 +22,8 @@ import { TableHistoryType } from './history-types';
 
 /** What one request may read: fewer commits and less time than the CLI, whose caller waits on purpose. */
 export const API_HISTORY_BOUNDS: HistoryBounds = { ...DEFAULT_HISTORY_BOUNDS, maxCommits: 20_000, maxMillis: 30_000 };
-export const MAX_KEY_COLUMNS = 8;
+const MAX_KEY_COLUMNS = 8;
 const MAX_COLUMN_NAME = 255;
-
-/** A log past one of the bounds: the bound by name and its limit, as words and as figures. */
-export class HistoryTooLargeError extends GraphQLError {
-  constructor(message: string, figures: { bound: string; limit: number }) {
-    super(message, { extensions: { code: 'HISTORY_TOO_LARGE', ...figures } });
-  }
-}
 
 interface HistoryArgs {
   /** ms since the epoch */
@@ -40,7 +33,7 @@ interface HistoryArgs {
 }
 
 /** The arguments checked before any file is read, every problem named. */
-export function historyArgs(
+function historyArgs(
   since: string | null | undefined,
   key: readonly string[] | null | undefined,
   atVersion: number | null | undefined,
