@@ -87,7 +87,7 @@ describe('refused input stores nothing', () => {
       stack.apiUrl,
       `{ races(first: 100) { edges { node { runs { writers { name attemptErrors { attempt errorClass errorMessage } } } } } } }`,
     );
-    expect(costly.errors?.[0]?.message).toMatch(/^query too costly: at least \d+ fields, at most 50000$/);
+    expect(costly.errors?.[0]?.message).toMatch(/^query too costly: at least \d+ fields, at most 60000$/);
     const syntax = await gql(stack.apiUrl, `{ races { `);
     expect(syntax.errors?.[0]?.message).toMatch(/^Syntax Error/);
   });

@@ -7,6 +7,7 @@ const LINKS = [
   { href: '/races', label: 'Races' },
   { href: '/isolation', label: 'Isolation settings' },
   { href: '/audit', label: 'Audit' },
+  { href: '/history', label: 'History' },
   { href: '/playground', label: 'Playground' },
   { href: '/store', label: 'Object store' },
   { href: '/scaling', label: 'Scaling' },

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { buildSchema, type DocumentNode, print, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import * as codeAudit from '../lib/code-audit';
+import * as history from '../lib/history';
 import * as isolation from '../lib/isolation';
 import * as jobs from '../lib/jobs';
 import * as labTables from '../lib/playground/lab-tables';
@@ -25,6 +26,7 @@ const isDocument = (value: unknown): value is DocumentNode =>
 /** Every document the lib modules export, by name. */
 const documents = Object.entries({
   ...codeAudit,
+  ...history,
   ...isolation,
   ...jobs,
   ...labTables,
@@ -62,6 +64,7 @@ describe('the dashboard against schema.graphql', () => {
       'SWEEPS_QUERY',
       'SWEEP_PROGRESS',
       'SWEEP_QUERY',
+      'TABLE_HISTORY_QUERY',
       'TABLE_LAYOUT_QUERY',
       'YOUR_FORECAST_QUERY',
       'YOUR_LAYOUT_QUERY',

@@ -57,3 +57,10 @@ export class TooLongError extends GraphQLError {
     super(message, { extensions: { code: 'TOO_LONG', ...figures } });
   }
 }
+
+/** A table's log past one of the bounds its history is read within: the bound by name and its limit, as figures too. */
+export class HistoryTooLargeError extends GraphQLError {
+  constructor(message: string, figures: { bound: string; limit: number }) {
+    super(message, { extensions: { code: 'HISTORY_TOO_LARGE', ...figures } });
+  }
+}

@@ -4,6 +4,7 @@ import './races';
 import './tables';
 import './jobs';
 import './code-audit';
+import './history';
 import './isolation-advice';
 import './probe';
 import './sweeps';

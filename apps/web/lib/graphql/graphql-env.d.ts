@@ -486,6 +486,320 @@ export type introspection = {
       };
     };
     Float: unknown;
+    HistoryBusiestHour: {
+      kind: 'OBJECT';
+      name: 'HistoryBusiestHour';
+      fields: {
+        commits: {
+          name: 'commits';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        concurrentCommits: {
+          name: 'concurrentCommits';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        start: {
+          name: 'start';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
+    HistoryCommit: {
+      kind: 'OBJECT';
+      name: 'HistoryCommit';
+      fields: {
+        adds: {
+          name: 'adds';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        concurrentWith: {
+          name: 'concurrentWith';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+            };
+          };
+        };
+        evidence: {
+          name: 'evidence';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        isBlindAppend: { name: 'isBlindAppend'; type: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        isolationLevel: { name: 'isolationLevel'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        isolationProperty: { name: 'isolationProperty'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        operation: { name: 'operation'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        predicate: { name: 'predicate'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        readVersion: { name: 'readVersion'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        removes: {
+          name: 'removes';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        startedAt: { name: 'startedAt'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        timestamp: { name: 'timestamp'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        version: {
+          name: 'version';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        writer: {
+          name: 'writer';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'HistoryWriter'; ofType: null } };
+        };
+      };
+    };
+    HistoryDuplicateKey: {
+      kind: 'OBJECT';
+      name: 'HistoryDuplicateKey';
+      fields: {
+        addedBy: {
+          name: 'addedBy';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'HistoryDuplicateSource'; ofType: null };
+              };
+            };
+          };
+        };
+        count: {
+          name: 'count';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        values: {
+          name: 'values';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'KeyValue'; ofType: null } };
+            };
+          };
+        };
+      };
+    };
+    HistoryDuplicateKeys: {
+      kind: 'OBJECT';
+      name: 'HistoryDuplicateKeys';
+      fields: {
+        atVersion: {
+          name: 'atVersion';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        distinct: {
+          name: 'distinct';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        key: {
+          name: 'key';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
+        keys: {
+          name: 'keys';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'HistoryDuplicateKey'; ofType: null };
+              };
+            };
+          };
+        };
+        truncated: {
+          name: 'truncated';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+      };
+    };
+    HistoryDuplicateSource: {
+      kind: 'OBJECT';
+      name: 'HistoryDuplicateSource';
+      fields: {
+        concurrent: {
+          name: 'concurrent';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        rows: {
+          name: 'rows';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        version: {
+          name: 'version';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        writer: {
+          name: 'writer';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'HistoryWriter'; ofType: null } };
+        };
+      };
+    };
+    HistoryFinding: {
+      kind: 'OBJECT';
+      name: 'HistoryFinding';
+      fields: {
+        evidence: {
+          name: 'evidence';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        fix: {
+          name: 'fix';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        rule: {
+          name: 'rule';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        severity: {
+          name: 'severity';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        versions: {
+          name: 'versions';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+            };
+          };
+        };
+      };
+    };
+    HistoryJudgement: {
+      kind: 'OBJECT';
+      name: 'HistoryJudgement';
+      fields: {
+        conflict: { name: 'conflict'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        level: {
+          name: 'level';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        library: {
+          name: 'library';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        message: { name: 'message'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        outcome: {
+          name: 'outcome';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
+    HistoryRange: {
+      kind: 'OBJECT';
+      name: 'HistoryRange';
+      fields: {
+        fromVersion: {
+          name: 'fromVersion';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        latestVersion: {
+          name: 'latestVersion';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        oldestKept: {
+          name: 'oldestKept';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        since: { name: 'since'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+      };
+    };
+    HistoryRejudgement: {
+      kind: 'OBJECT';
+      name: 'HistoryRejudgement';
+      fields: {
+        cannotJudge: { name: 'cannotJudge'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        judgements: {
+          name: 'judgements';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'HistoryJudgement'; ofType: null };
+              };
+            };
+          };
+        };
+        version: {
+          name: 'version';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+      };
+    };
+    HistorySummary: {
+      kind: 'OBJECT';
+      name: 'HistorySummary';
+      fields: {
+        busiestHour: { name: 'busiestHour'; type: { kind: 'OBJECT'; name: 'HistoryBusiestHour'; ofType: null } };
+        commits: {
+          name: 'commits';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        commitsPerHour: { name: 'commitsPerHour'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        concurrentCommits: {
+          name: 'concurrentCommits';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        duplicateKeys: { name: 'duplicateKeys'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        inferredConcurrentCommits: {
+          name: 'inferredConcurrentCommits';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        longestConcurrentChain: {
+          name: 'longestConcurrentChain';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        unknownConcurrency: {
+          name: 'unknownConcurrency';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        writers: {
+          name: 'writers';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+      };
+    };
+    HistoryWriter: {
+      kind: 'OBJECT';
+      name: 'HistoryWriter';
+      fields: {
+        appId: { name: 'appId'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        engineInfo: { name: 'engineInfo'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        library: { name: 'library'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        userMetadata: { name: 'userMetadata'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        version: { name: 'version'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+      };
+    };
     ID: unknown;
     Int: unknown;
     IsolationAdvice: {
@@ -1240,6 +1554,10 @@ export type introspection = {
               ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Sweep'; ofType: null } };
             };
           };
+        };
+        tableHistory: {
+          name: 'tableHistory';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'TableHistory'; ofType: null } };
         };
         tableLayout: {
           name: 'tableLayout';
@@ -2375,6 +2693,77 @@ export type introspection = {
           };
         };
         version: { name: 'version'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+      };
+    };
+    TableHistory: {
+      kind: 'OBJECT';
+      name: 'TableHistory';
+      fields: {
+        commits: {
+          name: 'commits';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'HistoryCommit'; ofType: null };
+              };
+            };
+          };
+        };
+        duplicates: { name: 'duplicates'; type: { kind: 'OBJECT'; name: 'HistoryDuplicateKeys'; ofType: null } };
+        failed: {
+          name: 'failed';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        findings: {
+          name: 'findings';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'HistoryFinding'; ofType: null };
+              };
+            };
+          };
+        };
+        location: {
+          name: 'location';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        range: {
+          name: 'range';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'HistoryRange'; ofType: null } };
+        };
+        rejudgements: {
+          name: 'rejudgements';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'HistoryRejudgement'; ofType: null };
+              };
+            };
+          };
+        };
+        summary: {
+          name: 'summary';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'HistorySummary'; ofType: null } };
+        };
       };
     };
     TableLayout: {
