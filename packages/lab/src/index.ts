@@ -25,6 +25,7 @@ export {
   DEFAULT_HISTORY_BOUNDS,
   HistoryBoundError,
   type HistoryBounds,
+  KeyColumnError,
   type TableHistory,
   type TableHistoryOptions,
   tableHistory,

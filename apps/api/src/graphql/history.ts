@@ -5,11 +5,12 @@
  * too), a path the log names that the engine refuses is TABLE_REFUSED, a log past a bound is HISTORY_TOO_LARGE naming
  * the bound; anything else is AUDIT_FAILED in one line, never a server path.
  */
-import { LogFormatError, NotATableError, PathRefusedError } from '@racelab/engine';
+import { DataFileMissingError, LogFormatError, NotATableError, PathRefusedError } from '@racelab/engine';
 import {
   DEFAULT_HISTORY_BOUNDS,
   HistoryBoundError,
   type HistoryBounds,
+  KeyColumnError,
   LocationError,
   tableHistory,
 } from '@racelab/lab';
@@ -65,8 +66,11 @@ function historyRefusal(e: unknown, location: string, ctx: ApiContext): GraphQLE
       limit: API_HISTORY_BOUNDS[e.bound],
     });
   if (e instanceof LocationError) return new InputError(clientSafeText(e.message, ctx));
+  if (e instanceof KeyColumnError) return new InputError(e.message);
   if (e instanceof NotATableError) return new InputError(`${location} is not a Delta table (no _delta_log)`);
   if (e instanceof LogFormatError) return new InputError(clientSafeText(`${location}: ${e.message}`, ctx));
+  // Duplicate keys read the data: a log naming files that are gone is the table's damage, named, not a failure.
+  if (e instanceof DataFileMissingError) return new InputError(clientSafeText(e.message, ctx));
   if (e instanceof PathRefusedError) return new TableRefusedError(`${location}: ${e.message}`);
   return auditFailed(e, ctx.locations, 'tableHistory');
 }

@@ -11,6 +11,7 @@ import { clientSafeMessage, namedRoots } from '../../results/safe-message';
 import { type LocationConfig, type ResolvedLocation, resolveTableLocation } from '../../tables/locations';
 import { ConfigurationTimeline, historyCommits } from './concurrency';
 import { duplicateKeys } from './duplicates';
+import { versionsText } from './findings';
 import { type HistoryBounds, readLog } from './read';
 import { rejudge } from './rejudge';
 import { summarize } from './summary';
@@ -137,9 +138,6 @@ function unopened(e: unknown, version: number, resolved: ResolvedLocation, cfg: 
   };
 }
 
-const versionsText = (versions: number[]) =>
-  versions.length <= 10 ? versions.join(', ') : `${versions.slice(0, 10).join(', ')} and ${versions.length - 10} more`;
-
 /** What the evidence itself says: concurrency that is only inferred, and concurrency that cannot be known. */
 function evidenceFindings(commits: HistoryCommit[]): HistoryFinding[] {
   const out: HistoryFinding[] = [];
@@ -167,3 +165,5 @@ function evidenceFindings(commits: HistoryCommit[]): HistoryFinding[] {
   }
   return out;
 }
+
+export { KeyColumnError } from './duplicates';
