@@ -127,6 +127,11 @@ describe('the history rules described', () => {
       .flatMap((m) => [...(m[1] ?? '').matchAll(/'([a-z]+(?:-[a-z]+)+)'/g)].map((x) => x[1]));
     expect(new Set(raised)).toEqual(new Set(Object.keys(HISTORY_RULE_HELP)));
   });
+
+  it('each has its anchor in docs/history.md', () => {
+    const docs = readFileSync(join(import.meta.dirname, '../../../docs/history.md'), 'utf8');
+    for (const rule of Object.keys(HISTORY_RULE_HELP)) expect(docs, rule).toContain(`<a id="${rule}"></a>`);
+  });
 });
 
 describe('a recorded level', () => {
