@@ -40,7 +40,7 @@ export interface StepTimes {
 
 /**
  * Step times when nothing better is known: an uncontended writer (N = 1) of the sweeps measured on this project's
- * 2-core machine (bench/RESULTS.md, issue 22: local attempts 1-3 ms and preparations 2-6 ms at the median; radosgw
+ * 2-core machine (bench/RESULTS.md, the sweep sections: local attempts 1-3 ms and preparations 2-6 ms at the median; radosgw
  * commits 49 ms at the median, 69 ms at p99).
  */
 export const MEASURED_STEP_TIMES: Readonly<Record<'local' | 's3', StepTimes>> = {
@@ -56,7 +56,7 @@ export const MEASURED_STEP_TIMES: Readonly<Record<'local' | 's3', StepTimes>> = 
 
 /**
  * A point's fixed cost per writer process: starting it and checking its commits. The measured sweeps' points took
- * 0.5-0.8 s at N = 1 and 25 s at N = 64 beyond their race on the 2-core machine (bench/RESULTS.md, issue 22).
+ * 0.5-0.8 s at N = 1 and 25 s at N = 64 beyond their race on the 2-core machine (bench/RESULTS.md, the sweep sections).
  */
 const POINT_PROCESS_MS = 400;
 

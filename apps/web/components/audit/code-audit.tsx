@@ -21,8 +21,7 @@ import {
 } from '../../lib/code-audit';
 import { gql } from '../../lib/gql';
 import { Failed, listed } from '../states';
-import { useNow } from './checked-at';
-import { PastAuditRow, StoredAudit } from './past-audits';
+import { PastAudits } from './past-audits';
 
 const BADGE: Record<string, string> = { error: 'bad', warning: 'warn', note: 'ok' };
 
@@ -185,45 +184,17 @@ export function CodeAuditHistory() {
     queryKey: [CODE_AUDITS_KEY, SHOWN],
     queryFn: async () => (await gql(CODE_AUDITS_QUERY, { first: SHOWN })).codeAudits,
   });
-  const [open, setOpen] = useState<string | null>(null);
-  const now = useNow(30_000);
   const list = listed(audits, 'code audits', ['No code audits yet', 'Audit a folder or an archive above.']);
   if ('state' in list) return list.state;
   return (
-    <>
-      <table className="data" data-testid="code-audits">
-        <thead>
-          <tr>
-            <th scope="col">Audited</th>
-            <th scope="col">Code</th>
-            <th scope="col">Findings</th>
-            <th scope="col">Details</th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.items.map((a) => (
-            <CodeAuditRow key={a.id} audit={a} now={now} open={open === a.id} onOpen={() => setOpen(a.id)} />
-          ))}
-        </tbody>
-      </table>
-      {open !== null && (
-        <StoredAudit
-          id={open}
-          kind="code"
-          load={loadCodeAudit}
-          onClose={() => setOpen(null)}
-          view={(a) => <CodeAuditView audit={a} />}
-        />
-      )}
-    </>
-  );
-}
-
-function CodeAuditRow(props: { audit: CodeAuditSummary; now: number; open: boolean; onOpen: () => void }) {
-  return (
-    <PastAuditRow testId="code-audit-row" {...props}>
-      <code>{props.audit.source}</code>
-    </PastAuditRow>
+    <PastAudits
+      kind="code"
+      subject="Code"
+      items={list.items}
+      subjectOf={(a: CodeAuditSummary) => <code>{a.source}</code>}
+      load={loadCodeAudit}
+      view={(a) => <CodeAuditView audit={a} />}
+    />
   );
 }
 

@@ -4,9 +4,9 @@
  * findings counted by severity, the button that opens it) and the panel that loads and shows one.
  */
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Failed, Loading } from '../states';
-import { CheckedAt, type StartedBy } from './checked-at';
+import { CheckedAt, type StartedBy, useNow } from './checked-at';
 
 const SEVERITY_WORDS: Record<string, string> = { error: 'error', warning: 'warning', info: 'note', note: 'note' };
 const rank = (severity: string) => {
@@ -15,7 +15,7 @@ const rank = (severity: string) => {
 };
 
 /** "2 errors, 1 warning, 3 notes": most severe first; a severity the API may add, last, by its name. */
-export function severityCounts(findings: readonly { severity: string }[]): string {
+function severityCounts(findings: readonly { severity: string }[]): string {
   if (findings.length === 0) return 'no finding';
   const counts = new Map<string, number>();
   for (const f of findings) counts.set(f.severity, (counts.get(f.severity) ?? 0) + 1);
@@ -25,7 +25,7 @@ export function severityCounts(findings: readonly { severity: string }[]): strin
     .join(', ');
 }
 
-export interface PastAuditSummary {
+interface PastAuditSummary {
   id: string;
   failed: boolean;
   auditedAt: string;
@@ -34,7 +34,7 @@ export interface PastAuditSummary {
 }
 
 /** One stored audit in a history table; `children` is what was audited (the jobs, the code's path). */
-export function PastAuditRow(props: {
+function PastAuditRow(props: {
   testId: string;
   audit: PastAuditSummary;
   now: number;
@@ -62,7 +62,7 @@ export function PastAuditRow(props: {
 }
 
 /** A stored audit loaded by id and shown by `view`, with a button that closes it. */
-export function StoredAudit<T>(props: {
+function StoredAudit<T>(props: {
   id: string;
   /** Its kind, in the test id and label: `job` or `code`. */
   kind: string;
@@ -89,5 +89,52 @@ export function StoredAudit<T>(props: {
       {audit.data === null && <Failed error={new Error('This audit is no longer stored.')} />}
       {audit.data !== undefined && audit.data !== null && view(audit.data)}
     </section>
+  );
+}
+
+/**
+ * A history of stored audits of one kind: a table of their rows (`subjectOf` says what each audited), and under it
+ * the one opened, loaded whole and shown by `view`.
+ */
+export function PastAudits<T extends PastAuditSummary, D>(props: {
+  kind: string;
+  /** The heading of the column that says what was audited. */
+  subject: string;
+  items: readonly T[];
+  subjectOf: (audit: T) => ReactNode;
+  load: (id: string) => Promise<D | null>;
+  view: (audit: D) => ReactNode;
+}) {
+  const { kind, subject, items, subjectOf, load, view } = props;
+  const [open, setOpen] = useState<string | null>(null);
+  const now = useNow(30_000);
+  return (
+    <>
+      <table className="data" data-testid={`${kind}-audits`}>
+        <thead>
+          <tr>
+            <th scope="col">Audited</th>
+            <th scope="col">{subject}</th>
+            <th scope="col">Findings</th>
+            <th scope="col">Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((a) => (
+            <PastAuditRow
+              key={a.id}
+              testId={`${kind}-audit-row`}
+              audit={a}
+              now={now}
+              open={open === a.id}
+              onOpen={() => setOpen(a.id)}
+            >
+              {subjectOf(a)}
+            </PastAuditRow>
+          ))}
+        </tbody>
+      </table>
+      {open !== null && <StoredAudit id={open} kind={kind} load={load} onClose={() => setOpen(null)} view={view} />}
+    </>
   );
 }
