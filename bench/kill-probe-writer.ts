@@ -11,10 +11,11 @@
  *   tsx kill-probe-writer.ts <table dir> <id column> <first id> <seed> <rows json template>
  */
 import { DeltaTable, deleteRows, update, writeDeltaTable } from '@racelab/engine';
-import { mulberry32, UPDATE_OFFSET } from './kill-probe-plan';
+import { seededRandom } from '@racelab/engine/conflict';
+import { UPDATE_OFFSET } from './kill-probe-plan';
 
 const [dir, column, first, seed, template] = process.argv.slice(2) as [string, string, string, string, string];
-const random = mulberry32(Number(seed));
+const random = seededRandom(Number(seed));
 const extra = JSON.parse(template) as Record<string, unknown>;
 const ident = `"${column.replaceAll('"', '""')}"`;
 let next = Number(first);

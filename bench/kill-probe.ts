@@ -15,9 +15,10 @@ import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { DeltaTable, type StructType, vacuum, writeDeltaTable } from '@racelab/engine';
+import { seededRandom } from '@racelab/engine/conflict';
 import { fixture } from '../fixtures';
 import { checkTable, leftovers, type Op, parseWriterLines, scanIds } from './kill-probe-check';
-import { FIRST_WRITER_ID, IDS_PER_WRITER, mulberry32 } from './kill-probe-plan';
+import { FIRST_WRITER_ID, IDS_PER_WRITER } from './kill-probe-plan';
 
 const OUT = fileURLToPath(new URL('./out/kill-probe', import.meta.url));
 const WRITER = fileURLToPath(new URL('./kill-probe-writer.ts', import.meta.url));
@@ -147,7 +148,7 @@ async function probe(kind: TableKind, k: number, kills: number): Promise<KindRes
   mkdirSync(dir, { recursive: true });
   await kind.make(dir);
   const before = (await scanIds(dir, kind.column)).ids;
-  const random = mulberry32(SEED * 31 + k);
+  const random = seededRandom(SEED * 31 + k);
   const writers: Op[][] = [];
   const errors: string[] = [];
   let started = 0;
