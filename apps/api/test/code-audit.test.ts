@@ -9,18 +9,11 @@ import { request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { type Zippable, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEAM_SQL as SQL, TEAM_SQL_LINES as SQL_LINES } from '../../../fixtures/team-sql';
 import { gql } from './helpers/client';
 import { rawHttp } from './helpers/raw-http';
 import { type Stack, startStack } from './helpers/stack';
 
-const SQL_LINES = [
-  '-- the nightly sales table',
-  'CREATE TABLE sales (id INT) USING DELTA',
-  "TBLPROPERTIES ('delta.isolationLevel' = 'WriteSerializable');",
-  '',
-  'SET spark.databricks.delta.write.isolationLevel = Serializable;',
-];
-const SQL = `${SQL_LINES.join('\n')}\n`;
 const text = (s: string) => new TextEncoder().encode(s);
 
 const RESULT = `id source failed auditedAt startedBy { kind label }

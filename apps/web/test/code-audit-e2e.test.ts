@@ -10,17 +10,9 @@ import { join } from 'node:path';
 import { type Zippable, zipSync } from 'fflate';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEAM_SQL as SQL, TEAM_SQL_LINES as SQL_LINES } from '../../../fixtures/team-sql';
 import { launch, openPage, type TestPage } from './helpers/browser';
 import { type E2eStack, signInCookie, startE2eStack } from './helpers/stack';
-
-const SQL_LINES = [
-  '-- the nightly sales table',
-  'CREATE TABLE sales (id INT) USING DELTA',
-  "TBLPROPERTIES ('delta.isolationLevel' = 'WriteSerializable');",
-  '',
-  'SET spark.databricks.delta.write.isolationLevel = Serializable;',
-];
-const SQL = `${SQL_LINES.join('\n')}\n`;
 
 let stack: E2eStack;
 let browser: Browser;
