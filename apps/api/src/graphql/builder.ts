@@ -6,9 +6,9 @@
 import SchemaBuilder from '@pothos/core';
 import { ENGINE_INFO } from '@racelab/engine';
 import type { LocationConfig } from '@racelab/lab';
-import type { PgBoss } from 'pg-boss';
 import type { SessionActor, TokenActor } from '../actors/actor';
 import type { Db } from '../db/prisma';
+import type { PgBoss } from '../queue/boss';
 import type { ProgressHub } from '../races/progress';
 import type { Loaders } from './loaders';
 

@@ -5,10 +5,9 @@
  */
 
 import { formatOf, type RunResult, type RunVerdict, type VerdictExample } from '@racelab/lab';
-import { fromPrisma, type PgBoss } from 'pg-boss';
 import { type Actor, storedActor } from '../actors/actor';
 import { type Db, Prisma, type RaceStatus } from '../db/prisma';
-import { RACE_QUEUE, type RaceJob } from '../queue/boss';
+import { inTransaction, type PgBoss, RACE_QUEUE, type RaceJob } from '../queue/boss';
 import { type RaceSpec, storedSpec } from './spec';
 
 export const PROGRESS_CHANNEL = 'race_progress';
@@ -47,7 +46,7 @@ export async function createRace(db: Db, boss: PgBoss, spec: RaceSpec, caseId: s
       },
     });
     const job: RaceJob = { raceId: race.id };
-    await boss.send(RACE_QUEUE, job, { db: fromPrisma(tx) });
+    await boss.send(RACE_QUEUE, job, { db: inTransaction(tx) });
     await emit(tx, race.id, 'QUEUED', `queued: ${spec.runs} run(s) of ${caseId ?? 'a custom race'} ${onWhat(spec)}`);
     return race;
   });

@@ -5,10 +5,9 @@
  */
 
 import { type SweepInput, sweepCommits } from '@racelab/contracts';
-import { fromPrisma, type PgBoss } from 'pg-boss';
 import { type Actor, storedActor } from '../actors/actor';
 import type { Db, Prisma, Sweep } from '../db/prisma';
-import { SWEEP_QUEUE, type SweepJob } from '../queue/boss';
+import { inTransaction, type PgBoss, SWEEP_QUEUE, type SweepJob } from '../queue/boss';
 import { PROGRESS_CHANNEL } from '../races/store';
 
 type Tx = Prisma.TransactionClient | Db;
@@ -34,7 +33,7 @@ export async function createSweep(
       },
     });
     const job: SweepJob = { sweepId: sweep.id };
-    await boss.send(SWEEP_QUEUE, job, { db: fromPrisma(tx) });
+    await boss.send(SWEEP_QUEUE, job, { db: inTransaction(tx) });
     return sweep;
   });
 }

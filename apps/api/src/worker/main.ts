@@ -12,10 +12,22 @@ import { applyMigrations } from '../db/migrate';
 import { createPrisma } from '../db/prisma';
 import { loadConfig, REPO_ROOT } from '../process/config';
 import { onStopSignal } from '../process/signals';
-import { RACE_QUEUE, type RaceJob, SWEEP_QUEUE, type SweepJob, startQueue, WRITER_QUEUE } from '../queue/boss';
+import {
+  POLLING_SECONDS,
+  RACE_QUEUE,
+  type RaceJob,
+  SWEEP_QUEUE,
+  type SweepJob,
+  startQueue,
+  WRITER_QUEUE,
+} from '../queue/boss';
+
 import { startReaper } from './reaper';
 import { runRaceJob } from './run-race';
 import { runSweepJob } from './run-sweep';
+
+/** How many writers of remote races one worker runs at once. */
+const WRITERS_AT_ONCE = 8;
 
 const cfg = loadConfig();
 if (cfg.databaseUrl === null) {
@@ -40,31 +52,30 @@ const dispatch = async (jobs: RemoteWriterJob[]) => {
   for (const job of jobs) await boss.send(WRITER_QUEUE, job);
 };
 if (role !== 'writers') {
-  await boss.work<RaceJob>(
-    RACE_QUEUE,
-    { localConcurrency: 1, batchSize: 1, pollingIntervalSeconds: 2 },
-    async (jobs) => {
-      for (const job of jobs) {
-        await runRaceJob({ db, url, cfg, roots, worker, dispatch, shutdown: shutdown.signal }, job.data.raceId);
-      }
-    },
-  );
+  await boss.work<RaceJob>(RACE_QUEUE, { batchSize: 1, pollingIntervalSeconds: POLLING_SECONDS }, async (jobs) => {
+    for (const job of jobs) {
+      await runRaceJob({ db, url, cfg, roots, worker, dispatch, shutdown: shutdown.signal }, job.data.raceId);
+    }
+  });
   // One sweep at a time: a worker running a sweep (up to 64 writer processes) fetches no other.
-  await boss.work<SweepJob>(
-    SWEEP_QUEUE,
-    { localConcurrency: 1, batchSize: 1, pollingIntervalSeconds: 2 },
-    async (jobs) => {
-      for (const job of jobs) {
-        await runSweepJob({ db, url, cfg, roots, worker, shutdown: shutdown.signal }, job.data.sweepId);
-      }
-    },
-  );
+  await boss.work<SweepJob>(SWEEP_QUEUE, { batchSize: 1, pollingIntervalSeconds: POLLING_SECONDS }, async (jobs) => {
+    for (const job of jobs) {
+      await runSweepJob({ db, url, cfg, roots, worker, shutdown: shutdown.signal }, job.data.sweepId);
+    }
+  });
 }
 if (role !== 'races') {
   const host = { workDir: cfg.labWorkDir, ...(cfg.labDataDir && { dataDir: cfg.labDataDir }) };
-  await boss.work<RemoteWriterJob>(WRITER_QUEUE, { localConcurrency: 8, pollingIntervalSeconds: 2 }, async ([job]) => {
-    if (job) await runWriterJob(job.data, host);
-  });
+  // A pg-boss worker runs one batch at a time: eight of them let eight writers of a race run here at once.
+  for (let i = 0; i < WRITERS_AT_ONCE; i++) {
+    await boss.work<RemoteWriterJob>(
+      WRITER_QUEUE,
+      { batchSize: 1, pollingIntervalSeconds: POLLING_SECONDS },
+      async ([job]) => {
+        if (job) await runWriterJob(job.data, host);
+      },
+    );
+  }
 }
 let stopping = false;
 async function stop(signal: string) {
