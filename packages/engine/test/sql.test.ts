@@ -40,7 +40,7 @@ function refusal(run: () => unknown): ExpressionError {
 describe('parsePredicate: accepted predicates render to DuckDB SQL', () => {
   const cases: [string, string][] = [
     ['VendorID = 1', '("VendorID" = 1)'],
-    ['vendorid = -1', '("VendorID" = -1)'],
+    ['VendorID = -1', '("VendorID" = -1)'],
     ['"VendorID" <> 2', '("VendorID" <> 2)'],
     ['VendorID != 2', '("VendorID" <> 2)'],
     ["store_and_fwd_flag = 'a''b'", `("store_and_fwd_flag" = 'a''b')`],
@@ -103,18 +103,40 @@ describe('parsePredicate: accepted predicates render to DuckDB SQL', () => {
     expect(renderExpression(e)).toBe('"we""ird name" IS NULL AND flag');
   });
 
-  it('prefers the exact case and refuses names that match several columns only up to case', () => {
+  it('matches names exactly, quoted or not, as delta-rs (identifier normalisation off) does', () => {
     expect(renderSql(parsePredicate('dup = 1 AND Dup = 2', wide))).toBe('(("dup" = 1) AND ("Dup" = 2))');
-    expect(refusal(() => parsePredicate('DUP = 1', wide)).message).toMatch(/'DUP'.*ambiguous.*Dup, dup/);
+    expect(renderSql(parsePredicate('"VendorID" = 1 AND VendorID = 2', taxi))).toBe(
+      '(("VendorID" = 1) AND ("VendorID" = 2))',
+    );
+    expect(refusal(() => parsePredicate('DUP = 1', wide)).message).toMatch(
+      /^unknown column 'DUP' at position 1 in predicate \(column names are case-sensitive, as in delta-rs: did you mean 'Dup' or 'dup'\?\); columns are: VendorID, .*, Dup, dup$/,
+    );
+  });
+
+  it('refuses a name that differs from a column only in case, naming the column and every valid name', () => {
+    const columns = taxi.fields.map((f) => f.name).join(', ');
+    for (const [text, name, pos] of [
+      ['VendorId = 1', 'VendorId', 1],
+      ['vendorid = 1', 'vendorid', 1],
+      ['"VendorId" = 1', 'VendorId', 1],
+      ['VendorID = 1 OR TIP_AMOUNT > 0', 'TIP_AMOUNT', 17],
+    ] as const) {
+      const e = refusal(() => parsePredicate(text, taxi));
+      const right = name.toLowerCase() === 'vendorid' ? 'VendorID' : 'tip_amount';
+      expect(e.message).toBe(
+        `unknown column '${name}' at position ${pos} in predicate (column names are case-sensitive, as in delta-rs: did you mean '${right}'?); columns are: ${columns}`,
+      );
+      expect(e.position).toBe(pos);
+    }
   });
 
   it('carries canonical names and Delta types on column references', () => {
-    const e = parsePredicate('vendorid = 1', taxi);
+    const e = parsePredicate('VendorID = 1', taxi);
     expect(e).toMatchObject({
       kind: 'compare',
       left: { kind: 'column', name: 'VendorID', type: 'integer', sqlType: 'number' },
     });
-    expect(columnsOf(parsePredicate('vendorid = 1 OR TIP_AMOUNT > fare_amount AND VendorID IS NULL', taxi))).toEqual([
+    expect(columnsOf(parsePredicate('VendorID = 1 OR tip_amount > fare_amount AND VendorID IS NULL', taxi))).toEqual([
       'VendorID',
       'tip_amount',
       'fare_amount',
@@ -135,7 +157,7 @@ describe('parsePredicate: accepted predicates render to DuckDB SQL', () => {
       const e = parsePredicate(text, taxi);
       expect(renderSql(parsePredicate(renderExpression(e), taxi))).toBe(renderSql(e));
     }
-    expect(renderExpression(parsePredicate('vendorid = 1', taxi))).toBe('VendorID = 1');
+    expect(renderExpression(parsePredicate('"VendorID" = 1', taxi))).toBe('VendorID = 1');
     expect(
       renderExpression(parsePredicate('(VendorID = 1 OR VendorID = 2) AND tip_amount * (1 + extra) > 0', taxi)),
     ).toBe('(VendorID = 1 OR VendorID = 2) AND tip_amount * (1 + extra) > 0');
@@ -244,7 +266,15 @@ describe('parseUpdateExpression', () => {
     expect(refusal(() => parseUpdateExpression('', taxi)).message).toMatch(/empty update expression/);
   });
 
-  it('resolves target names like column references', () => {
-    expect(resolveColumn(taxi, 'vendorid').name).toBe('VendorID');
+  it('resolves target names like column references: exactly, bare or double-quoted', () => {
+    expect(resolveColumn(taxi, 'VendorID').name).toBe('VendorID');
+    expect(resolveColumn(taxi, '"VendorID"').name).toBe('VendorID');
+    expect(resolveColumn(wide, '"we""ird name"').name).toBe('we"ird name');
+    expect(refusal(() => resolveColumn(taxi, 'vendorid')).message).toMatch(
+      /^unknown column 'vendorid' in schema \(column names are case-sensitive, as in delta-rs: did you mean 'VendorID'\?\); columns are: VendorID, tpep_pickup_datetime, /,
+    );
+    expect(refusal(() => parseUpdateExpression('1', taxi, 'VendorId')).message).toMatch(
+      /unknown column 'VendorId'.*'VendorID'/,
+    );
   });
 });

@@ -71,9 +71,14 @@ describe('the flat base table', () => {
     expect(holding('7')).toBe(7);
   });
 
-  it('resolves countBy like a column in a predicate (case-insensitively) and refuses an unknown one', async () => {
-    const layout = await tableLayout(tables.flat, 'vendorid');
+  it('resolves countBy like a column in a predicate (exactly, as delta-rs does) and refuses an unknown one', async () => {
+    const layout = await tableLayout(tables.flat, '"VendorID"');
     expect(layout.files[0]?.countsBy?.length).toBeGreaterThan(1);
+    const cased = await tableLayout(tables.flat, 'vendorid').catch((err: unknown) => err);
+    expect(cased).toBeInstanceOf(ExpressionError);
+    expect((cased as Error).message).toMatch(
+      /^countBy: unknown column 'vendorid' .*did you mean 'VendorID'\?\); columns are: VendorID, /,
+    );
     const e = await tableLayout(tables.flat, 'no_such"col').catch((err: unknown) => err);
     expect(e).toBeInstanceOf(ExpressionError);
     expect((e as Error).message).toMatch(/^countBy: unknown column 'no_such"col'/);

@@ -68,26 +68,36 @@ function describe(e: Expr): string {
   return `'${renderExpression(e)}' (${e.sqlType})`;
 }
 
+/**
+ * The field named `name`, compared exactly: delta-rs 1.6 parses predicates with DataFusion's
+ * identifier normalisation off, so an unquoted `VendorId` or `vendorid` is a name of its own and no
+ * column of a table whose column is `VendorID`. A name that differs from columns only in case is
+ * refused like any unknown one, with those columns named.
+ */
 function lookup(name: string, fields: readonly StructField[], where: string, pos?: number): StructField {
   const exact = fields.find((f) => f.name === name);
   if (exact) return exact;
-  const lower = name.toLowerCase();
-  const folded = fields.filter((f) => f.name.toLowerCase() === lower);
   const at = pos === undefined ? '' : ` at position ${pos}`;
-  if (folded.length === 1 && folded[0]) return folded[0];
-  if (folded.length > 1) {
-    const names = folded.map((f) => f.name).join(', ');
-    fail(`column '${name}'${at} is ambiguous: ${names} differ only in case; double-quote the exact name`, pos);
-  }
-  fail(`unknown column '${name}'${at} in ${where}; columns are: ${fields.map((f) => f.name).join(', ')}`, pos);
+  const lower = name.toLowerCase();
+  const cased = fields.filter((f) => f.name.toLowerCase() === lower).map((f) => `'${f.name}'`);
+  const hint =
+    cased.length === 0 ? '' : ` (column names are case-sensitive, as in delta-rs: did you mean ${cased.join(' or ')}?)`;
+  fail(`unknown column '${name}'${at} in ${where}${hint}; columns are: ${fields.map((f) => f.name).join(', ')}`, pos);
 }
 
+/** A name written in double quotes, a doubled quote standing for one, as in a predicate. */
+const QUOTED_NAME = /^"((?:[^"]|"")*)"$/;
+
 /**
- * The schema's top-level field for a user-written name: exact case first, then case-insensitive
- * (as DuckDB resolves identifiers), refusing a name that matches several fields only up to case.
+ * The schema's top-level field for a user-written name (an update's target column, a merge key):
+ * the exact name, or the exact name double-quoted (`"VendorID"`), as delta-rs takes an update's
+ * column names. Case counts, as in predicates.
  */
 export function resolveColumn(schema: StructType, name: string): StructField {
-  return lookup(name, schema.fields, 'schema');
+  const quoted = QUOTED_NAME.exec(name)?.[1];
+  const unquoted =
+    quoted === undefined || schema.fields.some((f) => f.name === name) ? name : quoted.replaceAll('""', '"');
+  return lookup(unquoted, schema.fields, 'schema');
 }
 
 export function column(name: string, pos: number, scope: Scope): Column {
