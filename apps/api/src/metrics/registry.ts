@@ -104,8 +104,10 @@ export class ProductMetrics {
 }
 
 function observe(queued: Histogram, ran: Histogram, rows: Durations[]): void {
-  queued.reset();
-  ran.reset();
+  for (const h of [queued, ran]) {
+    h.reset();
+    h.zero({}); // an empty histogram still has its buckets, at 0
+  }
   for (const { queued: q, ran: r } of rows) {
     if (q !== null) queued.observe(Math.max(0, q));
     if (r !== null) ran.observe(Math.max(0, r));
