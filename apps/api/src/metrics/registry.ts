@@ -8,7 +8,8 @@ import { Gauge, Histogram, Registry } from 'prom-client';
 import { OTHER_ERROR_CLASS, WRITER_ERROR_CLASSES } from './error-classes';
 import { type Durations, type Figures, JOB_KINDS, RECENT, STATUSES } from './figures';
 
-const WINDOW = `the latest ${RECENT.races} created in the last ${RECENT.hours} h`;
+/** The rows the durations and writer figures are read from. */
+const recent = (what: 'races' | 'sweeps') => `the latest ${RECENT.races} ${what} created in the last ${RECENT.hours} h`;
 /** Seconds a race or sweep waits for a worker: a free worker takes one within its polling interval. */
 const QUEUE_BUCKETS = [0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600];
 /** Seconds a race or sweep runs: from seconds (a small race) to the work limit's hours. */
@@ -20,32 +21,32 @@ export class ProductMetrics {
   private readonly sweeps = this.gauge('racelab_sweeps', 'Sweeps by status.', ['status']);
   private readonly raceQueued = this.histogram(
     'racelab_race_queue_wait_seconds',
-    `Time from a race's creation to a worker taking it (startedAt - createdAt), over ${WINDOW} that started.`,
+    `Seconds from a race's creation to a worker taking it (startedAt - createdAt), for those that started of ${recent('races')}.`,
     QUEUE_BUCKETS,
   );
   private readonly raceRan = this.histogram(
     'racelab_race_run_seconds',
-    `Time a race ran (finishedAt - startedAt), over races ended, of ${WINDOW}.`,
+    `Seconds a race ran (finishedAt - startedAt), for those that ended of ${recent('races')}.`,
     RUN_BUCKETS,
   );
   private readonly sweepQueued = this.histogram(
     'racelab_sweep_queue_wait_seconds',
-    `Time from a sweep's creation to a worker taking it (startedAt - createdAt), over ${WINDOW} that started.`,
+    `Seconds from a sweep's creation to a worker taking it (startedAt - createdAt), for those that started of ${recent('sweeps')}.`,
     QUEUE_BUCKETS,
   );
   private readonly sweepRan = this.histogram(
     'racelab_sweep_run_seconds',
-    `Time a sweep ran (finishedAt - startedAt), over sweeps ended, of ${WINDOW}.`,
+    `Seconds a sweep ran (finishedAt - startedAt), for those that ended of ${recent('sweeps')}.`,
     RUN_BUCKETS,
   );
   private readonly writers = this.gauge(
     'racelab_race_writers',
-    `Writers of the runs of ${WINDOW} races, by outcome: committed, failed, or nothing_to_commit (no error).`,
+    `Writers in the runs of ${recent('races')}, by outcome: committed, failed (with an error), nothing_to_commit (neither).`,
     ['outcome'],
   );
   private readonly failures = this.gauge(
     'racelab_race_writer_failures',
-    `Failed writers of the runs of ${WINDOW} races, by the class of their error (${OTHER_ERROR_CLASS} for a class not listed in docs/api.md).`,
+    `Failed writers in the runs of ${recent('races')}, by their error's class (${OTHER_ERROR_CLASS}: a class docs/api.md does not list).`,
     ['error_class'],
   );
   private readonly queue = this.gauge(
