@@ -145,8 +145,6 @@ describe('a race, counted while it runs and once it is done', () => {
     expect(sampled(after, 'racelab_race_writer_failures', { error_class: OTHER_ERROR_CLASS })).toBe(0);
     for (const queue of QUEUES)
       for (const state of QUEUE_STATES) expect(sampled(after, 'racelab_queue_jobs', { queue, state })).toBe(0);
-    // The worker that ran it is gone: it holds nothing, so no series of its stays.
-    expect(sampled(after, 'racelab_worker_running', { worker, kind: 'race' })).toBeUndefined();
     const [times] = await stack.sql<{ queued: number; ran: number }>(
       `SELECT extract(epoch FROM "startedAt" - "createdAt")::float8 AS queued,
               extract(epoch FROM "finishedAt" - "startedAt")::float8 AS ran FROM "Race" WHERE id = $1`,
@@ -235,5 +233,15 @@ describe('who may scrape', () => {
     const put = await get({ authorization: `Bearer ${stack.token}` }, 'PUT');
     expect(put.status).toBe(405);
     expect(put.headers.allow).toBe('GET, HEAD');
+  });
+
+  it('an API that listens on a network serves its metrics to tokens only, from this host too', async () => {
+    stack.env.API_HOST = '0.0.0.0';
+    await stopProc(stack.api);
+    await stack.startApi();
+    const local = await get({});
+    expect(local.status).toBe(401);
+    expect(JSON.parse(local.body).errors[0].message).toBe(METRICS_NEED_TOKEN);
+    expect((await get({ authorization: `Bearer ${stack.token}` })).status).toBe(200);
   });
 });
