@@ -1,9 +1,9 @@
 /**
  * The API's HTTP server: yoga on /graphql (GraphiQL when configured, subscriptions as server-sent
- * events), /health for supervisors, /metrics for Prometheus (http/metrics-route.ts), /session for the dashboard's sign-in (http/session-route.ts), /uploads/code
- * for archives of code to audit (http/upload-route.ts), the edge
- * checks (http/edge.ts) before anything reads the request, and the caller (a token or a dashboard session)
- * and whether it is on this host put in the context.
+ * events), /health for supervisors, /metrics for Prometheus (http/metrics-route.ts), /session for the
+ * dashboard's sign-in (http/session-route.ts), /uploads/code for archives of code to audit
+ * (http/upload-route.ts), the edge checks (http/edge.ts) before anything reads the request, and the caller
+ * (a token or a dashboard session) and whether it is on this host put in the context.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
