@@ -75,8 +75,8 @@ describe('the queue schema', () => {
     await client.query('UPDATE pgboss.version SET version = $1', [QUEUE_SCHEMA_VERSION + 3]);
     const boss = await startQueue(url, 'producer');
     try {
-      const [{ version }] = (await client.query<{ version: number }>('SELECT version FROM pgboss.version')).rows;
-      expect(Number(version)).toBe(QUEUE_SCHEMA_VERSION);
+      const [row] = (await client.query<{ version: number }>('SELECT version FROM pgboss.version')).rows;
+      expect(Number(row?.version)).toBe(QUEUE_SCHEMA_VERSION);
       expect(await queued()).toEqual([waiting.id]);
     } finally {
       await boss.stop({ graceful: false });

@@ -4,8 +4,10 @@ import { PrismaClient } from '../generated/prisma/client';
 
 export type Db = PrismaClient;
 
-export function createPrisma(url: string, max = 10): Db {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max }) });
+/** `applicationName` names the pool's sessions in pg_stat_activity (a worker's: process/worker-name.ts). */
+export function createPrisma(url: string, max = 10, applicationName?: string): Db {
+  const pool = { connectionString: url, max, ...(applicationName && { application_name: applicationName }) };
+  return new PrismaClient({ adapter: new PrismaPg(pool) });
 }
 
 export type {

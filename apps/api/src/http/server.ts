@@ -1,9 +1,9 @@
 /**
  * The API's HTTP server: yoga on /graphql (GraphiQL when configured, subscriptions as server-sent
- * events), /health for supervisors, /session for the dashboard's sign-in (http/session-route.ts), /uploads/code
- * for archives of code to audit (http/upload-route.ts), the edge
- * checks (http/edge.ts) before anything reads the request, and the caller (a token or a dashboard session)
- * and whether it is on this host put in the context.
+ * events), /health for supervisors, /metrics for Prometheus (http/metrics-route.ts), /session for the
+ * dashboard's sign-in (http/session-route.ts), /uploads/code for archives of code to audit
+ * (http/upload-route.ts), the edge checks (http/edge.ts) before anything reads the request, and the caller
+ * (a token or a dashboard session) and whether it is on this host put in the context.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,10 +14,12 @@ import { answerUnexpected, maskError } from '../errors/unexpected';
 import type { ApiContext } from '../graphql/builder';
 import { createLoaders } from '../graphql/loaders';
 import { schema } from '../graphql/schema';
+import { metricsScraper } from '../metrics/scrape';
 import { type ApiConfig, loadConfig } from '../process/config';
 import { documentGuard } from './document-guard';
 import { Edge, type Refusal, wantsPage } from './edge';
 import { GRAPHIQL_OFF, offlineGraphiQL } from './graphiql';
+import { listensOnLoopback, METRICS_PATH, metricsRoute } from './metrics-route';
 import { operationGuard } from './operation-guard';
 import { SESSION_PATH, sessionRoute } from './session-route';
 import { UPLOAD_PATH, uploadRoute } from './upload-route';
@@ -35,6 +37,8 @@ export function createApiServer(
   cfg: Pick<ApiConfig, 'corsOrigins' | 'allowedHosts' | 'apiHost' | 'graphiql' | 'sessionHours'> = loadConfig(),
 ): Server {
   const callers = new CallerVerifier(deps.db);
+  const scrape = metricsScraper(deps.db);
+  const loopbackOnly = listensOnLoopback(cfg.apiHost);
   const edge = new Edge(cfg, () => (server.address() as AddressInfo).port);
   const yoga = createYoga<{ req: IncomingMessage; caller: CallerCheck }>({
     schema,
@@ -100,6 +104,13 @@ export function createApiServer(
         .verify(req.headers.authorization ?? null)
         .then((caller) => uploadRoute(req, res, caller, deps.locations.workDir))
         .catch((e: unknown) => answerUnexpected(res, e, UPLOAD_PATH));
+      return;
+    }
+    if (path === METRICS_PATH) {
+      callers
+        .verify(req.headers.authorization ?? null)
+        .then((caller) => metricsRoute(req, res, caller, loopbackOnly && edge.loopback(req), scrape))
+        .catch((e: unknown) => answerUnexpected(res, e, METRICS_PATH));
       return;
     }
     if (req.url === '/health') {

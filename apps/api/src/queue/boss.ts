@@ -28,12 +28,14 @@ export interface RaceJob {
   raceId: string;
 }
 
-export async function startQueue(url: string, role: 'producer' | 'worker'): Promise<PgBoss> {
+/** `applicationName` names the queue's sessions in pg_stat_activity (pg-boss's own name, `pgboss`, otherwise). */
+export async function startQueue(url: string, role: 'producer' | 'worker', applicationName?: string): Promise<PgBoss> {
   // A queue schema left by a newer pg-boss (an install that ran a newer build) is one this one would misread.
   const requeue = role === 'producer' ? await retireNewerQueueSchema(url) : { races: [], sweeps: [] };
   const boss = new PgBoss({
     connectionString: url,
     max: 4,
+    ...(applicationName && { application_name: applicationName }),
     // One supervisor is enough; the API process does it, workers only fetch.
     supervise: role === 'producer',
     schedule: false,

@@ -10,6 +10,7 @@ import { clientSafeMessage, namedRoots } from '@racelab/lab';
 import pg from 'pg';
 import type { Db } from '../db/prisma';
 import type { ApiConfig } from '../process/config';
+import { workerSessionName } from '../process/worker-name';
 import { releaseRaceLock, tryRaceLock } from '../races/lock';
 import { CANCEL_CHANNEL } from '../races/store';
 
@@ -50,7 +51,7 @@ export async function withClaimedJob<Row extends { cancelRequestedAt: Date | nul
   run: (row: Row, signal: AbortSignal) => Promise<void>,
 ): Promise<void> {
   const { kind, id } = job;
-  const lock = new pg.Client({ connectionString: deps.url });
+  const lock = new pg.Client({ connectionString: deps.url, application_name: workerSessionName(deps.worker) });
   // Postgres going away (Ctrl-C reaches the embedded server too) must end this job with an error, not crash the
   // worker with an unhandled 'error' event: the lock's next query fails, and the job is recovered as any other.
   lock.on('error', (e) => console.error(`worker: ${kind} ${id}: lock connection lost: ${e.message}`));

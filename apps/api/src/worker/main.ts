@@ -12,6 +12,7 @@ import { applyMigrations } from '../db/migrate';
 import { createPrisma } from '../db/prisma';
 import { loadConfig, REPO_ROOT } from '../process/config';
 import { onStopSignal } from '../process/signals';
+import { workerSessionName } from '../process/worker-name';
 import {
   POLLING_SECONDS,
   RACE_QUEUE,
@@ -36,9 +37,10 @@ if (cfg.databaseUrl === null) {
 }
 const url = cfg.databaseUrl;
 await applyMigrations(url);
-const db = createPrisma(url, 4);
-const boss = await startQueue(url, 'worker');
 const worker = `${hostname()}:${process.pid}`;
+// Every session of this worker is named for it, so the API's /metrics sees it live in pg_stat_activity.
+const db = createPrisma(url, 4, workerSessionName(worker));
+const boss = await startQueue(url, 'worker', workerSessionName(worker));
 const { roots } = locationConfigFromEnv(REPO_ROOT);
 const shutdown = new AbortController();
 const stopReaper = startReaper(db, cfg.reaperIntervalMs);
