@@ -90,7 +90,9 @@ describe('races', () => {
     const row = page.getByTestId('race-row').first();
     await expect
       .poll(() => row.getByTestId('outcome').textContent())
-      .toMatch(/^data OK in 2 of 2; the update failed: its [\d,]+ VendorID [12] rows keep their values \([12] of 2\)/);
+      .toMatch(
+        /^data OK in 2 of 2; vendor([12])'s update failed: its [\d,]+ VendorID \1 rows keep their values \([12] of 2\)/,
+      );
     await tab.shot('races');
   });
 
@@ -176,7 +178,9 @@ describe('verdicts', () => {
     await page.goto(`/races/${id}`);
     const failed = page.getByTestId('run').first().getByTestId('failed-writers');
     await failed.waitFor();
-    expect(await failed.textContent()).toMatch(/the delete failed: its [\d,]+ VendorID 7 rows are still there/);
+    expect(await failed.textContent()).toMatch(
+      /gdpr-delete's delete failed: its [\d,]+ VendorID 7 rows are still there/,
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 'use client';
+import { agree, plural } from '@racelab/contracts';
 /**
  * Auditing code: a folder under LAB_ROOTS by its path, or an archive (.zip, .tar.gz) uploaded through
  * /api/uploads/code; the findings grouped by file, each at `file:line` with its rule, severity, evidence, fix and
@@ -67,10 +68,10 @@ export function CodeAuditView({ audit }: { audit: CodeAuditResult }) {
     <div data-testid="code-audit" data-failed={String(audit.failed)}>
       <p>
         <span className={`badge ${audit.failed ? 'bad' : 'ok'}`}>{audit.failed ? 'errors found' : 'no error'}</span>{' '}
-        <code>{audit.source}</code>: {audit.findings.length} findings, {audit.settings.length} settings in{' '}
-        <span data-testid="code-scanned">{files.scanned}</span> files read;{' '}
-        <span data-testid="code-skipped">{files.skipped.length}</span> skipped,{' '}
-        <span data-testid="code-unparseable">{files.unparseable.length}</span> not parseable
+        <code>{audit.source}</code>: {plural(audit.findings.length, 'finding')},{' '}
+        {plural(audit.settings.length, 'setting')} in <span data-testid="code-scanned">{files.scanned}</span>{' '}
+        {agree(files.scanned, 'file', 'files')} read; <span data-testid="code-skipped">{files.skipped.length}</span>{' '}
+        skipped, <span data-testid="code-unparseable">{files.unparseable.length}</span> not parseable
       </p>
       {findingsByFile(audit.findings).map(([file, findings]) => (
         <section key={file} className="panel" data-testid="code-file" data-file={file}>

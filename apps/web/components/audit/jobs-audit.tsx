@@ -1,4 +1,5 @@
 'use client';
+import { plural } from '@racelab/contracts';
 /**
  * Auditing jobs: a manifest in; findings grouped by job (job-findings.tsx); and, per table, the
  * forecast for every ordered pair of jobs as a grid (pair-grid.tsx).
@@ -17,7 +18,7 @@ export function JobAuditView({ audit }: { audit: JobAuditResult }) {
     <div data-testid="jobs-audit" data-failed={String(audit.failed)}>
       <p>
         <span className={`badge ${audit.failed ? 'bad' : 'ok'}`}>{audit.failed ? 'errors found' : 'no error'}</span>{' '}
-        {audit.findings.length} findings for {audit.jobs.length} jobs
+        {plural(audit.findings.length, 'finding')} for {plural(audit.jobs.length, 'job')}
       </p>
       {audit.skipped.map((s) => (
         <p key={s.check} className="muted" data-testid="audit-skipped">
