@@ -11,6 +11,7 @@
 export * from './conflict';
 export { type DvSource, dvSource } from './kernel/delta/dv/descriptor';
 export { DeletionVectorError } from './kernel/delta/dv/errors';
+export { type NotATableFound, notATableWords } from './kernel/delta/log/not-a-table';
 export * from './kernel/delta/protocol/actions';
 export { ColumnMappingError, type ColumnMappingMode } from './kernel/delta/protocol/column-mapping';
 export { checkpointInterval } from './kernel/delta/protocol/config';

@@ -22,6 +22,7 @@ import {
 } from '../../lib/code-audit';
 import { gql } from '../../lib/gql';
 import { Failed, listed } from '../states';
+import { SubmitButton } from '../submit-button';
 import { PastAudits } from './past-audits';
 
 const BADGE: Record<string, string> = { error: 'bad', warning: 'warn', note: 'ok' };
@@ -143,9 +144,9 @@ export function CodeAudit() {
           <input value={path} onChange={(e) => setPath(e.target.value)} placeholder="team/jobs" name="code-path" />
         </label>
         <div>
-          <button type="submit" disabled={path.trim() === '' || audit.isPending}>
+          <SubmitButton why={path.trim() === '' ? 'name a folder first' : null} busy={audit.isPending}>
             {audit.isPending ? 'Auditing…' : 'Audit folder'}
-          </button>
+          </SubmitButton>
         </div>
       </form>
       <form
@@ -166,9 +167,9 @@ export function CodeAudit() {
           />
         </label>
         <div>
-          <button type="submit" disabled={file === null || audit.isPending}>
+          <SubmitButton why={file === null ? 'choose an archive first' : null} busy={audit.isPending}>
             {audit.isPending ? 'Auditing…' : 'Upload and audit'}
-          </button>
+          </SubmitButton>
         </div>
       </form>
       {audit.error && <Failed error={audit.error} />}

@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { gql } from '../../lib/gql';
 import { AUDIT_JOBS, JOB_AUDITS_KEY, type JobAuditResult } from '../../lib/jobs';
 import { Failed } from '../states';
+import { SubmitButton } from '../submit-button';
 import { JobFindings } from './job-findings';
 import { PairGrid } from './pair-grid';
 
@@ -69,9 +70,9 @@ export function JobsAudit() {
           tableProperties, commitProperties, onCommitFailed, checksTableBeforeAppend, schedule.
         </p>
         <div>
-          <button type="submit" disabled={manifest.trim() === '' || audit.isPending}>
+          <SubmitButton why={manifest.trim() === '' ? 'paste or load a manifest first' : null} busy={audit.isPending}>
             {audit.isPending ? 'Auditing…' : 'Audit jobs'}
-          </button>
+          </SubmitButton>
         </div>
       </form>
       {audit.error && <Failed error={audit.error} />}

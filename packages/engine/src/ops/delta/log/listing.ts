@@ -4,6 +4,8 @@
  * namings of the Delta protocol: classic (`n.checkpoint.parquet`), multi-part
  * (`n.checkpoint.o.p.parquet`) and UUID-named v2 (`n.checkpoint.<uuid>.json|parquet`).
  */
+
+import { notATableWords } from '../../../kernel/delta/log/not-a-table';
 import type { ObjectStore } from '../../../storage/object-store';
 
 export const LOG_DIR = '_delta_log/';
@@ -71,7 +73,7 @@ export async function listLog(store: ObjectStore, targetVersion?: number, whole 
   // A hint that points at nothing (checkpoint deleted, or log rewritten) falls back to a full listing.
   if (useHint && !listing.checkpoints.some((c) => c.version === hint.version)) listing = await scan(store, undefined);
   if (listing.commits.size === 0 && listing.checkpoints.length === 0) {
-    throw new NotATableError(`${store.location} is not a Delta table: no commits in ${LOG_DIR}`);
+    throw new NotATableError(notATableWords(store.location, { kind: 'no-commits' }));
   }
   return withMissedCommits(store, listing, targetVersion ?? listing.latestVersion);
 }
