@@ -106,7 +106,10 @@ export function ProbeForm({ onProbed }: { onProbed: (probe: StoreProbeView) => v
               size={4}
             />
           </label>
-          <SubmitButton why={location.trim() === '' ? 'name an s3:// location first' : null} busy={probe.isPending}>
+          <SubmitButton
+            why={blocked === null && location.trim() === '' ? 'name an s3:// location first' : null}
+            busy={probe.isPending}
+          >
             Probe the store
           </SubmitButton>
           <span role="status" className="muted">

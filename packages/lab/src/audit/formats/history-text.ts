@@ -25,7 +25,7 @@ export function toHistoryText(h: TableHistory): string {
     `  summary.unknownConcurrency        ${s.unknownConcurrency}`,
     `  summary.longestConcurrentChain    ${s.longestConcurrentChain}`,
     `  summary.commitsPerHour            ${s.commitsPerHour === null ? '-' : s.commitsPerHour.toFixed(1)}`,
-    `  summary.busiestHour               ${s.busiestHour === null ? '-' : `${s.busiestHour.start} (${s.busiestHour.concurrentCommits} of ${s.busiestHour.commits} commits concurrent)`}`,
+    `  summary.busiestHour               ${s.busiestHour === null ? '-' : `${s.busiestHour.start} (${s.busiestHour.concurrentCommits} of ${plural(s.busiestHour.commits, 'commit')} concurrent)`}`,
     `  summary.duplicateKeys             ${s.duplicateKeys === null ? '- (no --key)' : s.duplicateKeys}`,
     '',
   ];
