@@ -27,8 +27,10 @@ describe('forms say why they cannot be used', () => {
     const { page } = tab;
     await page.goto('/store');
     const blocked = page.getByTestId('probe-form-blocked');
-    await blocked.waitFor();
-    expect(await blocked.textContent()).toMatch(/^No S3 bucket is configured on the API: set LAB_S3_BUCKETS/);
+    // While the buckets are read the form is held too ("reading the configured buckets…"); then it says why.
+    await expect
+      .poll(() => blocked.textContent())
+      .toMatch(/^No S3 bucket is configured on the API: set LAB_S3_BUCKETS/);
     const location = page.getByLabel('S3 location');
     const button = page.getByRole('button', { name: 'Probe the store' });
     expect(await location.isDisabled()).toBe(true);
