@@ -5,7 +5,6 @@
  * (`n.checkpoint.o.p.parquet`) and UUID-named v2 (`n.checkpoint.<uuid>.json|parquet`).
  */
 
-import { notATableWords } from '../../../kernel/delta/log/not-a-table';
 import type { ObjectStore } from '../../../storage/object-store';
 
 export const LOG_DIR = '_delta_log/';
@@ -39,6 +38,38 @@ export const LAST_CHECKPOINT_KEY = `${LOG_DIR}_last_checkpoint`;
 
 export class NotATableError extends Error {
   override name = 'NotATableError';
+}
+
+/** What a location that holds no Delta table holds instead. */
+export type NotATableFound =
+  | { kind: 'nothing' }
+  | { kind: 'file' }
+  | { kind: 'no-log'; parquetFiles: number }
+  | { kind: 'empty-log' }
+  | { kind: 'no-commits' };
+
+/**
+ * A location with no Delta table in one wording for every surface (this error, the API, the CLIs, the audit):
+ * nothing at all, a file, a folder without a log, or a log without a commit. The engine sees only its store, so
+ * it says "no commits"; a caller that can look at a local folder says which (the lab's tables/not-a-table.ts).
+ */
+export function notATableWords(location: string, found: NotATableFound): string {
+  switch (found.kind) {
+    case 'nothing':
+      return `${location} does not exist: no table at this location`;
+    case 'file':
+      return `${location} is a file, not a table's folder`;
+    case 'no-log': {
+      // Parquet files without a log are what a table looks like to a reader that lists folders: say what is there.
+      const n = found.parquetFiles;
+      const holds = n === 0 ? '' : ` (it holds ${n} Parquet ${n === 1 ? 'file' : 'files'}, which no log names)`;
+      return `${location} is not a Delta table: it has no ${LOG_DIR} folder${holds}`;
+    }
+    case 'empty-log':
+      return `${location} is not a Delta table: its ${LOG_DIR} holds no commit`;
+    case 'no-commits':
+      return `${location} is not a Delta table: no commits in ${LOG_DIR}`;
+  }
 }
 
 export interface LastCheckpoint {
