@@ -81,6 +81,10 @@ describe('races', () => {
       expect(await run.locator('[data-testid=writer][data-committed=false]').count()).toBe(1);
       expect(await run.getByTestId('error-message').textContent()).toBe(ADDED);
       expect(await run.getByTestId('zombies').textContent()).toBe('1 zombie file');
+      // Who left it, with how many files and bytes, each count with its noun.
+      expect(await run.getByTestId('zombies').locator('xpath=..').textContent()).toMatch(
+        /left by vendor[12] \(1 file, [\d.]+ [kMG]?B\): written, never committed/,
+      );
       // Three segments a writer: open and prepare, the barrier, the change.
       expect(await run.locator(`[data-testid=timeline-${i + 1}] g > rect`).count()).toBe(6);
     }
