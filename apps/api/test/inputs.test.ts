@@ -3,7 +3,7 @@
  * locations that escape the roots (nothing stored for any of them), then the isolation-string
  * readings, audits, table layouts, the conflict forecast and the isolation matrix.
  */
-import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { field, writeDeltaTable } from '@racelab/engine';
 import { scaledFigures } from '@racelab/lab';
@@ -112,7 +112,51 @@ describe('refused input stores nothing', () => {
     expect(audit.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(await count('Audit')).toBe(0);
     const notATable = await layout('nothing-here');
-    expect(notATable.errors?.[0]?.message).toBe('nothing-here is not a Delta table (no _delta_log)');
+    expect(notATable.errors?.[0]?.message).toBe('nothing-here does not exist: no table at this location');
+  });
+});
+
+describe('one wording per fact', () => {
+  const message = async (query: string, l: string) =>
+    (await gql(stack.apiUrl, query, { l }, stack.token)).errors?.[0]?.message;
+  const LAYOUT = 'query($l: String!) { tableLayout(location: $l) { version } }';
+  const HISTORY = 'query($l: String!) { tableHistory(location: $l) { failed } }';
+  const AUDIT = 'mutation($l: String!) { auditJobs(manifest: $l) { findings { rule evidence } } }';
+
+  it('a location with no table reads the same in the table fields, the history and the jobs audit', async () => {
+    mkdirSync(join(stack.dir, 'tables', 'words', 'parquet-only'), { recursive: true });
+    writeFileSync(join(stack.dir, 'tables', 'words', 'parquet-only', 'part-0.parquet'), 'PAR1');
+    const expected = {
+      'words/none': 'words/none does not exist: no table at this location',
+      'words/parquet-only':
+        'words/parquet-only is not a Delta table: it has no _delta_log/ folder (it holds 1 Parquet file, which no log names)',
+    };
+    for (const [l, words] of Object.entries(expected)) {
+      expect(await message(LAYOUT, l), l).toBe(words);
+      expect(await message(HISTORY, l), l).toBe(words);
+      const manifest = `jobs:\n  - { name: j, table: ${l}, engine: delta-rs 1.6.6, operation: optimize }\n`;
+      const audit = await gql<{ auditJobs: { findings: { rule: string; evidence: string }[] } }>(
+        stack.apiUrl,
+        AUDIT,
+        { l: manifest },
+        stack.token,
+      );
+      expect(audit.data?.auditJobs.findings.find((f) => f.rule === 'table-unreadable')?.evidence, l).toBe(words);
+    }
+  });
+
+  it('no S3 bucket configured: storeBuckets is empty and probeStore says what to set', async () => {
+    const buckets = await gql<{ storeBuckets: string[] }>(stack.apiUrl, '{ storeBuckets }');
+    expect(buckets.data?.storeBuckets).toEqual([]);
+    const probe = await gql(
+      stack.apiUrl,
+      'mutation($l: String!) { probeStore(location: $l) { id } }',
+      { l: 's3://bucket/prefix' },
+      stack.token,
+    );
+    expect(probe.errors?.[0]?.message).toBe(
+      'location: no S3 bucket is configured: set LAB_S3_BUCKETS to the buckets the lab may use (LAB_S3_BUCKETS=bucket for this location)',
+    );
   });
 });
 

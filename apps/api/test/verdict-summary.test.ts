@@ -38,7 +38,7 @@ const lostDelete: RunVerdict = {
       name: 'gdpr-delete',
       rowsTouched: 1206,
       untouched: true,
-      summary: 'the delete failed: its 1,206 VendorID 7 rows are still there',
+      summary: "gdpr-delete's delete failed: its 1,206 VendorID 7 rows are still there",
     },
   ],
 };
@@ -76,7 +76,24 @@ describe('verdictSummary', () => {
 
   it("says what a failed writer left untouched, after the table's verdict", () => {
     expect(verdictSummary([lostDelete, lostDelete], 2)).toBe(
-      'data OK in 2 of 2; the delete failed: its 1,206 VendorID 7 rows are still there (2 of 2)',
+      "data OK in 2 of 2; gdpr-delete's delete failed: its 1,206 VendorID 7 rows are still there (2 of 2)",
+    );
+  });
+
+  it('names the writer of each failure: two runs that lost different writers read apart, not as one line twice', () => {
+    const lost = (name: string, vendor: number, n: string): RunVerdict => ({
+      ...ok,
+      failedWriters: [
+        {
+          name,
+          rowsTouched: 1,
+          untouched: true,
+          summary: `${name}'s update failed: its ${n} VendorID ${vendor} rows keep their values`,
+        },
+      ],
+    });
+    expect(verdictSummary([lost('vendor1', 1, '753,671'), lost('vendor2', 2, '753,671')], 2)).toBe(
+      "data OK in 2 of 2; vendor1's update failed: its 753,671 VendorID 1 rows keep their values (1 of 2); vendor2's update failed: its 753,671 VendorID 2 rows keep their values (1 of 2)",
     );
   });
 

@@ -113,7 +113,7 @@ describe('verdicts the store wrote', () => {
         name: 'late-delete',
         rowsTouched: 30,
         untouched: true,
-        summary: 'the delete failed: its 30 rows are still there',
+        summary: "late-delete's delete failed: its 30 rows are still there",
       },
     ],
     oracleMs: 42.5,
@@ -177,7 +177,7 @@ describe('verdicts the store wrote', () => {
     ]);
     expect(race).toMatchObject({
       verdictSummary:
-        'data OK in 1 of 3; 12 rows written twice in 1 of 3; the delete failed: its 30 rows are still there (1 of 3)',
+        "data OK in 1 of 3; 12 rows written twice in 1 of 3; late-delete's delete failed: its 30 rows are still there (1 of 3)",
       verdictStatus: 'not-serializable',
     });
   });

@@ -21,6 +21,18 @@ export const STORE_PROBES_QUERY = graphql(
   [STORE_PROBE_FIELDS],
 );
 
+/** The buckets the API may use (LAB_S3_BUCKETS): none, and the form has nothing it could probe. */
+export const STORE_BUCKETS_QUERY = graphql('query StoreBuckets { storeBuckets }');
+
+/** Why the probe form cannot be used, or null when it can: no bucket configured, or not known yet. */
+export function probeFormBlocked(buckets: readonly string[] | undefined): string | null {
+  if (buckets === undefined) return 'reading the configured buckets…';
+  if (buckets.length === 0) {
+    return 'No S3 bucket is configured on the API: set LAB_S3_BUCKETS (and the S3 endpoint and credentials, docs/s3.md) and restart it to probe a store.';
+  }
+  return null;
+}
+
 export type StoreProbeView = ResultOf<typeof STORE_PROBE_FIELDS>;
 export type ProbeLatencyView = StoreProbeView['latency'][number];
 

@@ -2,7 +2,7 @@
  * The Scaling page's GraphQL documents and the figures it draws, as pure functions of a stored sweep: the series
  * of each plot and the table's rows. The table shows the numbers the lab's CLI prints, from the same results.
  */
-import { percent as pct, pointSuccess, sweepTableCells } from '@racelab/contracts';
+import { percent as pct, plural, pointSuccess, sweepTableCells } from '@racelab/contracts';
 import { graphql, type ResultOf } from './gql';
 
 const SWEEP_SUMMARY = graphql(`fragment SweepSummary on Sweep {
@@ -125,8 +125,8 @@ export const successSeries = (sweeps: readonly StoredSweep[]) =>
     measured: pointSuccess,
     measuredTitle: (p) =>
       p.compactor
-        ? `N=${p.writers}: ${pct(p.compactor.successPerAttempt)} of the compactor's ${p.compactor.attempts} attempts succeeded`
-        : `N=${p.writers}: ${pct(p.attempts.successPerAttempt)} of ${p.attempts.total} attempts succeeded`,
+        ? `N=${p.writers}: ${pct(p.compactor.successPerAttempt)} of the compactor's ${plural(p.compactor.attempts, 'attempt')} succeeded`
+        : `N=${p.writers}: ${pct(p.attempts.successPerAttempt)} of ${plural(p.attempts.total, 'attempt')} succeeded`,
     forecast: (c) => c.successPerAttempt,
     forecastTitle: (c) =>
       `forecast N=${c.writers}: ${pct(c.successPerAttempt)}, retries exhausted ${pct(c.exhaustion)}`,

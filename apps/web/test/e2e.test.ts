@@ -81,6 +81,10 @@ describe('races', () => {
       expect(await run.locator('[data-testid=writer][data-committed=false]').count()).toBe(1);
       expect(await run.getByTestId('error-message').textContent()).toBe(ADDED);
       expect(await run.getByTestId('zombies').textContent()).toBe('1 zombie file');
+      // Who left it, with how many files and bytes, each count with its noun.
+      expect(await run.getByTestId('zombies').locator('xpath=..').textContent()).toMatch(
+        /left by vendor[12] \(1 file, [\d.]+ [kMG]?B\): written, never committed/,
+      );
       // Three segments a writer: open and prepare, the barrier, the change.
       expect(await run.locator(`[data-testid=timeline-${i + 1}] g > rect`).count()).toBe(6);
     }
@@ -90,7 +94,9 @@ describe('races', () => {
     const row = page.getByTestId('race-row').first();
     await expect
       .poll(() => row.getByTestId('outcome').textContent())
-      .toMatch(/^data OK in 2 of 2; the update failed: its [\d,]+ VendorID [12] rows keep their values \([12] of 2\)/);
+      .toMatch(
+        /^data OK in 2 of 2; vendor([12])'s update failed: its [\d,]+ VendorID \1 rows keep their values \([12] of 2\)/,
+      );
     await tab.shot('races');
   });
 
@@ -176,7 +182,9 @@ describe('verdicts', () => {
     await page.goto(`/races/${id}`);
     const failed = page.getByTestId('run').first().getByTestId('failed-writers');
     await failed.waitFor();
-    expect(await failed.textContent()).toMatch(/the delete failed: its [\d,]+ VendorID 7 rows are still there/);
+    expect(await failed.textContent()).toMatch(
+      /gdpr-delete's delete failed: its [\d,]+ VendorID 7 rows are still there/,
+    );
   });
 });
 

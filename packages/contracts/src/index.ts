@@ -110,6 +110,7 @@ export {
   type TableHistoryDocument,
   tableHistorySchema,
 } from './table-history';
+export { agree, plural } from './words';
 export {
   DEFAULT_MAX_WORK_MINUTES,
   durationText,

@@ -14,6 +14,7 @@
  */
 import { type ContentionForecast, type Quantiles, simulatePoint } from '@racelab/engine/conflict';
 import type { SweepInput } from './sweep-input';
+import { plural } from './words';
 
 export const DEFAULT_MAX_WORK_MINUTES = 30;
 /** The most a limit may be set to: a week (beyond it a request costs days, which the limit is there to refuse). */
@@ -187,8 +188,6 @@ function pointCost(input: SweepInput, ctx: Required<SweepEstimateContext>, n: nu
   return worst as PointCost;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
 /** A duration in words: seconds, minutes, hours or days. */
 export function durationText(ms: number): string {
   const s = ms / 1000;
@@ -250,7 +249,7 @@ export function estimateRace(race: { runs: number; scale: number; writers: numbe
     workMs,
     minutes: workMs / 60_000,
     field: 'runs',
-    why: `${race.runs} runs of ${race.writers} writers at scale ${race.scale}, about ${durationText(perRun)} each`,
+    why: `${plural(race.runs, 'run')} of ${race.writers} writers at scale ${race.scale}, about ${durationText(perRun)} each`,
   };
 }
 

@@ -41,7 +41,14 @@ export { type DvFileLocation, dvFileLocation } from './ops/delta/dv/locate';
 export { readDeletionVector } from './ops/delta/dv/read';
 export { writeCheckpoint } from './ops/delta/log/checkpoint';
 export { CHECKPOINT_CACHE_ENV, defaultCheckpointCacheDir } from './ops/delta/log/checkpoint-cache';
-export { commitKey, LOG_DIR, listLog, NotATableError } from './ops/delta/log/listing';
+export {
+  commitKey,
+  LOG_DIR,
+  listLog,
+  NotATableError,
+  type NotATableFound,
+  notATableWords,
+} from './ops/delta/log/listing';
 export {
   AnswerLostError,
   LOST_ANSWERS,

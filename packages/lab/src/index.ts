@@ -138,4 +138,5 @@ export {
   resolveFolderLocation,
   resolveTableLocation,
 } from './tables/locations';
+export { notATableReason, readingTable } from './tables/not-a-table';
 export { ProgressBoard, type ProgressTask } from './terminal/progress-board';

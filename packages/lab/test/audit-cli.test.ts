@@ -35,7 +35,7 @@ describe('exit codes through npm run audit', () => {
   it('0: no error finding', () => {
     const r = npmRun([manifest('fine.yaml', job('solo', 'delete, predicate: VendorID = 1'))]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^1 jobs, 0 findings$/m);
+    expect(r.stdout).toMatch(/^1 job, 0 findings$/m);
     expect(r.stderr).toBe('');
     expectNoNoise(r);
   });

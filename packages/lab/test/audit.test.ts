@@ -147,7 +147,7 @@ describe('from the tables', () => {
     expect(audit.findings.find((f) => f.rule === 'table-unreadable')).toMatchObject({
       jobs: ['a', 'b'],
       evidence:
-        'team/none does not exist; the predicates of a, b could be checked for syntax only, not against its columns',
+        'team/none does not exist: no table at this location; the predicates of a, b could be checked for syntax only, not against its columns',
     });
     expect(JSON.stringify(audit)).not.toContain(work);
   });
@@ -202,7 +202,7 @@ describe('nothing stops the audit', () => {
     expect(evidence['bad-protocol']).toMatch(/^deltalog-invalid-protocol-version\/delta cannot be read: \S/);
     // Its column is unknown here (the table cannot be read): the predicate is no manifest problem, and the finding says why.
     expect(evidence.missing).toBe(
-      'no-such-table does not exist; the predicate of missing could be checked for syntax only, not against its columns',
+      'no-such-table does not exist: no table at this location; the predicate of missing could be checked for syntax only, not against its columns',
     );
     expect(evidence.outside).toBe("'/etc/racelab' is not inside one of the 2 table roots (LAB_ROOTS)");
     expect(evidence.future).toBe(

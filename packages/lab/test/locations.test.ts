@@ -108,7 +108,9 @@ describe('paths', () => {
 describe('other kinds', () => {
   it('refuses s3:// outside the configured buckets, naming the bucket asked for', async () => {
     const e = await refusal('s3://team-bucket/tables/trips');
-    expect(e.message).toBe("bucket 'team-bucket' is not configured: no S3 bucket is (set LAB_S3_BUCKETS)");
+    expect(e.message).toBe(
+      'no S3 bucket is configured: set LAB_S3_BUCKETS to the buckets the lab may use (LAB_S3_BUCKETS=team-bucket for this location)',
+    );
     expect((await refusal('s3:///x')).message).toContain('names no bucket');
   });
 

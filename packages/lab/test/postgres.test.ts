@@ -148,7 +148,7 @@ describe('the P cases on an embedded Postgres', () => {
           name: 'B',
           rowsTouched: VENDOR_TRIPS['2'],
           untouched: true,
-          summary: 'the update failed: its 2,000 rows of VendorID 2 are untouched by it',
+          summary: "B's update failed: its 2,000 rows of VendorID 2 are untouched by it",
         },
       ],
     });
@@ -197,7 +197,7 @@ describe('the P cases on an embedded Postgres', () => {
           name: 'B',
           rowsTouched: 200,
           untouched: true,
-          summary: 'the update failed: its 200 rows of VendorID 7 are untouched by it',
+          summary: "B's update failed: its 200 rows of VendorID 7 are untouched by it",
         },
       ]);
       const leaked = await verdictAfter(

@@ -115,7 +115,7 @@ describe('runSweep', () => {
     if (!p) throw new Error('no point');
     expect(p.commits).toEqual({ acknowledged: 4, failed: 0, intended: 4 });
     expect(p.checks).toMatchObject({ versionsContiguous: true, exactlyOnce: true, verdict: 'serial' });
-    expect(p.checks.verdictNote).toContain('10000 rows once per committed append (4)');
+    expect(p.checks.verdictNote).toContain('10,000 rows once per committed append (4)');
   });
 
   it('compaction: the compactor is recorded apart; the appenders are paced at their rate', async () => {

@@ -102,7 +102,7 @@ describe('the serial-replay verdict', () => {
         name: 'gdpr',
         rowsTouched: F.vendors[7],
         untouched: true,
-        summary: `the delete failed: its ${F.vendors[7]} VendorID 7 rows are still there`,
+        summary: `gdpr's delete failed: its ${F.vendors[7]} VendorID 7 rows are still there`,
       },
     ]);
     const runs = join(work, 'runs');
@@ -137,7 +137,7 @@ describe('the serial-replay verdict on Iceberg runs', () => {
         name: 'feb02',
         rowsTouched: F.feb02,
         untouched: true,
-        summary: `the append failed: its ${F.feb02.toLocaleString('en-US')} 2025-02-02 trips are not in the table`,
+        summary: `feb02's append failed: its ${F.feb02.toLocaleString('en-US')} 2025-02-02 trips are not in the table`,
       },
     ]);
     expect(existsSync(join(work, 'runs')) ? readdirSync(join(work, 'runs')) : []).toEqual([]);

@@ -67,7 +67,8 @@ function historyRefusal(e: unknown, location: string, ctx: ApiContext): GraphQLE
     });
   if (e instanceof LocationError) return new InputError(clientSafeText(e.message, ctx));
   if (e instanceof KeyColumnError) return new InputError(e.message);
-  if (e instanceof NotATableError) return new InputError(`${location} is not a Delta table (no _delta_log)`);
+  // The lab's words for what is there instead (tables/not-a-table.ts), naming the table as the client did.
+  if (e instanceof NotATableError) return new InputError(clientSafeText(e.message, ctx));
   if (e instanceof LogFormatError) return new InputError(clientSafeText(`${location}: ${e.message}`, ctx));
   // Duplicate keys read the data: a log naming files that are gone is the table's damage, named, not a failure.
   if (e instanceof DataFileMissingError) return new InputError(clientSafeText(e.message, ctx));

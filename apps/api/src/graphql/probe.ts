@@ -150,6 +150,12 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, { id }, ctx) => ctx.db.storeProbe.findUnique({ where: { id: String(id) } }),
   }),
+  storeBuckets: t.stringList({
+    description:
+      'the S3 buckets this server may use (LAB_S3_BUCKETS): probeStore and s3:// locations name one of them; ' +
+      'empty when none is configured, and then the Store page says so instead of offering its form',
+    resolve: (_r, _a, ctx) => [...(ctx.locations.buckets ?? [])],
+  }),
 }));
 
 builder.mutationFields((t) => ({

@@ -6,7 +6,13 @@
  * when the table is opened and whenever it is read later (`refusedTable`).
  */
 import { DeltaTable, NotATableError, PathRefusedError } from '@racelab/engine';
-import { type LocationConfig, LocationError, resolveTableLocation } from '@racelab/lab';
+import {
+  type LocationConfig,
+  LocationError,
+  notATableReason,
+  type ResolvedLocation,
+  resolveTableLocation,
+} from '@racelab/lab';
 import { InputError, TableRefusedError } from '../errors/client-errors';
 
 /** The engine's refusal of a path the table's log names, for the client; anything else as it was. */
@@ -15,12 +21,18 @@ export function refusedTable(e: unknown, location: string): unknown {
 }
 
 export async function openTable(location: string, locations: LocationConfig) {
+  let resolved: ResolvedLocation;
   try {
-    const resolved = await resolveTableLocation(location, locations);
-    return { resolved, table: await DeltaTable.open(resolved.path, { roots: locations.roots }) };
+    resolved = await resolveTableLocation(location, locations);
   } catch (e) {
     if (e instanceof LocationError) throw new InputError(e.message);
-    if (e instanceof NotATableError) throw new InputError(`${location} is not a Delta table (no _delta_log)`);
+    throw e;
+  }
+  try {
+    return { resolved, table: await DeltaTable.open(resolved.path, { roots: locations.roots }) };
+  } catch (e) {
+    // What is there instead, in the words the audit and the CLI use.
+    if (e instanceof NotATableError) throw new InputError(await notATableReason(resolved));
     throw refusedTable(e, location);
   }
 }

@@ -5,6 +5,7 @@
  */
 import { useSearchParams } from 'next/navigation';
 import { type FormEvent, Suspense, useState } from 'react';
+import { SubmitButton } from '../../components/submit-button';
 
 /** `next` when it is a path on this dashboard, else the races: never another site (`//evil.example`, `/\evil`). */
 function safeNext(next: string | null): string {
@@ -51,9 +52,9 @@ function SignInForm() {
           onChange={(e) => setToken(e.target.value)}
           placeholder="rl_…"
         />
-        <button type="submit" disabled={busy || token.trim() === ''}>
+        <SubmitButton why={token.trim() === '' ? 'paste a token first' : null} busy={busy}>
           Sign in
-        </button>
+        </SubmitButton>
         {failure && (
           <p className="state failed" role="alert" data-testid="sign-in-failure">
             {failure}

@@ -4,6 +4,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { gql, type ResultOf } from '../../lib/gql';
 import { AUDIT_TABLES_MUTATION } from '../../lib/isolation';
 import { Failed } from '../states';
+import { SubmitButton } from '../submit-button';
 
 /** The locations in the box: one per line, blank lines and surrounding spaces dropped, each once. */
 export function parseLocations(text: string): string[] {
@@ -53,9 +54,9 @@ export function AuditForm() {
         <code>lab:partitioned@0.02</code> (the number is the scale). Up to 50 at a time.
       </p>
       <div className="row">
-        <button type="submit" disabled={locations.length === 0 || audit.isPending}>
+        <SubmitButton why={locations.length === 0 ? 'name a table first' : null} busy={audit.isPending}>
           Audit tables
-        </button>
+        </SubmitButton>
         <AuditStatus
           pending={audit.isPending}
           count={audit.variables?.length ?? 0}

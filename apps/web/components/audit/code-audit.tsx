@@ -1,4 +1,5 @@
 'use client';
+import { agree, plural } from '@racelab/contracts';
 /**
  * Auditing code: a folder under LAB_ROOTS by its path, or an archive (.zip, .tar.gz) uploaded through
  * /api/uploads/code; the findings grouped by file, each at `file:line` with its rule, severity, evidence, fix and
@@ -21,6 +22,7 @@ import {
 } from '../../lib/code-audit';
 import { gql } from '../../lib/gql';
 import { Failed, listed } from '../states';
+import { SubmitButton } from '../submit-button';
 import { PastAudits } from './past-audits';
 
 const BADGE: Record<string, string> = { error: 'bad', warning: 'warn', note: 'ok' };
@@ -67,10 +69,10 @@ export function CodeAuditView({ audit }: { audit: CodeAuditResult }) {
     <div data-testid="code-audit" data-failed={String(audit.failed)}>
       <p>
         <span className={`badge ${audit.failed ? 'bad' : 'ok'}`}>{audit.failed ? 'errors found' : 'no error'}</span>{' '}
-        <code>{audit.source}</code>: {audit.findings.length} findings, {audit.settings.length} settings in{' '}
-        <span data-testid="code-scanned">{files.scanned}</span> files read;{' '}
-        <span data-testid="code-skipped">{files.skipped.length}</span> skipped,{' '}
-        <span data-testid="code-unparseable">{files.unparseable.length}</span> not parseable
+        <code>{audit.source}</code>: {plural(audit.findings.length, 'finding')},{' '}
+        {plural(audit.settings.length, 'setting')} in <span data-testid="code-scanned">{files.scanned}</span>{' '}
+        {agree(files.scanned, 'file', 'files')} read; <span data-testid="code-skipped">{files.skipped.length}</span>{' '}
+        skipped, <span data-testid="code-unparseable">{files.unparseable.length}</span> not parseable
       </p>
       {findingsByFile(audit.findings).map(([file, findings]) => (
         <section key={file} className="panel" data-testid="code-file" data-file={file}>
@@ -142,9 +144,9 @@ export function CodeAudit() {
           <input value={path} onChange={(e) => setPath(e.target.value)} placeholder="team/jobs" name="code-path" />
         </label>
         <div>
-          <button type="submit" disabled={path.trim() === '' || audit.isPending}>
+          <SubmitButton why={path.trim() === '' ? 'name a folder first' : null} busy={audit.isPending}>
             {audit.isPending ? 'Auditing…' : 'Audit folder'}
-          </button>
+          </SubmitButton>
         </div>
       </form>
       <form
@@ -165,9 +167,9 @@ export function CodeAudit() {
           />
         </label>
         <div>
-          <button type="submit" disabled={file === null || audit.isPending}>
+          <SubmitButton why={file === null ? 'choose an archive first' : null} busy={audit.isPending}>
             {audit.isPending ? 'Auditing…' : 'Upload and audit'}
-          </button>
+          </SubmitButton>
         </div>
       </form>
       {audit.error && <Failed error={audit.error} />}

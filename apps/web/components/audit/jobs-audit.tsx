@@ -1,4 +1,5 @@
 'use client';
+import { plural } from '@racelab/contracts';
 /**
  * Auditing jobs: a manifest in; findings grouped by job (job-findings.tsx); and, per table, the
  * forecast for every ordered pair of jobs as a grid (pair-grid.tsx).
@@ -8,6 +9,7 @@ import { useState } from 'react';
 import { gql } from '../../lib/gql';
 import { AUDIT_JOBS, JOB_AUDITS_KEY, type JobAuditResult } from '../../lib/jobs';
 import { Failed } from '../states';
+import { SubmitButton } from '../submit-button';
 import { JobFindings } from './job-findings';
 import { PairGrid } from './pair-grid';
 
@@ -17,7 +19,7 @@ export function JobAuditView({ audit }: { audit: JobAuditResult }) {
     <div data-testid="jobs-audit" data-failed={String(audit.failed)}>
       <p>
         <span className={`badge ${audit.failed ? 'bad' : 'ok'}`}>{audit.failed ? 'errors found' : 'no error'}</span>{' '}
-        {audit.findings.length} findings for {audit.jobs.length} jobs
+        {plural(audit.findings.length, 'finding')} for {plural(audit.jobs.length, 'job')}
       </p>
       {audit.skipped.map((s) => (
         <p key={s.check} className="muted" data-testid="audit-skipped">
@@ -68,9 +70,9 @@ export function JobsAudit() {
           tableProperties, commitProperties, onCommitFailed, checksTableBeforeAppend, schedule.
         </p>
         <div>
-          <button type="submit" disabled={manifest.trim() === '' || audit.isPending}>
+          <SubmitButton why={manifest.trim() === '' ? 'paste or load a manifest first' : null} busy={audit.isPending}>
             {audit.isPending ? 'Auditing…' : 'Audit jobs'}
-          </button>
+          </SubmitButton>
         </div>
       </form>
       {audit.error && <Failed error={audit.error} />}

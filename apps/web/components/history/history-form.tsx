@@ -9,6 +9,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { gql } from '../../lib/gql';
 import { type HistoryVariables, type HistoryView, historyVariables, TABLE_HISTORY_QUERY } from '../../lib/history';
 import { Failed } from '../states';
+import { SubmitButton } from '../submit-button';
 
 export function HistoryForm({ onRead }: { onRead: (history: HistoryView) => void }) {
   const helpId = useId();
@@ -63,9 +64,9 @@ export function HistoryForm({ onRead }: { onRead: (history: HistoryView) => void
           Duplicates at version
           <input {...field('atVersion')} inputMode="numeric" placeholder="latest" size={8} />
         </label>
-        <button type="submit" disabled={form.location.trim() === '' || read.isPending}>
+        <SubmitButton why={form.location.trim() === '' ? 'name a table first' : null} busy={read.isPending}>
           Read the history
-        </button>
+        </SubmitButton>
         <span role="status" className="muted">
           {read.isPending ? 'Reading the log…' : ''}
         </span>

@@ -5,6 +5,8 @@
  * colour: filled when it would have committed under the chosen level, hollow and crossed when it would have
  * conflicted, grey when the log cannot judge it.
  */
+
+import { plural } from '@racelab/contracts';
 import {
   type HistoryCommitView,
   type Level,
@@ -107,7 +109,7 @@ export function HistoryTimeline({
         viewBox={`0 0 ${WIDTH} ${height}`}
         style={{ maxWidth: `${WIDTH}px` }}
         role="img"
-        aria-label={`History timeline: ${layout.marks.length} commits in ${layout.lanes.length} writer lanes, ${layout.links.length} concurrency links`}
+        aria-label={`History timeline: ${plural(layout.marks.length, 'commit')} in ${plural(layout.lanes.length, 'writer lane')}, ${plural(layout.links.length, 'concurrency link')}`}
         data-testid="history-timeline"
       >
         {layout.lanes.map((name, i) => (

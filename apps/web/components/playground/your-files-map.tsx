@@ -2,7 +2,8 @@
  * "Your table"'s files as a heatmap: the column to map them by, the table's version and size, and the picture
  * (lib/playground/your-table.ts's) drawn by the one Heatmap.
  */
-import { formatCount } from '../../lib/playground/heatmap';
+
+import { plural } from '@racelab/contracts';
 import type { SchemaColumn } from '../../lib/playground/schema-columns';
 import type { YourHeatmap, YourLayout } from '../../lib/playground/your-table';
 import { Empty, Loading } from '../states';
@@ -39,8 +40,11 @@ export function YourFilesMap({
           </select>
         </label>
         <p className="muted" style={{ margin: 0 }} data-testid="your-version">
-          {layout.location}, version {layout.version}: {layout.files.length} data file
-          {layout.files.length === 1 ? '' : 's'}, {formatCount(layout.files.reduce((n, f) => n + f.rows, 0))} rows
+          {layout.location}, version {layout.version}: {plural(layout.files.length, 'data file')},{' '}
+          {plural(
+            layout.files.reduce((n, f) => n + f.rows, 0),
+            'row',
+          )}
           {layout.partitionColumns.length > 0 && `, partitioned by ${layout.partitionColumns.join(', ')}`}.
         </p>
       </div>

@@ -21,6 +21,7 @@ import {
   yourWriterInput,
 } from '../../lib/playground/your-table';
 import { Empty, Failed, Loading } from '../states';
+import { SubmitButton } from '../submit-button';
 import { ForecastView } from './prediction';
 import { YourFilesMap } from './your-files-map';
 import { FieldProblems, YourWriters } from './your-writers';
@@ -106,9 +107,7 @@ export function YourTable() {
               aria-invalid={layout.isError}
             />
           </label>
-          <button type="submit" disabled={draft.trim() === ''}>
-            Open
-          </button>
+          <SubmitButton why={draft.trim() === '' ? 'name a table first' : null}>Open</SubmitButton>
         </div>
         <FieldProblems testId="location-problem" messages={layout.isError ? [errorOf(layout.error).message] : []} />
       </form>

@@ -1,4 +1,5 @@
 'use client';
+import { plural } from '@racelab/contracts';
 /** One race: its state and verdict, live progress while it runs, and every run's verdict, writers, timeline and checks. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
@@ -70,8 +71,8 @@ export function RaceDetail({ id }: { id: string }) {
           <StatusBadge status={race.status} />
         </span>
         <span className="muted">
-          {race.tableLocation ? `copies of ${race.tableLocation}` : `scale ${race.scale}`} · {race.runsRequested} runs ·
-          started {new Date(race.createdAt).toLocaleString()}
+          {race.tableLocation ? `copies of ${race.tableLocation}` : `scale ${race.scale}`} ·{' '}
+          {plural(race.runsRequested, 'run')} · started {new Date(race.createdAt).toLocaleString()}
           {race.startedBy && <span data-testid="started-by"> by {race.startedBy.description}</span>}
           {race.worker && ` · worker ${race.worker}`}
           {race.tableProperties.length > 0 && ` · ${race.tableProperties.map((p) => `${p.key}=${p.value}`).join(', ')}`}

@@ -1,3 +1,4 @@
+import { plural } from '@racelab/contracts';
 import { ProgressBar } from '../progress-bar';
 
 /** How many of a race's runs are done, as a bar and in words. */
@@ -6,7 +7,7 @@ export function RunsProgress({ done, total, label }: { done: number; total: numb
     <>
       <ProgressBar done={done} total={total} label={label} />
       <span className="muted">
-        {done} of {total} runs done
+        {done} of {plural(total, 'run')} done
       </span>
     </>
   );

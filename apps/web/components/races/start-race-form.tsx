@@ -8,7 +8,7 @@
  */
 import { checkStartRace, type LAB_TABLES, MAX_RUNS, SERVED_SCALES, type StartRaceInput } from '@racelab/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { gql } from '../../lib/gql';
 import { CASES } from '../../lib/races';
 import { type DraftWriter, newWriter, toWriterInput } from '../../lib/writer-draft';
@@ -34,6 +34,9 @@ export function StartRaceForm() {
   const [problems, setProblems] = useState<string[]>([]);
   const start = useStartRace();
   const chosen = cases.data?.cases.find((c) => c.id === caseId);
+  // A preset on a table format without table properties (Iceberg, Postgres) takes no isolation level: the field says so.
+  const noProperties = mode === 'preset' && chosen !== undefined && !chosen.takesTableProperties;
+  const noPropertiesId = useId();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -146,9 +149,15 @@ export function StartRaceForm() {
             value={isolation}
             placeholder="e.g. writeSerializable"
             onChange={(e) => setIsolation(e.target.value)}
-            disabled={mode === 'preset' && chosen !== undefined && !chosen.takesTableProperties}
+            disabled={noProperties}
+            aria-describedby={noProperties ? noPropertiesId : undefined}
           />
         </label>
+        {noProperties && (
+          <span id={noPropertiesId} className="muted" data-testid="disabled-why">
+            {chosen?.id} is not a Delta case: table properties do not apply
+          </span>
+        )}
       </div>
       <div className="row">
         <button type="submit" disabled={start.isPending}>

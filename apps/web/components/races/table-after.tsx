@@ -3,6 +3,8 @@
  * in the log, zombie files a failed writer left, staging and temporary log leftovers, files a commit removed, and
  * the lab's per-vendor tips and per-day trips.
  */
+
+import { agree, plural } from '@racelab/contracts';
 import { formatBytes, countOrDash as n, type RunRow } from '../../lib/races';
 
 export function TableAfter({ table: t, writers }: { table: NonNullable<RunRow['table']>; writers: RunRow['writers'] }) {
@@ -17,7 +19,7 @@ export function TableAfter({ table: t, writers }: { table: NonNullable<RunRow['t
       <h4>The table afterwards</h4>
       <ul>
         <li>
-          {n(t.rows)} rows
+          {n(t.rows)} {agree(t.rows, 'row', 'rows')}
           {/* Trip ids are the lab tables'; a table of one's own has none to count. */}
           {t.distinctTripIds !== null && `, ${n(t.distinctTripIds)} distinct trip ids`}
           {t.distinctTripIds !== null && t.distinctTripIds < t.rows && (
@@ -30,23 +32,24 @@ export function TableAfter({ table: t, writers }: { table: NonNullable<RunRow['t
         {zombies > 0 && (
           <li>
             <span className="badge warn" data-testid="zombies">
-              {zombies} zombie file{zombies === 1 ? '' : 's'}
+              {plural(zombies, 'zombie file')}
             </span>{' '}
-            left by {losers.map((w) => `${w.name} (${n(w.filesWritten)}, ${formatBytes(w.bytesWritten)})`).join(', ')}:
-            written, never committed, invisible to readers; vacuum deletes them
+            left by{' '}
+            {losers
+              .map((w) => `${w.name} (${plural(w.filesWritten ?? 0, 'file')}, ${formatBytes(w.bytesWritten)})`)
+              .join(', ')}
+            : written, never committed, invisible to readers; vacuum deletes them
           </li>
         )}
         {((t.stagingFilesOnDisk ?? 0) > 0 || (t.tempLogFilesOnDisk ?? 0) > 0) && (
           <li data-testid="leftovers">
-            <span className="badge warn">left behind</span> {n(t.stagingFilesOnDisk ?? 0)} staging file
-            {t.stagingFilesOnDisk === 1 ? '' : 's'} and {n(t.tempLogFilesOnDisk ?? 0)} temporary log file
-            {t.tempLogFilesOnDisk === 1 ? '' : 's'}: a writer stopped at work left them beside the table
+            <span className="badge warn">left behind</span> {plural(t.stagingFilesOnDisk ?? 0, 'staging file')} and{' '}
+            {plural(t.tempLogFilesOnDisk ?? 0, 'temporary log file')}: a writer stopped at work left them beside the
+            table
           </li>
         )}
         {removed > 0 && (
-          <li className="muted">
-            {removed} file{removed === 1 ? '' : 's'} removed by a commit, kept for time travel until vacuum
-          </li>
+          <li className="muted">{plural(removed, 'file')} removed by a commit, kept for time travel until vacuum</li>
         )}
         {t.tipDeltaByVendor.length > 0 && (
           <li>

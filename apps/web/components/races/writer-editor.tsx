@@ -154,6 +154,7 @@ export function WriterEditor({
               className="secondary"
               onClick={() => onChange(writers.filter((x) => x.key !== w.key))}
               disabled={writers.length <= 2}
+              title={writers.length <= 2 ? 'a race needs at least 2 writers' : undefined}
             >
               Remove writer
             </button>
@@ -169,6 +170,12 @@ export function WriterEditor({
         >
           Add a writer
         </button>
+        {writers.length >= MAX_WRITERS && (
+          <span className="muted" data-testid="disabled-why">
+            {' '}
+            a race has at most {MAX_WRITERS} writers
+          </span>
+        )}
       </div>
     </div>
   );

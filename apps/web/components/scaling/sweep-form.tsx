@@ -20,6 +20,7 @@ import { checkDraft, EMPTY_DRAFT, type StartInput, type SweepDraft } from '../..
 import { START_SWEEP, SWEEPS_KEY } from '../../lib/sweeps';
 import { ProgressBar } from '../progress-bar';
 import { Failed } from '../states';
+import { SubmitButton } from '../submit-button';
 import { useSweepProgress } from './use-sweep-progress';
 
 const PRESETS = Object.keys(RETRY_POLICIES);
@@ -174,9 +175,9 @@ export function SweepForm({ onEnded }: { onEnded: (id: string) => void }) {
         never inside the engine&apos;s commit loop; leave the backoff empty for none.
       </p>
       <div className="row">
-        <button type="submit" disabled={start.isPending || live}>
+        <SubmitButton why={live ? 'this sweep is still running: wait for it to end' : null} busy={start.isPending}>
           Start the sweep
-        </button>
+        </SubmitButton>
         {progress && (
           <span className="sweep-progress" data-testid="sweep-progress" data-status={progress.status}>
             <ProgressBar done={progress.done} total={progress.total} label="Sweep progress" />

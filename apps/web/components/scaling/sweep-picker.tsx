@@ -34,6 +34,7 @@ export function SweepPicker({ picked, onToggle }: { picked: readonly string[]; o
                 aria-label={`plot ${sweepLabel(s)}`}
                 checked={picked.includes(s.id)}
                 disabled={s.status !== 'DONE'}
+                title={s.status === 'DONE' ? undefined : 'only a finished sweep has figures to plot'}
                 onChange={() => onToggle(s.id)}
               />
             </td>

@@ -1,4 +1,5 @@
 'use client';
+import { plural } from '@racelab/contracts';
 /**
  * The picked sweeps drawn: success per attempt vs N (one line per sweep, so several policies of one operation
  * overlay, each with its forecast's dashed line and stated error), commits/s vs N, the compactor's success vs the
@@ -53,7 +54,7 @@ function AttemptsOfPoint({ sweeps }: { sweeps: readonly StoredSweep[] }) {
       </div>
       <Histogram
         testId="attempts-histogram"
-        title={`${sweepLabel(sweep)}, N=${point.writers}: ${point.commits.acknowledged} commits landed in ${point.attempts.total} attempts`}
+        title={`${sweepLabel(sweep)}, N=${point.writers}: ${plural(point.commits.acknowledged, 'commit')} landed in ${plural(point.attempts.total, 'attempt')}`}
         xLabel="attempts a landed commit took"
         bars={point.attempts.histogram.map((b) => ({
           bucket: b.attempts,

@@ -1529,6 +1529,18 @@ export type introspection = {
           name: 'races';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'RaceConnection'; ofType: null } };
         };
+        storeBuckets: {
+          name: 'storeBuckets';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
         storeProbe: { name: 'storeProbe'; type: { kind: 'OBJECT'; name: 'StoreProbe'; ofType: null } };
         storeProbes: {
           name: 'storeProbes';

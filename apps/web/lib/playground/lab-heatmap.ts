@@ -1,11 +1,12 @@
 /**
  * The lab tables' heatmap: one row per VendorID, counted from the data, built as heatmap.ts's one picture.
  */
+
+import { agree, plural } from '@racelab/contracts';
 import {
   fileColumns,
   filesText,
   filesWith,
-  formatCount,
   type HeatmapColumn,
   type HeatmapPicture,
   type HeatmapRow,
@@ -36,7 +37,7 @@ const byNumber = (a: string, b: string) => {
 
 /** One tooltip: "file 3, VendorID 2: 301,234 trips". */
 export const cellTitle = (column: LabHeatmapColumn, value: string): string =>
-  `file ${column.number}, ${COUNT_BY} ${value}: ${formatCount(column.counts.get(value) ?? 0)} trips`;
+  `file ${column.number}, ${COUNT_BY} ${value}: ${plural(column.counts.get(value) ?? 0, 'trip')}`;
 
 export function labHeatmap(layout: TableLayout): LabHeatmap {
   const columns = fileColumns(layout.files).map((c, i): LabHeatmapColumn => {
@@ -66,8 +67,7 @@ export function labHeatmapSummary(kind: TableKind, model: LabHeatmap): string {
   const where = model.rows.map((r) => {
     const files = filesWith(r, model.columns);
     const total = r.cells.reduce((t, x) => t + x, 0);
-    const one = files.length === 1;
-    return `${r.label} (${formatCount(total)} trips) in file${one ? '' : 's'} ${numberRanges(files)}`;
+    return `${r.label} (${plural(total, 'trip')}) in ${agree(files.length, 'file', 'files')} ${numberRanges(files)}`;
   });
   return where.length > 0 ? `${head}: ${where.join('; ')}.` : `${head}.`;
 }

@@ -5,6 +5,8 @@
  * file, counted from the data by the API), with what the engine read past to load it (loadWarnings). The columns one can map it by are schema-columns.ts's; the API's
  * refusals, next to their fields, field-problems.ts's.
  */
+
+import { plural } from '@racelab/contracts';
 import { graphql, type ResultOf } from '../gql';
 import { setPairs, type WriterInput } from '../races';
 import {
@@ -115,7 +117,7 @@ export function yourHeatmap(
         ? valueText(column.type, r.min)
         : `${valueText(column.type, r.min)}..${valueText(column.type, r.max)}`
       : 'no stats';
-    return `file ${c.number} (${column.name} ${span}, ${formatCount(c.rows)} rows)`;
+    return `file ${c.number} (${column.name} ${span}, ${plural(c.rows, 'row')})`;
   };
   const bandRows: HeatmapRow[] = bands.map((b, bi) => ({
     key: `band-${bi}`,
@@ -133,7 +135,7 @@ export function yourHeatmap(
     cells: layout.files.map((f) => f.matches?.[pi] ?? 0),
     titles: columns.map(
       (c, i) =>
-        `file ${c.number}: ${formatCount(layout.files[i]?.matches?.[pi] ?? 0)} of ${formatCount(c.rows)} rows match ${WHO_LABEL[who]}'s predicate`,
+        `file ${c.number}: ${formatCount(layout.files[i]?.matches?.[pi] ?? 0)} of ${plural(c.rows, 'row')} match ${WHO_LABEL[who]}'s predicate`,
     ),
   }));
   const picture = heatmapPicture(columns, [...bandRows, ...matchRows]);

@@ -7,6 +7,7 @@
  * already a table-unreadable finding.
  */
 
+import { plural } from '@racelab/contracts';
 import type { LocationConfig } from '../tables/locations';
 import { HistoryBoundError, type HistoryBounds, tableHistory } from './history/index';
 import type { TableHistory } from './history/types';
@@ -21,8 +22,6 @@ export const HISTORY_EVIDENCE_BOUNDS: HistoryBounds = {
 };
 
 const LANDED_ONLY = new Set(['landed-only-under-write-serializable', 'landed-only-under-snapshot-isolation']);
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The finding for `history`, or null when none of its commits overlapped another. */
 export function historyEvidenceFinding(table: string, jobs: Job[], history: TableHistory): Finding | null {

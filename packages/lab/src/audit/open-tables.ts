@@ -1,18 +1,18 @@
 /**
  * The audit's tables, each opened once, and why one cannot be read. A table that does not resolve
  * (outside the roots, an unknown bucket, an alias that is not served), does not exist, is not a
- * Delta table, or holds what the engine cannot read (a malformed log, a reader feature it lacks, a
+ * Delta table (tables/not-a-table.ts says which), or holds what the engine cannot read (a malformed log, a reader feature it lacks, a
  * data file the log names but the store lacks) is not an error of the audit: it becomes the
  * `table-unreadable` finding of the jobs that name it, and every other table is still audited.
  * The reason is said in words, naming the table as the manifest does: never a server folder, never
  * a stack. A table the engine read only by skipping an unreadable checkpoint is audited as usual, and
  * its `checkpoint-skipped` finding carries the engine's warning (which names the checkpoint by its key).
  */
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
 import { DeltaTable, LOG_DIR, NotATableError, withConnection } from '@racelab/engine';
 import { clientSafeMessage, namedRoots } from '../results/safe-message';
 import { type LocationConfig, LocationError, type ResolvedLocation, resolveTableLocation } from '../tables/locations';
+import { notATableReason } from '../tables/not-a-table';
 import type { Finding, Job } from './types';
 
 /** Why a table cannot be read, for a finding: what was seen, and what to change. */
@@ -72,26 +72,16 @@ function unreadableReason(e: unknown, display: string, cfg: LocationConfig, path
   };
 }
 
-/** No commits at the location: say whether there is no folder, a file, a folder without a log, or an empty log. */
+/** No commits at the location: say what is there instead, and where the table's log should be. */
 async function notATable(resolved: ResolvedLocation): Promise<Unreadable> {
-  const { display } = resolved;
-  const fix = `point the job at the folder that holds the table's ${LOG_DIR}`;
-  if (resolved.kind === 's3') return { evidence: `${display} is not a Delta table: no commits under ${LOG_DIR}`, fix };
-  const kindOf = async (path: string) => {
-    const s = await stat(path).catch(() => null);
-    return s === null ? 'none' : s.isDirectory() ? 'folder' : 'file';
+  const evidence = await notATableReason(resolved);
+  const missing = resolved.kind === 'local' && (await stat(resolved.path).catch(() => null)) === null;
+  return {
+    evidence,
+    fix: missing
+      ? 'create the table first, or correct its location'
+      : `point the job at the folder that holds the table's ${LOG_DIR}`,
   };
-  const table = await kindOf(resolved.path);
-  if (table === 'none')
-    return { evidence: `${display} does not exist`, fix: 'create the table first, or correct its location' };
-  if (table === 'file') return { evidence: `${display} is a file, not a table's folder`, fix };
-  if ((await kindOf(join(resolved.path, LOG_DIR))) === 'folder') {
-    return { evidence: `${display} is not a Delta table: its ${LOG_DIR} holds no commit`, fix };
-  }
-  // Parquet files without a log are what a table looks like to a reader that lists folders: say what is there.
-  const parquet = (await readdir(resolved.path)).filter((name) => name.endsWith('.parquet')).length;
-  const holds = parquet === 0 ? '' : ` (it holds ${parquet} Parquet file${parquet > 1 ? 's' : ''}, which no log names)`;
-  return { evidence: `${display} is not a Delta table: it has no ${LOG_DIR} folder${holds}`, fix };
 }
 
 /**

@@ -6,6 +6,8 @@
  * its job's engine, SECOND judged by every engine's checker. Both work pairwise, within each table
  * only (only writers of one table can race), and spend the audit's budgets.
  */
+
+import { plural } from '@racelab/contracts';
 import {
   CHECKED_LIBRARIES,
   type CheckedLibrary,
@@ -103,7 +105,7 @@ export async function fileOverlaps(
         severity: 'warning',
         jobs: [a.name, b.name],
         table,
-        evidence: `${a.name}'s '${a.predicate}' and ${b.name}'s '${b.predicate}' both match rows in ${shared.length} of ${layout.files.length} files of ${table} at version ${layout.version} (${names.join(', ')}${shared.length > names.length ? ', …' : ''}): each rewrites files the other read, so the second to commit fails`,
+        evidence: `${a.name}'s '${a.predicate}' and ${b.name}'s '${b.predicate}' both match rows in ${shared.length} of ${plural(layout.files.length, 'file')} of ${table} at version ${layout.version} (${names.join(', ')}${shared.length > names.length ? ', …' : ''}): each rewrites files the other read, so the second to commit fails`,
         fix: split
           ? `partition the table by ${split.column} (${split.values} values): the two predicates then fall in different partitions, and both commit`
           : 'no column with few values separates them: run the two jobs one after the other, or give both a redo loop',

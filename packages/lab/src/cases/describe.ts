@@ -2,6 +2,8 @@
  * A case in words, for the dashboard's case list and a race's page: what each writer does, and the sentence a
  * format's describeCase builds from its starting table and its writers.
  */
+
+import { plural } from '@racelab/contracts';
 import type { RowsFrom, WriterOperation, WriterSpec } from './catalog';
 
 /**
@@ -9,7 +11,7 @@ import type { RowsFrom, WriterOperation, WriterSpec } from './catalog';
  * path), so it is named by kind only.
  */
 const rowsText = (from: RowsFrom) =>
-  'sample' in from ? `${from.sample} rows sampled from the table` : 'the rows of a Parquet file';
+  'sample' in from ? `${plural(from.sample, 'row')} sampled from the table` : 'the rows of a Parquet file';
 
 function operationText(op: WriterOperation): string {
   switch (op.kind) {

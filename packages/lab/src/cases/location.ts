@@ -8,11 +8,12 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { namesLabTable } from '@racelab/contracts';
-import { DeltaTable, deltaToDuckType, PathRefusedError, withConnection } from '@racelab/engine';
+import { DeltaTable, deltaToDuckType, NotATableError, PathRefusedError, withConnection } from '@racelab/engine';
 import { sqlString } from '../data/sql';
 import { clientSafeMessage, namedRoots } from '../results/safe-message';
 import { raceRefusals } from '../tables/copy-refusals';
 import { type LocationConfig, LocationError, resolveTableLocation } from '../tables/locations';
+import { notATableReason } from '../tables/not-a-table';
 import type { DeltaCase, WriterOperation } from './catalog';
 import { CaseInputError, type CustomCaseInput, runnableCustomCase } from './custom';
 
@@ -115,6 +116,7 @@ export async function locationCase(
   try {
     table = await DeltaTable.open(resolved.path, { roots: cfg.roots });
   } catch (e) {
+    if (e instanceof NotATableError) throw new CaseInputError([await notATableReason(resolved)]);
     // A path the log names where the lab may not read: the refusal names it by its key in the table.
     if (e instanceof PathRefusedError) throw new CaseInputError([`${display}: ${e.message}`]);
     throw new CaseInputError([`${display} cannot be opened as a Delta table: ${safe(e, cfg)}`]);

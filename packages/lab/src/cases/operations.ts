@@ -2,6 +2,8 @@
  * One writer's change on a table it has open, as a prepared commit: the engine's operations with
  * the lab's parameters. Nothing here knows which case it serves.
  */
+
+import { plural } from '@racelab/contracts';
 import {
   type CommitOptions,
   type DataSource,
@@ -24,7 +26,7 @@ export function rowsFileOf(op: WriterOperation, dayFile?: (day: FebDay) => strin
   if ('day' in op) return dayFile?.(op.day);
   if (!('from' in op)) return undefined;
   if (!('file' in op.from))
-    throw new Error(`a sample of ${op.from.sample} rows must be written to a file before the race`);
+    throw new Error(`a sample of ${plural(op.from.sample, 'row')} must be written to a file before the race`);
   return op.from.file;
 }
 

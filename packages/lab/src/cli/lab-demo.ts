@@ -3,8 +3,9 @@
  * once; then, on a fresh table, two add 1 to the tips of VendorID 1 and VendorID 2 at once. Prints
  * who committed, the loser's error, and the table afterwards.
  */
+
+import { plural } from '@racelab/contracts';
 import { runLab } from '../lab';
-import { fmt } from '../results/summary';
 import { progressBar } from '../terminal/progress-board';
 import { numberOption, parseArgs, userPath, workDirOption } from './args';
 
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
       console.log(`  ${w.name.padEnd(8)} ${what}`);
     }
     console.log(
-      `  table: ${fmt(run.table.rows)} rows; ${run.table.dataFilesOnDisk} data files on disk, ${run.table.dataFilesInLog} in the log`,
+      `  table: ${plural(run.table.rows, 'row')}; ${plural(run.table.dataFilesOnDisk ?? 0, 'data file')} on disk, ${run.table.dataFilesInLog} in the log`,
     );
   }
 }

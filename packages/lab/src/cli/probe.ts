@@ -11,6 +11,7 @@
  * the probe between calls and still removes its objects.
  */
 import { writeFile } from 'node:fs/promises';
+import { plural } from '@racelab/contracts';
 import { PROBE_DEFAULTS, ProbeInputError, type ProbeReport, probeSettings, probeStore } from '@racelab/engine';
 import { numberOption, parseArgs, runCommand, UsageError, userPath } from './args';
 
@@ -24,7 +25,7 @@ const MARK = { passed: 'PASS', failed: 'FAIL', 'not-run': '----' } as const;
 function toText(r: ProbeReport): string {
   if (r.checks.every((c) => c.outcome === 'not-run') && r.cleanup.leftover <= 0) return `${r.summary}\n`;
   const lines = [
-    `${r.location} at ${r.endpoint}: ${r.settings.rounds} rounds of ${r.settings.writers} writers, ${(r.durationMs / 1000).toFixed(1)} s`,
+    `${r.location} at ${r.endpoint}: ${plural(r.settings.rounds, 'round')} of ${r.settings.writers} writers, ${(r.durationMs / 1000).toFixed(1)} s`,
     '',
     ...r.checks.flatMap((c) => [`${MARK[c.outcome]}  ${c.title}`, `      ${c.detail}`]),
     '',
@@ -38,8 +39,8 @@ function toText(r: ProbeReport): string {
     ),
     '',
     r.cleanup.leftover === 0
-      ? `cleaned up: ${r.cleanup.removed} objects removed, nothing left under ${r.scratch}`
-      : `CLEAN-UP INCOMPLETE under ${r.scratch}: ${r.cleanup.error ?? `${r.cleanup.leftover} objects left`}`,
+      ? `cleaned up: ${plural(r.cleanup.removed, 'object')} removed, nothing left under ${r.scratch}`
+      : `CLEAN-UP INCOMPLETE under ${r.scratch}: ${r.cleanup.error ?? `${plural(r.cleanup.leftover, 'object')} left`}`,
     '',
     r.summary,
   ];

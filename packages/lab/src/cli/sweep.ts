@@ -15,6 +15,7 @@ import {
   checkSweepInput,
   durationText,
   estimateSweep,
+  plural,
   RETRY_POLICIES,
   type RetryPolicy,
   type StartSweepInput,
@@ -142,7 +143,8 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     ...(options['table-root'] && { tableRoot: options['table-root'] }),
     ...(flags.has('keep-tables') && { keepTables: true }),
     onProgress: (p) => {
-      if (p.kind === 'point-start') bar.note(`N=${p.writers}: starting ${p.writers} writer processes…`);
+      if (p.kind === 'point-start')
+        bar.note(`N=${p.writers}: starting ${plural(p.writers, 'writer process', 'writer processes')}…`);
       // Every commit on a terminal (redrawn in place); in a log, a line per twentieth of the sweep.
       else if (process.stderr.isTTY || p.done === p.total || p.done % Math.ceil(p.total / 20) === 0) {
         bar.update(p.done, p.total, `N=${p.writers}`);

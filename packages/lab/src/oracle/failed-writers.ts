@@ -4,11 +4,12 @@
  * table equals a serial result of the committed writers, nothing can have leaked; otherwise the rows in
  * the writer's scope are compared, over the files the two tables do not share.
  */
+import { agree } from '@racelab/contracts';
 import type { WriterOperation, WriterSpec } from '../cases/catalog';
 import { dayPredicate } from '../cases/operations';
 import type { FailedWriterCheck } from '../results/types';
 import { countRows, parquetRows } from './compare';
-import { describePredicate, operationWord, rows, thousands } from './summary-text';
+import { describePredicate, failedWords, operationWord, rows, thousands } from './summary-text';
 
 /** The raced table and the serial result a run's failed writers are checked against. */
 export interface ComparedTables {
@@ -33,35 +34,36 @@ export async function checkFailedWriters(
     const file = rowsFile(op);
     const rowsTouched = isAppend && file ? await countRows(parquetRows([file], file)) : await tables.racedCount(scope);
     // A lab day's rows are that day's trips; any other table's are rows (matching the overwrite's predicate).
-    const added = 'day' in op ? `${thousands(rowsTouched)} ${op.day} trips` : rows(rowsTouched);
+    const added =
+      'day' in op ? `${thousands(rowsTouched)} ${op.day} ${agree(rowsTouched, 'trip', 'trips')}` : rows(rowsTouched);
     const scopeWords =
       'day' in op ? `the ${op.day} trips` : scope !== undefined ? `rows matching ${scope}` : "the table's rows";
     const untouched = tablesEqual || (await tables.equal(scope));
-    const what = `the ${operationWord(op)} failed`;
+    const what = failedWords(w.name, operationWord(op));
     const detail = (() => {
       switch (op.kind) {
         case 'delete':
           return untouched
-            ? `its ${describePredicate(op.predicate).rows(rowsTouched)} are still there`
+            ? `its ${describePredicate(op.predicate).rows(rowsTouched)} ${agree(rowsTouched, 'is', 'are')} still there`
             : `yet rows matching ${op.predicate} differ from a serial result without it`;
         case 'update':
           return untouched
-            ? `its ${describePredicate(op.predicate).rows(rowsTouched)} keep their values`
+            ? `its ${describePredicate(op.predicate).rows(rowsTouched)} ${agree(rowsTouched, 'keeps its value', 'keep their values')}`
             : `yet rows matching ${op.predicate} differ from a serial result without it`;
         case 'optimize':
           return untouched
-            ? `the table's ${thousands(rowsTouched)} rows are as the other writers left them`
+            ? `the table's ${rows(rowsTouched)} ${agree(rowsTouched, 'is', 'are')} as the other writers left them`
             : 'yet the table differs from a serial result without it';
         default:
           if (isAppend) {
             return untouched
-              ? `its ${added} are not in the table`
+              ? `its ${added} ${agree(rowsTouched, 'is', 'are')} not in the table`
               : `yet ${scopeWords} differ from a serial result without it`;
           }
           if (!untouched) return `yet ${scopeWords} differ from a serial result without it`;
           return 'day' in op
             ? `its ${added} left the day as it was`
-            : `its ${describePredicate(scope ?? 'true').rows(rowsTouched)} are as they were`;
+            : `its ${describePredicate(scope ?? 'true').rows(rowsTouched)} ${agree(rowsTouched, 'is as it was', 'are as they were')}`;
       }
     })();
     out.push({ name: w.name, rowsTouched, untouched, summary: `${what}${untouched ? ': ' : ', '}${detail}` });

@@ -1,10 +1,10 @@
 /** The verdict in words a person reads at a glance. */
+import { agree, plural } from '@racelab/contracts';
 import type { WriterOperation, WriterSpec } from '../cases/catalog';
 import type { CaseResult, RunVerdict } from '../results/types';
 
 export const thousands = (n: number) => n.toLocaleString('en-US');
-const rowNoun = (n: number) => (n === 1 ? 'row' : 'rows');
-export const rows = (n: number) => `${thousands(n)} ${rowNoun(n)}`;
+export const rows = (n: number) => plural(n, 'row');
 
 export const SERIALIZABLE_SUMMARY = 'data OK';
 
@@ -19,6 +19,9 @@ const OPERATION_WORDS: Record<WriterOperation['kind'], string> = {
 };
 
 export const operationWord = (op: WriterOperation) => OPERATION_WORDS[op.kind];
+
+/** "vendor1's update failed": a failed writer's words name it, so two runs' failures never read alike. */
+export const failedWords = (writer: string, operation: string) => `${writer}'s ${operation} failed`;
 
 /** An order by the writers' changes ("update", "append"); writers doing the same kind of change by name. */
 export function orderLabels(order: string[], writers: WriterSpec[]): string[] {
@@ -35,7 +38,8 @@ export const reorderedSummary = (labels: readonly string[], allowedBy: string) =
 export function describePredicate(predicate: string): { rows: (n: number) => string } {
   const eq = /^\s*"?(\w+)"?\s*=\s*'?([^'=<>]*?)'?\s*$/.exec(predicate);
   return {
-    rows: (n) => (eq ? `${thousands(n)} ${eq[1]} ${eq[2]} ${rowNoun(n)}` : `${rows(n)} matching ${predicate}`),
+    rows: (n) =>
+      eq ? `${thousands(n)} ${eq[1]} ${eq[2]} ${agree(n, 'row', 'rows')}` : `${rows(n)} matching ${predicate}`,
   };
 }
 

@@ -1,4 +1,6 @@
 /** The checker's printout: the recount, one line per case (its mismatches under it), the document, a summary. */
+
+import { plural } from '@racelab/contracts';
 import type { Report } from './expectations/types';
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -25,11 +27,11 @@ export function formatReport(report: Report, file: string): string[] {
     // The verdict first ("data OK in 5 of 5"), then the case's own remarks.
     const verdicts = [...tally(k.verdicts)].map(([words, times]) => `; ${words} in ${times} of ${k.runs}`).join('');
     const remarks = [...tally(k.notes)].map(([note, times]) => `; ${note} (${times} of ${k.runs})`).join('');
-    const runs = `${k.runs} run${k.runs === 1 ? '' : 's'}${verdicts}${remarks}`;
+    const runs = `${plural(k.runs, 'run')}${verdicts}${remarks}`;
     if (k.mismatches.length === 0) {
       lines.push(`✓ ${k.id}  ${runs}`);
     } else {
-      lines.push(`✗ ${k.id}  ${runs}, ${k.mismatches.length} mismatch${k.mismatches.length === 1 ? '' : 'es'}`);
+      lines.push(`✗ ${k.id}  ${runs}, ${plural(k.mismatches.length, 'mismatch', 'mismatches')}`);
       for (const m of k.mismatches) lines.push(`    ${m}`);
     }
   }
@@ -45,8 +47,11 @@ export function formatReport(report: Report, file: string): string[] {
   const bad = report.cases.filter((k) => k.mismatches.length > 0).length;
   lines.push(
     report.ok
-      ? `OK: ${report.cases.length} case${report.cases.length === 1 ? '' : 's'} checked, ${report.cases.reduce((s, k) => s + k.runs, 0)} runs, no mismatch`
-      : `MISMATCH: ${report.mismatches} mismatch${report.mismatches === 1 ? '' : 'es'} (${bad} of ${report.cases.length} cases${d.status === 'checked' && d.mismatches.length ? ', and the cases document' : ''})`,
+      ? `OK: ${plural(report.cases.length, 'case')} checked, ${plural(
+          report.cases.reduce((s, k) => s + k.runs, 0),
+          'run',
+        )}, no mismatch`
+      : `MISMATCH: ${plural(report.mismatches, 'mismatch', 'mismatches')} (${bad} of ${plural(report.cases.length, 'case')}${d.status === 'checked' && d.mismatches.length ? ', and the cases document' : ''})`,
   );
   return lines;
 }

@@ -2,6 +2,8 @@
  * Plain-words summaries of stored results, the way the lesson reports them: who committed, the
  * loser's exact error, and what the table held afterwards. Derived from results only.
  */
+
+import { plural } from '@racelab/contracts';
 import type { CaseResult, RunResult } from './types';
 
 const NUMBER = new Intl.NumberFormat('en-US');
@@ -40,7 +42,7 @@ export function loserErrors(c: CaseResult): string[] {
 export function tableAfter(run: RunResult | undefined): string {
   if (!run) return '';
   const t = run.table;
-  const parts = [`${fmt(t.rows)} rows`];
+  const parts = [plural(t.rows, 'row')];
   if (t.distinctTripIds !== null && t.distinctTripIds !== t.rows)
     parts.push(`${fmt(t.distinctTripIds)} distinct trip_ids`);
   const tips = Object.entries(t.tipDeltaByVendor ?? {}).filter(([, d]) => Math.abs(d) > 1e-6);
@@ -49,7 +51,7 @@ export function tableAfter(run: RunResult | undefined): string {
   const feb14 = t.tripsOnDay?.['2025-02-14'];
   if (feb14 !== undefined) parts.push(`${fmt(feb14)} on 2025-02-14`);
   if (t.dataFilesOnDisk !== null && t.dataFilesInLog !== null && t.dataFilesOnDisk !== t.dataFilesInLog) {
-    parts.push(`${t.dataFilesOnDisk} data files on disk, ${t.dataFilesInLog} in the log`);
+    parts.push(`${plural(t.dataFilesOnDisk, 'data file')} on disk, ${t.dataFilesInLog} in the log`);
   }
   return parts.join('; ');
 }

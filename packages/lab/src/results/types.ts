@@ -125,7 +125,7 @@ export interface FailedWriterCheck {
   rowsTouched: number;
   /** Whether those rows are as the writer found them (true: nothing of its change leaked in). */
   untouched: boolean;
-  /** In words, e.g. "the delete failed: its 1,206 VendorID 7 rows are still there". */
+  /** In words, e.g. "vendor7's delete failed: its 1,206 VendorID 7 rows are still there". */
   summary: string;
 }
 

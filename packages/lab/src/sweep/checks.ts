@@ -6,6 +6,7 @@
  * function of its writer and the rows).
  */
 import type { SweepOperation, SweepPoint } from '@racelab/contracts';
+import { plural } from '@racelab/contracts';
 import { DeltaTable, fromLogPath, LOG_DIR, leftoverKind, readCommit, storeFor, withConnection } from '@racelab/engine';
 import type { SweepCommitRecord } from './job';
 import { appendRow, type SweepRow, seedRows, updates } from './table';
@@ -119,7 +120,7 @@ async function verdictOf(
     const serial = table.rows === day.rows * BigInt(landed) && table.hash === day.hash * BigInt(landed);
     return {
       verdict: serial ? 'serial' : 'not-serial',
-      verdictNote: `the table's rows (${table.rows}, with their hash sum) are the day file's ${day.rows} rows once per committed append (${landed})${serial ? '' : ': they are not'}`,
+      verdictNote: `the table's rows (${table.rows}, with their hash sum) are the day file's ${plural(Number(day.rows), 'row')} once per committed append (${landed})${serial ? '' : ': they are not'}`,
     };
   }
   const expected = replayedRows(op, writers, commits).map(rowKey).sort();
@@ -132,7 +133,7 @@ async function verdictOf(
     : `one row per committed append in the log (${landed})${op === 'compaction' ? '; OPTIMIZE changes no row' : ''}`;
   return {
     verdict: serial ? 'serial' : 'not-serial',
-    verdictNote: `computed replay: ${how}, compared row by row with the table (${actual.length} rows)${serial ? '' : `: ${missing} expected rows missing, ${extra} rows extra`}`,
+    verdictNote: `computed replay: ${how}, compared row by row with the table (${plural(actual.length, 'row')})${serial ? '' : `: ${plural(missing, 'expected row')} missing, ${plural(extra, 'row')} extra`}`,
   };
 }
 

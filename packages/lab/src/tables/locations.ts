@@ -143,7 +143,7 @@ function resolveS3(location: string, cfg: LocationConfig): ResolvedLocation {
   if (!buckets.includes(bucket)) {
     throw new LocationError(
       buckets.length === 0
-        ? `bucket '${bucket}' is not configured: no S3 bucket is (set LAB_S3_BUCKETS)`
+        ? `no S3 bucket is configured: set LAB_S3_BUCKETS to the buckets the lab may use (LAB_S3_BUCKETS=${bucket} for this location)`
         : `bucket '${bucket}' is not configured; the configured buckets are ${buckets.join(', ')}`,
     );
   }

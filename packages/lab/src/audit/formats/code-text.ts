@@ -2,10 +2,11 @@
  * A code audit for people at a terminal, grouped by file: each setting found, then each finding as
  * `file:line:col rule severity: evidence` with its fix, then the files that were not read and why.
  */
+
+import { plural } from '@racelab/contracts';
 import type { CodeAudit, CodeFinding, CodeSetting } from '../code/setting';
 
 const at = (x: { file: string; line: number; column: number }) => `${x.file}:${x.line}:${x.column}`;
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function toCodeText(audit: CodeAudit): string {
   const errors = audit.findings.filter((f) => f.severity === 'error').length;

@@ -3,12 +3,13 @@
  * commits that overlapped others (how that is known, and who wrote them), the duplicated keys, then each finding
  * with its fix. `--json` holds everything; this report lists the first commits and keys and says how many more.
  */
+
+import { plural } from '@racelab/contracts';
 import type { HistoryCommit, TableHistory } from '../history/index';
 
 /** Concurrent commits and duplicated keys listed at most; the JSON holds them all. */
 const LISTED = 50;
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const time = (ms: number | null) => (ms === null ? '(no timestamp)' : new Date(ms).toISOString());
 
 export function toHistoryText(h: TableHistory): string {
@@ -24,7 +25,7 @@ export function toHistoryText(h: TableHistory): string {
     `  summary.unknownConcurrency        ${s.unknownConcurrency}`,
     `  summary.longestConcurrentChain    ${s.longestConcurrentChain}`,
     `  summary.commitsPerHour            ${s.commitsPerHour === null ? '-' : s.commitsPerHour.toFixed(1)}`,
-    `  summary.busiestHour               ${s.busiestHour === null ? '-' : `${s.busiestHour.start} (${s.busiestHour.concurrentCommits} of ${s.busiestHour.commits} commits concurrent)`}`,
+    `  summary.busiestHour               ${s.busiestHour === null ? '-' : `${s.busiestHour.start} (${s.busiestHour.concurrentCommits} of ${plural(s.busiestHour.commits, 'commit')} concurrent)`}`,
     `  summary.duplicateKeys             ${s.duplicateKeys === null ? '- (no --key)' : s.duplicateKeys}`,
     '',
   ];

@@ -2,6 +2,8 @@
  * A jobs audit for people at a terminal: each finding with its evidence and fix, then, per table,
  * the forecast for every pair of jobs, then what the audit's limits left unchecked.
  */
+
+import { plural } from '@racelab/contracts';
 import { libraryLabel } from '@racelab/engine';
 import type { JobAudit } from '../index';
 
@@ -17,7 +19,7 @@ const outcome = (f: {
 const MARK = { error: 'ERROR  ', warning: 'WARNING', info: 'INFO   ' } as const;
 
 export function toText(audit: JobAudit, jobCount: number): string {
-  const lines = [`${jobCount} jobs, ${audit.findings.length} findings`, ''];
+  const lines = [`${plural(jobCount, 'job')}, ${plural(audit.findings.length, 'finding')}`, ''];
   for (const f of audit.findings) {
     lines.push(`${MARK[f.severity]} ${f.rule}  [${f.jobs.join(', ')}]  ${f.table}`);
     lines.push(`         seen: ${f.evidence}`);

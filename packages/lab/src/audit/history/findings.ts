@@ -3,6 +3,8 @@
  * commits its evidence rests on, and says what to change. The rules are described for people and CI formats in
  * formats/history-rule-help.ts.
  */
+
+import { plural } from '@racelab/contracts';
 import {
   camelCaseSpelling,
   type IsolationLevel,
@@ -15,8 +17,6 @@ import type { DuplicateKeys, HistoryCommit, HistoryFinding, LibraryJudgement, Re
 /** Versions listed in a sentence, the first ten and how many more. */
 export const versionsText = (versions: readonly number[]): string =>
   versions.length <= 10 ? versions.join(', ') : `${versions.slice(0, 10).join(', ')} and ${versions.length - 10} more`;
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The judgement of `library` under `level`. */
 const under = (r: Rejudgement, library: string, level: IsolationLevel): LibraryJudgement | undefined =>

@@ -9,6 +9,7 @@
 import { DeltaTable, readCommit, storeFor } from '@racelab/engine';
 import { clientSafeMessage, namedRoots } from '../../results/safe-message';
 import { type LocationConfig, type ResolvedLocation, resolveTableLocation } from '../../tables/locations';
+import { readingTable } from '../../tables/not-a-table';
 import { ConfigurationTimeline, historyCommits } from './concurrency';
 import { duplicateKeys } from './duplicates';
 import { versionsText } from './findings';
@@ -38,14 +39,17 @@ export interface TableHistoryOptions {
 export async function tableHistory(location: string, o: TableHistoryOptions): Promise<TableHistory> {
   const resolved = await resolveTableLocation(location, o.locations);
   const store = storeFor(resolved.path);
-  const log = await readLog(store, {
-    display: resolved.display,
-    ...(o.since !== undefined && { since: o.since }),
-    ...(o.atVersion !== undefined && { toVersion: o.atVersion }),
-    ...(o.bounds && { bounds: o.bounds }),
-    ...(o.onProgress && { onProgress: (done: number, total: number) => o.onProgress?.('log', done, total) }),
-    ...(o.signal && { signal: o.signal }),
-  });
+  // A location with no commit says what is there instead, as every surface says it.
+  const log = await readingTable(resolved, () =>
+    readLog(store, {
+      display: resolved.display,
+      ...(o.since !== undefined && { since: o.since }),
+      ...(o.atVersion !== undefined && { toVersion: o.atVersion }),
+      ...(o.bounds && { bounds: o.bounds }),
+      ...(o.onProgress && { onProgress: (done: number, total: number) => o.onProgress?.('log', done, total) }),
+      ...(o.signal && { signal: o.signal }),
+    }),
+  );
   const findings = [...log.findings];
   const opened = async (version: number) => {
     try {

@@ -14,11 +14,18 @@
  * when a fingerprint is missing or the run needs the rows themselves (what differs).
  */
 import { performance } from 'node:perf_hooks';
+import { agree } from '@racelab/contracts';
 import type pg from 'pg';
 import type { VerdictMemo } from '../../oracle/memo';
 import { otherOrders } from '../../oracle/orders';
 import { memoKey } from '../../oracle/replay-key';
-import { notSerializableSummary, reorderedSummary, rows, SERIALIZABLE_SUMMARY } from '../../oracle/summary-text';
+import {
+  failedWords,
+  notSerializableSummary,
+  reorderedSummary,
+  rows,
+  SERIALIZABLE_SUMMARY,
+} from '../../oracle/summary-text';
 import type { FailedWriterCheck, RunVerdict, VerdictExample, VerdictWriter } from '../../results/types';
 import { TRIP_COLUMNS, tipUpdateSql, tipUpdateWhere } from './tip-update';
 
@@ -210,8 +217,8 @@ async function failedWriterChecks(
       rowsTouched,
       untouched,
       summary: untouched
-        ? `the update failed: ${them} are untouched by it`
-        : `the update failed, yet ${them} are not as the committed writers left them`,
+        ? `${failedWords(w.name, 'update')}: ${them} ${agree(rowsTouched, 'is', 'are')} untouched by it`
+        : `${failedWords(w.name, 'update')}, yet ${them} ${agree(rowsTouched, 'is', 'are')} not as the committed writers left them`,
     });
   }
   return out;

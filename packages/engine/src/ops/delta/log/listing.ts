@@ -4,6 +4,7 @@
  * namings of the Delta protocol: classic (`n.checkpoint.parquet`), multi-part
  * (`n.checkpoint.o.p.parquet`) and UUID-named v2 (`n.checkpoint.<uuid>.json|parquet`).
  */
+
 import type { ObjectStore } from '../../../storage/object-store';
 
 export const LOG_DIR = '_delta_log/';
@@ -39,6 +40,38 @@ export class NotATableError extends Error {
   override name = 'NotATableError';
 }
 
+/** What a location that holds no Delta table holds instead. */
+export type NotATableFound =
+  | { kind: 'nothing' }
+  | { kind: 'file' }
+  | { kind: 'no-log'; parquetFiles: number }
+  | { kind: 'empty-log' }
+  | { kind: 'no-commits' };
+
+/**
+ * A location with no Delta table in one wording for every surface (this error, the API, the CLIs, the audit):
+ * nothing at all, a file, a folder without a log, or a log without a commit. The engine sees only its store, so
+ * it says "no commits"; a caller that can look at a local folder says which (the lab's tables/not-a-table.ts).
+ */
+export function notATableWords(location: string, found: NotATableFound): string {
+  switch (found.kind) {
+    case 'nothing':
+      return `${location} does not exist: no table at this location`;
+    case 'file':
+      return `${location} is a file, not a table's folder`;
+    case 'no-log': {
+      // Parquet files without a log are what a table looks like to a reader that lists folders: say what is there.
+      const n = found.parquetFiles;
+      const holds = n === 0 ? '' : ` (it holds ${n} Parquet ${n === 1 ? 'file' : 'files'}, which no log names)`;
+      return `${location} is not a Delta table: it has no ${LOG_DIR} folder${holds}`;
+    }
+    case 'empty-log':
+      return `${location} is not a Delta table: its ${LOG_DIR} holds no commit`;
+    case 'no-commits':
+      return `${location} is not a Delta table: no commits in ${LOG_DIR}`;
+  }
+}
+
 export interface LastCheckpoint {
   version: number;
   size: number;
@@ -71,7 +104,7 @@ export async function listLog(store: ObjectStore, targetVersion?: number, whole 
   // A hint that points at nothing (checkpoint deleted, or log rewritten) falls back to a full listing.
   if (useHint && !listing.checkpoints.some((c) => c.version === hint.version)) listing = await scan(store, undefined);
   if (listing.commits.size === 0 && listing.checkpoints.length === 0) {
-    throw new NotATableError(`${store.location} is not a Delta table: no commits in ${LOG_DIR}`);
+    throw new NotATableError(notATableWords(store.location, { kind: 'no-commits' }));
   }
   return withMissedCommits(store, listing, targetVersion ?? listing.latestVersion);
 }
