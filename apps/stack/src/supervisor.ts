@@ -60,6 +60,8 @@ const children = new Children(board, {
   },
 });
 const start = children.start.bind(children);
+// Output nobody reads any more (the terminal closed, the reader of a pipe gone) must not end us mid-stop.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 onStopSignal((signal) => children.signalled(signal));
 // index.ts holds the other end of our stdin: when its process ends, however it ended, everything stops.
 process.stdin.on('end', () => children.signalled("npm start's process ended"));
