@@ -24,8 +24,13 @@ const supervisor = spawn(
     stdio: ['pipe', 'inherit', 'inherit'],
   },
 );
+/** The last stop signal passed on. */
+let forwarded: NodeJS.Signals | null = null;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => supervisor.kill(signal));
+  process.on(signal, () => {
+    forwarded = signal;
+    supervisor.kill(signal);
+  });
 }
 supervisor.once('error', (e) => {
   console.error(`npm start: the supervisor did not start: ${e.message}`);
@@ -39,6 +44,8 @@ supervisor.once('exit', (code, signal) => {
   } catch {
     // nothing of it is left
   }
+  // Ended by the signal passed on before its handlers were in place, that is before it started anything.
+  if (signal === forwarded) process.exit(0);
   console.error(`npm start: the supervisor was killed (${signal}); its processes were sent SIGTERM`);
   process.exit(1);
 });
