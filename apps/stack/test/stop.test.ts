@@ -168,6 +168,7 @@ it.each([
     expect(err).not.toMatch(noise);
   }
   if (to === 'npm') {
+    expect(out).toContain(`${signal}: stopping web, api, worker1, then the database`);
     // A stop asked for is a success; nothing of it is printed as an error.
     expect(exit).toEqual({ code: 0, signal: null });
     expect(err).toBe('');
