@@ -48,10 +48,12 @@ export async function buildDashboard(repoRoot: string, task: ProgressTask, signa
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', NEXT_TELEMETRY_DISABLED: '1' },
-      // Stopping `npm start` mid-build stops turbo, which stops Next.
-      ...(signal && { signal }),
     },
   );
+  // Stopping `npm start` mid-build stops turbo, which stops Next; the build ends only once turbo has exited,
+  // so the launcher never leaves a build running behind it.
+  const stop = () => child.kill('SIGTERM');
+  signal?.addEventListener('abort', stop, { once: true });
   const output: string[] = [];
   let phase = 0;
   let pending = '';
@@ -73,7 +75,8 @@ export async function buildDashboard(repoRoot: string, task: ProgressTask, signa
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (c) => resolve(c));
-  });
+  }).finally(() => signal?.removeEventListener('abort', stop));
+  if (signal?.aborted) throw new Error('stopped before it was done');
   if (code !== 0) throw new Error(`building the dashboard failed (exit ${code}):\n${output.join('\n')}${pending}`);
   return output.some((l) => CACHE_HIT.test(l)) ? 'unchanged since the last build (turbo cache)' : 'built';
 }

@@ -2,8 +2,8 @@
  * `npm start`'s supervisor: from an empty folder it starts the embedded Postgres, applies the
  * migrations, issues the first token once, makes the dashboard's sign-in link anew at each start (kept 0600
  * for scripts; the link of the start before stops working), starts the API and a worker, queues the first
- * races and prints the URLs; SIGTERM stops every process it started, Postgres included. The API and the worker
- * run from compiled bundles. The dashboard is left out here (LAB_NO_WEB=1): its own tests build and drive it.
+ * races and prints the URLs; SIGTERM stops every process it started, Postgres included (stop.test.ts stops it
+ * through npm). The API and the worker run from compiled bundles. The dashboard is left out here (LAB_NO_WEB=1): its own tests build and drive it.
  */
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,8 +104,13 @@ it('brings the product up from nothing, prints where it is, and stops every proc
   expect(ok.errors?.[0]?.message).toBe('race no-such-race not found');
   const workers = pidsOf(out);
   expect(workers).toHaveLength(1);
-  // The API and the worker run compiled JavaScript: plain node on a bundle, no TypeScript loader.
-  const started = childrenOf(first.child.pid as number).filter((pid) => commandOf(pid)[0] === process.execPath);
+  // index.ts runs the supervisor, which runs the API and the worker: compiled JavaScript, plain node on a bundle,
+  // no TypeScript loader.
+  const supervisor = childrenOf(first.child.pid as number).find((pid) =>
+    commandOf(pid).at(-1)?.endsWith('/supervisor.ts'),
+  );
+  expect(supervisor).toBeDefined();
+  const started = childrenOf(supervisor as number).filter((pid) => commandOf(pid)[0] === process.execPath);
   expect(started).toHaveLength(2);
   expect(started).toContain(workers[0]);
   for (const pid of started) {

@@ -52,7 +52,7 @@ export async function withClaimedJob<Row extends { cancelRequestedAt: Date | nul
 ): Promise<void> {
   const { kind, id } = job;
   const lock = new pg.Client({ connectionString: deps.url, application_name: workerSessionName(deps.worker) });
-  // Postgres going away (Ctrl-C reaches the embedded server too) must end this job with an error, not crash the
+  // Postgres going away (a restart of the server, a forced stop) must end this job with an error, not crash the
   // worker with an unhandled 'error' event: the lock's next query fails, and the job is recovered as any other.
   lock.on('error', (e) => console.error(`worker: ${kind} ${id}: lock connection lost: ${e.message}`));
   await lock.connect();
