@@ -124,7 +124,7 @@ async function stopLikeCtrlC(s: Started, dbDir: string): Promise<{ ms: number; l
   const t0 = performance.now();
   process.kill(-(s.child.pid as number), 'SIGINT');
   await s.exited;
-  // npm leaves at once on Ctrl-C; the supervisor then stops its children. Sampled until all are gone.
+  // npm exits once the launcher has stopped everything; sampled until every recorded process is gone as well.
   while (pids.some(alive) && performance.now() - t0 < 30_000) await new Promise((res) => setTimeout(res, 50));
   return { ms: performance.now() - t0, left: pids.filter(alive) };
 }
