@@ -251,6 +251,7 @@ if (!dataPending) await unlessStopping(workersReady);
 board.log(`
 racelab is up
   API       ${apiUrl}/graphql  ${graphiql === '0' ? '(GraphiQL off: API_GRAPHIQL=0)' : '(GraphiQL in a browser)'}
+  metrics   ${apiUrl}/metrics  (Prometheus text; from this host, or with the API token)
   dashboard ${withWeb ? `http://127.0.0.1:${cfg.webPort}/: sign in by opening this link (also in ${cfg.dashboardLoginFile}):\n${link}` : 'not started (LAB_NO_WEB=1)'}
   workers   ${workers}${dataPending ? " (they start when the first races' data is ready)" : ''}
   database  ${cfg.databaseUrl ? 'DATABASE_URL' : `embedded, ${cfg.embeddedDir}`}

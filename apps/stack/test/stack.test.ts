@@ -92,6 +92,11 @@ it('brings the product up from nothing, prints where it is, and stops every proc
   const out = first.output.join('');
   expect(out).toMatch('migrations applied: 20261130000000_init');
   expect(out).toMatch(`API       http://127.0.0.1:${port}/graphql`);
+  // The one scrape target it prints answers from this host without a token, with the product's figures.
+  expect(out).toMatch(`metrics   http://127.0.0.1:${port}/metrics`);
+  const scrape = await fetch(`http://127.0.0.1:${port}/metrics`);
+  expect(scrape.status).toBe(200);
+  expect(await scrape.text()).toMatch(/^racelab_races\{status="QUEUED"\} \d+$/m);
   const token = /API token \(shown once[^\n]*\n\s+(rl_\S+)/.exec(out)?.[1];
   expect(token).toBeDefined();
   // The printed token works for a mutation; reads are open on loopback.
