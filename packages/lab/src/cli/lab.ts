@@ -60,10 +60,12 @@ async function main(): Promise<void> {
     await writeFile(`${out}.tmp`, `${JSON.stringify(portable, null, 2)}\n`);
     await rename(`${out}.tmp`, out);
   }
+  // A race on the user's own table takes no data from the lab's data set: its line names the table instead.
+  const versions = Object.entries(results.versions)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
   console.log(
-    `racelab: ${results.dataSource} data at scale ${results.scale}; ${Object.entries(results.versions)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ')}`,
+    `racelab: ${own ? `copies of ${options.table}` : `${results.dataSource} data at scale ${results.scale}`}; ${versions}`,
   );
   for (const c of results.cases) {
     console.log(`\n${c.id}  ${c.title ?? ''}`);
