@@ -26,9 +26,28 @@ import {
   registerToken,
   startQueue,
 } from '@racelab/api';
-import { compiledEntry, locationConfigFromEnv, ProgressBoard, type ProgressTask, prepareLabData } from '@racelab/lab';
+import {
+  type CommandSpec,
+  compiledEntry,
+  locationConfigFromEnv,
+  noArguments,
+  ProgressBoard,
+  type ProgressTask,
+  prepareLabData,
+} from '@racelab/lab';
 import { Children, printedBy, ready } from './children';
 import { buildDashboard } from './web-build';
+
+const START_COMMAND: CommandSpec = {
+  usage: ['npm start'],
+  about:
+    'The whole product on one machine: Postgres, migrations and tokens, then the API, the race worker(s) and the\n' +
+    'dashboard; prints their URLs and the sign-in link. Settings come from the environment (docs/api.md:\n' +
+    'API_PORT, WEB_PORT, DATABASE_URL, LAB_WORKERS, LAB_NO_WEB=1, LAB_FIRST_RACES=0, …). Ctrl-C stops it all.',
+  options: {},
+  examples: ['npm start', 'API_PORT=4100 WEB_PORT=3100 LAB_WORKERS=2 npm start'],
+};
+noArguments(process.argv.slice(2), START_COMMAND, 'npm start');
 
 const API_DIR = join(REPO_ROOT, 'apps/api');
 const WEB_DIR = join(REPO_ROOT, 'apps/web');

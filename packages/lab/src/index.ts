@@ -138,4 +138,15 @@ export {
   resolveFolderLocation,
   resolveTableLocation,
 } from './tables/locations';
+export {
+  answerHelpOrVersion,
+  CommandAnswer,
+  type CommandSpec,
+  helpText,
+  noArguments,
+  productVersion,
+  runCommand,
+  UsageError,
+  usageText,
+} from './terminal/command-line';
 export { ProgressBoard, type ProgressTask } from './terminal/progress-board';

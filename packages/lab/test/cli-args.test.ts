@@ -3,7 +3,7 @@
  * for what it does not (the commands print it and exit 2).
  */
 import { describe, expect, it } from 'vitest';
-import { numberOption, parseArgs, UsageError } from '../src/cli/args';
+import { numberOption, parseArgs, UsageError } from '../src/terminal/command-line';
 
 const LAB = { options: ['runs', 'json', 'work-dir'], flags: ['keep-runs'] };
 
