@@ -139,6 +139,7 @@ export {
   resolveTableLocation,
 } from './tables/locations';
 export {
+  answerAndExit,
   answerHelpOrVersion,
   CommandAnswer,
   type CommandSpec,

@@ -84,17 +84,19 @@ export function answerHelpOrVersion(argv: readonly string[], spec: CommandSpec):
   if (asked.includes('--version')) throw new CommandAnswer(`${productVersion()}\n`);
 }
 
-/**
- * For a command that takes no arguments (`npm start`), before it starts anything: `--help` and `--version` are
- * answered (exit 0), anything else is refused (exit 2).
- */
-export function noArguments(argv: readonly string[], spec: CommandSpec, name: string): void {
+/** For a command that reads its own arguments (a bench), before it starts anything: `--help` and `--version`, exit 0. */
+export function answerAndExit(argv: readonly string[], spec: CommandSpec): void {
   try {
     answerHelpOrVersion(argv, spec);
   } catch (e) {
     process.stdout.write((e as CommandAnswer).text);
     process.exit(0);
   }
+}
+
+/** For a command that takes no arguments (`npm start`): `--help` and `--version` answered, anything else exit 2. */
+export function noArguments(argv: readonly string[], spec: CommandSpec, name: string): void {
+  answerAndExit(argv, spec);
   if (argv.length > 0) {
     process.stderr.write(`${name}: takes no arguments, got '${argv[0]}'\n${usageLine(spec)}\n`);
     process.exit(2);
