@@ -171,8 +171,6 @@ export interface CommandOutput {
   say(line?: string): void;
   /** The JSON's file (`--json FILE`, where the user typed it); undefined for `--json -` and without --json. */
   jsonFile: string | undefined;
-  /** `--json -`: the JSON goes to standard output. */
-  jsonToStdout: boolean;
   /** Writes `value` where --json said (nothing without it); a file is written aside and renamed, never half there. */
   writeJson(value: unknown): Promise<void>;
 }
@@ -192,7 +190,6 @@ export function commandOutput(json: string | undefined, stdoutTakenBy?: string):
     text,
     say: (line = '') => text.write(`${line}\n`),
     jsonFile,
-    jsonToStdout,
     async writeJson(value) {
       const doc = `${JSON.stringify(value, null, 2)}\n`;
       if (jsonToStdout) process.stdout.write(doc);
