@@ -1,14 +1,13 @@
 /**
- * `npm run audit -- FILE`, `npm run audit -- code PATH…`, `npm run audit -- history LOCATION` (their help: JOBS_COMMAND,
- * CODE_COMMAND, history-audit.ts's HISTORY_COMMAND). Audits the jobs in a manifest (YAML or JSON): findings with their evidence and fix, then, per
- * table, the forecast for every pair of jobs in both orders. With `code`, audits the team's code
- * instead (each PATH a folder or a file): every setting that decides concurrency, where it is
- * written, and the findings about it. With `history`, audits what a table's own log says happened
- * (history-audit.ts). The report goes to stdout in the chosen format, or to REPORT
- * with the text report on stdout; `--json -` puts the JSON on stdout and the text report on stderr, and is refused
- * beside a SARIF or JUnit report on stdout. Exit codes, for a CI gate (docs/jobs-audit.md): 0 no error
- * finding, 1 error findings, 2 an unusable manifest, a PATH that is not there or bad flags, 3 the
- * audit itself failed. A failure prints one line, never a stack trace.
+ * `npm run audit -- FILE`, `npm run audit -- code PATH…`, `npm run audit -- history LOCATION` (their help:
+ * JOBS_COMMAND, CODE_COMMAND, history-audit.ts's HISTORY_COMMAND). Audits the jobs in a manifest (YAML or JSON):
+ * findings with their evidence and fix, then, per table, the forecast for every pair of jobs in both orders. With
+ * `code`, audits the team's code instead (each PATH a folder or a file): every setting that decides concurrency, where
+ * it is written, and the findings about it. With `history`, audits what a table's own log says happened
+ * (history-audit.ts). The report goes to stdout in the chosen format, or to REPORT with the text report on stdout;
+ * `--json -` puts the JSON on stdout and the text report on stderr, and is refused beside a SARIF or JUnit report on
+ * stdout. Exit codes, for a CI gate (docs/jobs-audit.md): 0 no error finding, 1 error findings, 2 an unusable manifest,
+ * a PATH that is not there or bad flags, 3 the audit itself failed. A failure prints one line, never a stack trace.
  */
 import { stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';

@@ -1,9 +1,10 @@
 /**
- * `npm run audit -- history LOCATION …` (HISTORY_COMMAND is its help). What a table's own log says happened: its commits as evidence, whom each was concurrent with, the findings.
- * LOCATION is a path (relative to where the command runs) under LAB_ROOTS, a lab alias, or s3://… in
- * LAB_S3_BUCKETS. The text report goes to stdout, the whole history as JSON to --json's file
- * (contracts/table-history.schema.json), or with `--json -` to stdout and the text report to stderr. Exit codes as the audit's: 0 no error finding, 1 error findings, 2 a bad
- * flag or a location that is not a readable table, 3 the audit could not run (a bound hit names the bound).
+ * `npm run audit -- history LOCATION …` (HISTORY_COMMAND is its help). What a table's own log says happened: its
+ * commits as evidence, whom each was concurrent with, the findings. LOCATION is a path (relative to where the command
+ * runs) under LAB_ROOTS, a lab alias, or s3://… in LAB_S3_BUCKETS. The text report goes to stdout, the whole history as
+ * JSON to --json's file (contracts/table-history.schema.json), or with `--json -` to stdout and the text report to
+ * stderr. Exit codes as the audit's: 0 no error finding, 1 error findings, 2 a bad flag or a location that is not a
+ * readable table, 3 the audit could not run (a bound hit names the bound).
  */
 import { isAbsolute } from 'node:path';
 import { NotATableError } from '@racelab/engine';

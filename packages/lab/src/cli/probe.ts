@@ -1,13 +1,13 @@
 /**
- * `npm run probe -- s3://bucket/prefix …` (PROBE_COMMAND is its help). Is this object store safe for concurrent Delta writers? Runs the engine's store probe with the
- * usual AWS environment (AWS_ENDPOINT_URL, AWS_REGION, credentials), under a fresh sub-prefix of
- * the given prefix that it removes afterwards (docs/s3.md). Progress goes to stderr, the checks
- * and the verdict to stdout, the whole report to FILE with --json (with `--json -` to stdout, the checks then to
+ * `npm run probe -- s3://bucket/prefix …` (PROBE_COMMAND is its help). Is this object store safe for concurrent Delta
+ * writers? Runs the engine's store probe with the usual AWS environment (AWS_ENDPOINT_URL, AWS_REGION, credentials),
+ * under a fresh sub-prefix of the given prefix that it removes afterwards (docs/s3.md). Progress goes to stderr, the
+ * checks and the verdict to stdout, the whole report to FILE with --json (with `--json -` to stdout, the checks then to
  * stderr).
  *
- * Exit codes: 0 safe, 1 unsafe, 2 could not run (bad flags or location, no credentials, the store
- * unreachable, the bucket missing). A failure prints one line, never a stack trace. Ctrl-C stops
- * the probe between calls and still removes its objects.
+ * Exit codes: 0 safe, 1 unsafe, 2 could not run (bad flags or location, no credentials, the store unreachable, the
+ * bucket missing). A failure prints one line, never a stack trace. Ctrl-C stops the probe between calls and still
+ * removes its objects.
  */
 import { PROBE_DEFAULTS, ProbeInputError, type ProbeReport, probeSettings, probeStore } from '@racelab/engine';
 import {

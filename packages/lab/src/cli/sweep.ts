@@ -1,6 +1,7 @@
 /**
- * `npm run lab -- sweep …` (SWEEP_COMMAND is its help): N writers × K commits under a retry policy. The input is checked against the bounds before any work (every problem, exit 2), and its duration estimated as
- * the API estimates it (printed first): above the limit (LAB_MAX_WORK_MINUTES, 30 minutes by default; --max-minutes
+ * `npm run lab -- sweep …` (SWEEP_COMMAND is its help): N writers × K commits under a retry policy. The input is
+ * checked against the bounds before any work (every problem, exit 2), and its duration estimated as the API
+ * estimates it (printed first): above the limit (LAB_MAX_WORK_MINUTES, 30 minutes by default; --max-minutes
  * at one's own terminal goes beyond it) it is refused, exit 2, and a sweep still running at the limit is stopped.
  * Then a progress bar, and a table of each point's figures, with the forecast's beside them.
  */
