@@ -8,6 +8,20 @@
  */
 import { aliased, fragmentBomb, SCHEMA_FRAGMENT } from '../apps/api/test/helpers/attacks';
 import { startStack } from '../apps/api/test/helpers/stack';
+import { answerHelp } from './lib';
+
+await answerHelp({
+  usage: ['npm run api-edge -w @racelab/bench [-- --levels N --schemas N --layouts N --matrices N]'],
+  about:
+    'What small, tokenless requests cost the API over real HTTP: each attack once, its wall time, status and size.',
+  options: {
+    '--levels N': 'nesting levels of the fragment bomb (default 20)',
+    '--schemas N': 'aliased __schema queries (default 1000)',
+    '--layouts N': 'aliased tableLayout queries (default 100)',
+    '--matrices N': 'aliased isolationMatrix queries (default 1000)',
+  },
+  examples: ['npm run api-edge -w @racelab/bench -- --schemas 100'],
+});
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -12,9 +12,22 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LAB_DATABASE } from '@racelab/lab';
+import { answerAndExit, LAB_DATABASE } from '@racelab/lab';
 import { findFreePort, startPostgresServer } from '@racelab/pg-server';
 import pg from 'pg';
+
+answerAndExit(process.argv.slice(2), {
+  usage: ['npm run bench:api [-- --races N --queries N --scale S]'],
+  about:
+    'The control plane under load on a fresh embedded Postgres: N races queued at once against one worker, and\n' +
+    "concurrent `races` queries while they run; beside them a raw HTTP round trip and the resolver's raw SQL.",
+  options: {
+    '--races N': 'races queued at once (default 20)',
+    '--queries N': 'concurrent `races` queries (default 200)',
+    '--scale S': "the races' data scale (default 0.01)",
+  },
+  examples: ['npm run bench:api -- --races 10 --queries 100'],
+});
 
 const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const API_DIR = join(REPO, 'apps/api');

@@ -10,8 +10,19 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { opendir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { auditCode } from '@racelab/lab';
+import { answerAndExit, auditCode } from '@racelab/lab';
 import { median, timed } from './lib';
+
+answerAndExit(process.argv.slice(2), {
+  usage: ['npm run bench:code-audit [-- --files N --matching N --rounds R]'],
+  about: 'The code audit on a generated repository of N files against a raw walk reading every file of the same tree.',
+  options: {
+    '--files N': 'files in the generated tree (default 10000)',
+    '--matching N': 'files that set something the audit finds (default 300)',
+    '--rounds R': 'rounds, medians reported (default 3)',
+  },
+  examples: ['npm run bench:code-audit -- --files 2000 --rounds 1'],
+});
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);

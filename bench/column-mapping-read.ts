@@ -12,8 +12,17 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeltaTable, type StructType, withConnection, writeDeltaTable } from '@racelab/engine';
-import { inChild, maxRssKb, median, timed } from './lib';
+import { answerHelp, inChild, maxRssKb, median, timed } from './lib';
 import { LESSON_ROWS, ROWS_PER_FILE, taxiSql } from './taxi';
+
+await answerHelp({
+  usage: ['npm run bench:column-mapping-read [-- --rows N]'],
+  about: 'What column mapping costs a reader: the taxi table read as written and column-mapped in name and id mode.',
+  options: {
+    '--rows N': 'rows of the taxi table (default 3,475,226)',
+  },
+  examples: ['npm run bench:column-mapping-read -- --rows 400000'],
+});
 
 const SELF = fileURLToPath(import.meta.url);
 const OUT = fileURLToPath(new URL('./out/column-mapping-read', import.meta.url));

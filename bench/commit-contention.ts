@@ -14,7 +14,17 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { DeltaTable, field, readCommit, type StructType, writeDeltaTable } from '@racelab/engine';
-import { rawClaims } from './lib';
+import { answerHelp, rawClaims } from './lib';
+
+await answerHelp({
+  usage: ['npm run bench:commit-contention [-- --writers W --commits C]'],
+  about: 'W processes appending C one-row commits each to one table, released at once, beside the raw version claims.',
+  options: {
+    '--writers W': 'writer processes (default 8)',
+    '--commits C': 'commits per writer (default 200)',
+  },
+  examples: ['npm run bench:commit-contention -- --writers 4 --commits 50'],
+});
 
 const SELF = fileURLToPath(import.meta.url);
 const OUT = fileURLToPath(new URL('./out/commit-contention', import.meta.url));

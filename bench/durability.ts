@@ -22,7 +22,19 @@ import {
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalObjectStore } from '@racelab/engine';
-import { median } from './lib';
+import { answerHelp, median } from './lib';
+
+await answerHelp({
+  usage: ['npm run bench:durability [-- --claims N --files N --mb M --rounds R]'],
+  about: "What the local store's fsyncs cost: version claims and data files moved into a table, with and without them.",
+  options: {
+    '--claims N': 'version claims per round (default 300)',
+    '--files N': 'data files per round (default 20)',
+    '--mb M': 'size of each data file in MB (default 16)',
+    '--rounds R': 'rounds, variants alternating (default 3)',
+  },
+  examples: ['npm run bench:durability -- --claims 100 --files 5 --rounds 1'],
+});
 
 const OUT = fileURLToPath(new URL('./out/durability', import.meta.url));
 const arg = (name: string, d: number) =>

@@ -16,8 +16,19 @@ import { fileURLToPath } from 'node:url';
 import { DeltaTable, readDeletionVector, withConnection, writeDeltaTable } from '@racelab/engine';
 import { fixture } from '../fixtures';
 import { dataFilePath, dvBitmap, dvFile, putDeletionVectors } from '../packages/engine/test/helpers/deletion-vectors';
-import { inChild, maxRssKb, median, timed } from './lib';
+import { answerHelp, inChild, maxRssKb, median, timed } from './lib';
 import { LESSON_ROWS, ROWS_PER_FILE, taxiSql } from './taxi';
+
+await answerHelp({
+  usage: ['npm run bench:dv-read [-- --rows N --rounds R]'],
+  about:
+    'What deletion vectors cost a reader: the taxi table with 10 % of its rows deleted by vectors beside the same rows written plainly.',
+  options: {
+    '--rows N': 'rows of the taxi table (default 3,475,226)',
+    '--rounds R': 'rounds, medians reported (default 3)',
+  },
+  examples: ['npm run bench:dv-read -- --rows 400000 --rounds 1'],
+});
 
 const SELF = fileURLToPath(import.meta.url);
 const OUT = fileURLToPath(new URL('./out/dv-read', import.meta.url));

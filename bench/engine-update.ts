@@ -10,8 +10,18 @@ import { cpSync, linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeltaTable, update, withConnection, writeDeltaTable } from '@racelab/engine';
-import { inChild, maxRssKb, median, timed } from './lib';
+import { answerHelp, inChild, maxRssKb, median, timed } from './lib';
 import { LESSON_ROWS, ROWS_PER_FILE, taxiSql } from './taxi';
+
+await answerHelp({
+  usage: ['npm run bench:engine-update [-- --rows N --rounds R]'],
+  about: 'An update of the taxi table through the engine beside the same rewrite as one raw DuckDB COPY.',
+  options: {
+    '--rows N': 'rows of the taxi table (default 3,475,226)',
+    '--rounds R': 'rounds, medians reported (default 3)',
+  },
+  examples: ['npm run bench:engine-update -- --rows 400000 --rounds 1'],
+});
 
 const SELF = fileURLToPath(import.meta.url);
 const OUT = fileURLToPath(new URL('./out/engine-update', import.meta.url));

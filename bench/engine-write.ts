@@ -10,8 +10,18 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeltaTable, withConnection, writeDeltaTable } from '@racelab/engine';
-import { inChild, maxRssKb, median, timed } from './lib';
+import { answerHelp, inChild, maxRssKb, median, timed } from './lib';
 import { LESSON_ROWS, ROWS_PER_FILE, taxiSql } from './taxi';
+
+await answerHelp({
+  usage: ['npm run bench:engine-write [-- --rows N --rounds R]'],
+  about: 'The taxi rows written as a Delta table through the engine beside the same files written by raw DuckDB.',
+  options: {
+    '--rows N': 'rows to write (default 3,475,226)',
+    '--rounds R': 'rounds, medians reported (default 3)',
+  },
+  examples: ['npm run bench:engine-write -- --rows 400000 --rounds 1'],
+});
 
 const SELF = fileURLToPath(import.meta.url);
 const OUT = fileURLToPath(new URL('./out/engine-write', import.meta.url));

@@ -12,8 +12,19 @@ import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeltaTable, type ObjectStore, S3ObjectStore, writeCheckpoint } from '@racelab/engine';
-import { tableHistory } from '@racelab/lab';
+import { answerAndExit, tableHistory } from '@racelab/lab';
 import { median, timed } from './lib';
+
+answerAndExit(process.argv.slice(2), {
+  usage: ['npm run bench:history [-- --commits N --rounds R --checkpoint]'],
+  about: 'The history audit on an N-commit log against a raw read of the same commit files, in the same run.',
+  options: {
+    '--commits N': 'commits in the log (default 10000)',
+    '--rounds R': 'rounds, medians reported (default 3)',
+    '--checkpoint': 'write checkpoints into the log as delta-rs does',
+  },
+  examples: ['npm run bench:history -- --commits 2000 --rounds 1'],
+});
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -19,6 +19,20 @@ import { seededRandom } from '@racelab/engine/conflict';
 import { fixture } from '../fixtures';
 import { checkTable, leftovers, type Op, parseWriterLines, scanIds } from './kill-probe-check';
 import { FIRST_WRITER_ID, IDS_PER_WRITER } from './kill-probe-plan';
+import { answerHelp } from './lib';
+
+await answerHelp({
+  usage: ['npm run bench:kill-probe [-- --kills N --seed S --concurrency C --max-delay MS]'],
+  about:
+    'Writers SIGKILLed at seeded random instants on three kinds of table; then every acknowledged commit is checked. Exit 1 on any fault.',
+  options: {
+    '--kills N': 'writers killed per table (default 300)',
+    '--seed S': 'the seed of the kill instants (default 1)',
+    '--concurrency C': 'writers at a time (default 2)',
+    '--max-delay MS': 'latest kill after a writer began (default 300)',
+  },
+  examples: ['npm run bench:kill-probe -- --kills 30'],
+});
 
 const OUT = fileURLToPath(new URL('./out/kill-probe', import.meta.url));
 const WRITER = fileURLToPath(new URL('./kill-probe-writer.ts', import.meta.url));

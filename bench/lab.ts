@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeltaTable, withConnection } from '@racelab/engine';
 import {
+  answerAndExit,
   LAB_DATABASE,
   type PostgresCase,
   prepareDataset,
@@ -26,6 +27,22 @@ import {
 import { startPostgresServer } from '@racelab/pg-server';
 import pg from 'pg';
 import { maxRssKb, median, timed } from './lib';
+
+answerAndExit(process.argv.slice(2), {
+  usage: ['npm run bench:lab [-- --scale S --runs N --cases A1,B1 --cold-writers --no-verdict-memo --work-dir DIR]'],
+  about:
+    'The whole lab on this machine: wall time per case and in total, peak memory, and beside each case the time\n' +
+    "raw DuckDB takes for the same data work, and the oracle's time.",
+  options: {
+    '--scale S': "the data set's scale (default 1)",
+    '--runs N': 'runs per case (default 5)',
+    '--cases A1,B1': 'these cases only (default: the whole lab)',
+    '--cold-writers': 'no writer processes started ahead of a race',
+    '--no-verdict-memo': 'every run replays its serial orders',
+    '--work-dir DIR': 'the lab folder (default var/lab)',
+  },
+  examples: ['npm run bench:lab -- --scale 0.1 --runs 2 --cases A1,B1'],
+});
 
 // Per process: a bench ending removes its folder, which must not be another bench's still running.
 const OUT = fileURLToPath(new URL(`./out/lab-${process.pid}`, import.meta.url));
@@ -84,12 +101,6 @@ async function rawPostgresWork(c: PostgresCase, url: string): Promise<number> {
   }
 }
 
-if (process.argv.includes('--help')) {
-  console.log(
-    'npm run bench:lab [-- --scale S (default 1) --runs N (default 5) --cases A1,B1 (default: the whole lab) --cold-writers (no writer processes started ahead of a race) --no-verdict-memo (every run replays its serial orders) --work-dir DIR (default var/lab)]',
-  );
-  process.exit(0);
-}
 const arg = (name: string, d: number) =>
   process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : d;
 const scale = arg('--scale', 1);

@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, linkSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CommandSpec } from '@racelab/lab';
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -58,4 +59,15 @@ export function rawClaims(dir: string, w: number, n: number): number {
     }
   }
   return attempts;
+}
+
+/**
+ * `--help`, `-h` and `--version` for a bench that loads no lab of its own (its file is also the child process it
+ * measures, or it measures its own process): answered as every racelab command answers them (the lab's
+ * terminal/command-line.ts), which is loaded only when one of them is typed.
+ */
+export async function answerHelp(spec: CommandSpec): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (!argv.some((a) => a === '--help' || a === '-h' || a === '--version')) return;
+  (await import('@racelab/lab')).answerAndExit(argv, spec);
 }

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
+  answerAndExit,
   buildNextCopy,
   CASES,
   type PostgresCaseResult,
@@ -27,6 +28,19 @@ import {
 import { startPostgresServer } from '@racelab/pg-server';
 import pg from 'pg';
 import { median, timed } from './lib';
+
+answerAndExit(process.argv.slice(2), {
+  usage: ['npm run bench:pg-cases [-- --scale S --runs N --cases P1,P2 --next-copy beside-verdict|after-verdict]'],
+  about:
+    "The Postgres cases as the lab runs them, each run beside its raw work (the committed writers' UPDATEs run directly).",
+  options: {
+    '--scale S': "the data set's scale (default 1)",
+    '--runs N': 'runs per case (default 5)',
+    '--cases P1,P2': 'these cases (default P1,P2,P3)',
+    '--next-copy WHEN': 'beside-verdict (default) or after-verdict: when the next copy is built',
+  },
+  examples: ['npm run bench:pg-cases -- --scale 0.1 --runs 2'],
+});
 
 const OUT = fileURLToPath(new URL('./out/pg-cases', import.meta.url));
 const REPO_LAB = fileURLToPath(new URL('../var/lab', import.meta.url));

@@ -12,10 +12,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { withConnection } from '@racelab/engine';
-import { copyFromFile, prepareDataset } from '@racelab/lab';
+import { answerAndExit, copyFromFile, prepareDataset } from '@racelab/lab';
 import { startPostgresServer } from '@racelab/pg-server';
 import pg from 'pg';
 import { median, timed } from './lib';
+
+answerAndExit(process.argv.slice(2), {
+  usage: ['npm run bench:pg-copy [-- --scale S --rounds N]'],
+  about: "The throughput of the lab's COPY … FROM STDIN loading the January trips, in MB/s and rows/s per round.",
+  options: {
+    '--scale S': "the data set's scale (default 1)",
+    '--rounds N': 'rounds, medians reported (default 5)',
+  },
+  examples: ['npm run bench:pg-copy -- --scale 0.1 --rounds 3'],
+});
 
 const OUT = fileURLToPath(new URL('./out/pg-copy', import.meta.url));
 const REPO_LAB = fileURLToPath(new URL('../var/lab', import.meta.url));

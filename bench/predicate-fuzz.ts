@@ -9,7 +9,17 @@
  */
 import { withConnection } from '@racelab/engine';
 import { fuzzPredicates } from '../packages/engine/test/helpers/predicate-fuzz';
-import { timed } from './lib';
+import { answerHelp, timed } from './lib';
+
+await answerHelp({
+  usage: ['npm run bench:predicate-fuzz [-- --count N --seed S]'],
+  about: "The engine's predicate fuzzer at any size (or FUZZ_COUNT, FUZZ_SEED). Exit 1 when a predicate breaks a rule.",
+  options: {
+    '--count N': 'predicates (default 40000)',
+    '--seed S': 'the seed (default 1)',
+  },
+  examples: ['npm run bench:predicate-fuzz -- --count 5000 --seed 7'],
+});
 
 function option(name: string, env: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);

@@ -25,6 +25,19 @@ import {
   protocolForSchema,
   storeFor,
 } from '@racelab/engine';
+import { answerHelp } from './lib';
+
+await answerHelp({
+  usage: ['npm run bench:s3-commit [-- --commits N --writers W --each K]'],
+  about:
+    'What a commit costs on S3 beside a local disk, and W processes appending at once (needs the S3 server of npm run test:s3).',
+  options: {
+    '--commits N': "one writer's sequential commits (default 100)",
+    '--writers W': 'processes appending at once (default 8)',
+    '--each K': 'commits per process (default 25)',
+  },
+  examples: ['npm run bench:s3-commit -- --commits 20 --writers 4 --each 5'],
+});
 
 const SELF = fileURLToPath(import.meta.url);
 const LOCAL = fileURLToPath(new URL('./out/s3-commit', import.meta.url));

@@ -26,7 +26,18 @@ import {
   withConnection,
   writeCheckpoint,
 } from '@racelab/engine';
-import { inChild, maxRssKb, median, timed } from './lib';
+import { answerHelp, inChild, maxRssKb, median, timed } from './lib';
+
+await answerHelp({
+  usage: ['npm run bench:snapshot [-- --commits N --rounds R]'],
+  about:
+    'Loading the latest snapshot of an N-commit table, cold and warm, with and without the disk cache of parsed checkpoints.',
+  options: {
+    '--commits N': 'commits in the table (default 10000)',
+    '--rounds R': 'rounds, each in a fresh process (default 7)',
+  },
+  examples: ['npm run bench:snapshot -- --commits 2000 --rounds 3'],
+});
 
 const SELF = fileURLToPath(import.meta.url);
 const OUT = fileURLToPath(new URL('./out/snapshot', import.meta.url));

@@ -14,7 +14,21 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { answerAndExit } from '@racelab/lab';
 import { findFreePort } from '@racelab/pg-server';
+
+answerAndExit(process.argv.slice(2), {
+  usage: ['npm run bench:start [-- --repo DIR] [--no-web] [--no-restart]'],
+  about:
+    '`npm start` as a new user meets it, in the repository DIR (a fresh clone after `npm ci`): time to "racelab is up",\n' +
+    "to the first race DONE, and a restart's; then it stops the stack and checks every process is gone.",
+  options: {
+    '--repo DIR': 'the repository to start (default this one)',
+    '--no-web': 'without the dashboard',
+    '--no-restart': 'skip the restart',
+  },
+  examples: ['npm run bench:start -- --repo /tmp/fresh'],
+});
 
 const { values: flags } = parseArgs({
   options: {

@@ -12,8 +12,22 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { runSweep, sweepTable } from '@racelab/lab';
+import { answerAndExit, runSweep, sweepTable } from '@racelab/lab';
 import { rawClaims } from './lib';
+
+answerAndExit(process.argv.slice(2), {
+  usage: ['npm run bench:sweep [-- --writers 1,2,… --commits K --op OPERATION --policies P,… --table-root s3://…]'],
+  about:
+    'The sweep on this machine, one policy after another, each point beside the physical limit measured in the same run.',
+  options: {
+    '--writers N,…': 'writer counts (default 1,2,4,8,16,32,64)',
+    '--commits K': 'commits per writer (default 10)',
+    '--op OPERATION': 'the sweep operation (default append-row)',
+    '--policies P,…': 'retry policies (default none,delta-rs,pyiceberg-like)',
+    '--table-root s3://…': 'tables on S3',
+  },
+  examples: ['npm run bench:sweep -- --writers 1,2,4 --commits 5 --policies delta-rs'],
+});
 
 const OUT = fileURLToPath(new URL('./out/sweep', import.meta.url));
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');

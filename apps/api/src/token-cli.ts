@@ -5,21 +5,34 @@
  * alone on stdout so a script can keep it; hashes are never printed. Exit codes: 0 done, 1 failed (or
  * nothing to revoke), 2 bad usage.
  */
+import {
+  answerHelpOrVersion,
+  CommandAnswer,
+  type CommandSpec,
+  helpText,
+  runCommand,
+  UsageError,
+  usageText,
+} from '@racelab/lab';
 import { checkLabel, createToken, listTokens, revokeTokens, type TokenInfo, TokenLabelError } from './auth/tokens';
 import type { Db } from './db/prisma';
 import { loadConfig } from './process/config';
 
-const USAGE = `usage: npm run token -- create [--label <label>]  a new token, printed once
-       npm run token -- list                        every token: id, created, last used, label
-       npm run token -- revoke <id|label>           the token with that id, or every token with that label`;
+const TOKEN_COMMAND: CommandSpec = {
+  usage: ['npm run token -- create [--label LABEL]', 'npm run token -- list', 'npm run token -- revoke ID|LABEL'],
+  about:
+    "The API's tokens, on the database `npm start` uses. create: a new token, printed once, alone on stdout;\n" +
+    'list: every token (id, created, last used, label); revoke: the token with that id, or every token with that label.',
+  options: { '--label LABEL': "with create: the token's label (default `cli` and the time)" },
+  examples: ['npm run token -- create --label laptop', 'npm run token -- revoke laptop'],
+};
 
 type Command = { kind: 'create'; label: string } | { kind: 'list' } | { kind: 'revoke'; target: string };
 
-class UsageError extends Error {}
-
-function parse(args: string[]): Command | 'help' {
+function parse(args: string[]): Command {
+  answerHelpOrVersion(args, TOKEN_COMMAND);
   const [command, ...rest] = args;
-  if (command === 'help' || command === '--help' || command === '-h') return 'help';
+  if (command === 'help') throw new CommandAnswer(helpText(TOKEN_COMMAND));
   if (command === 'create') {
     let label = `cli ${new Date().toISOString()}`;
     for (let i = 0; i < rest.length; i++) {
@@ -64,20 +77,9 @@ async function run(command: Command, db: Db): Promise<number> {
   return 0;
 }
 
-async function main(): Promise<number> {
-  let command: Command | 'help';
-  try {
-    command = parse(process.argv.slice(2));
-  } catch (e) {
-    if (!(e instanceof UsageError || e instanceof TokenLabelError)) throw e;
-    console.error(`token: ${e.message}\n${USAGE}`);
-    return 2;
-  }
-  if (command === 'help') {
-    console.log(USAGE);
-    return 0;
-  }
-  // Loaded only now: bad usage is answered without loading the lab, DuckDB and Prisma (over a second).
+async function main(argv: string[]): Promise<number> {
+  const command = parse(argv);
+  // Loaded only now: bad usage and --help are answered without opening the database or loading Prisma.
   const [{ openDatabase }, { createPrisma }] = await Promise.all([import('./db/database'), import('./db/prisma')]);
   const database = await openDatabase(loadConfig(), { attach: true });
   const db = createPrisma(database.url, 1);
@@ -89,10 +91,14 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    console.error(`token: ${e instanceof Error ? e.message : String(e)}`);
-    process.exit(1);
-  },
-);
+/** Exit 2 with the usage for bad usage, 1 for anything else. */
+function failure(e: unknown): number {
+  if (e instanceof UsageError || e instanceof TokenLabelError) {
+    console.error(`token: ${e.message}\n${usageText(TOKEN_COMMAND)}`);
+    return 2;
+  }
+  console.error(`token: ${e instanceof Error ? e.message : String(e)}`);
+  return 1;
+}
+
+await runCommand(main, failure);

@@ -4,11 +4,12 @@
  * column mapping, each run with its writers' outcomes, a verdict and the table's check, and the sources' bytes
  * unchanged; a table whose protocol names a writer feature delta-rs 1.6.x refuses is refused before anything is
  * stored or queued, naming the feature; and a race with several problems is refused with all of them at once.
- * The golden tables are copied under the stack's LAB_ROOTS, so the test holds wherever the fixtures lie.
+ * The golden tables are copied under the stack's LAB_ROOTS, so the test holds wherever the fixtures lie. The races
+ * run in a work folder of their own, where none of them prepares the lab's taxi data set: they never read it.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../../../fixtures';
 import { gql, subscribe } from './helpers/client';
@@ -55,11 +56,16 @@ interface RaceView {
 }
 
 let stack: Stack;
+// On the tables' filesystem (the repository's var/), as the stack's own folder is: runs hard-link their files.
+const varTmp = resolve(import.meta.dirname, '../../../var/tmp');
+mkdirSync(varTmp, { recursive: true });
+const workDir = mkdtempSync(join(varTmp, 'racelab-any-table-work-'));
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ LAB_WORK_DIR: workDir });
 });
 afterAll(async () => {
   await stack?.stop();
+  rmSync(workDir, { recursive: true, force: true });
 });
 
 /** Every file under `dir` as `relative path → sha256 of its bytes`. */
@@ -174,6 +180,9 @@ describe('startRace with tableLocation: copies of a table of your own', () => {
         expect(table).toMatchObject({ stagingFilesOnDisk: 0, tempLogFilesOnDisk: 0 });
       }
       expect(hashes(dir)).toEqual(before);
+      // The race read no taxi data: the worker prepared no data set (nor base tables) for it.
+      expect(existsSync(join(workDir, 'data'))).toBe(false);
+      expect(existsSync(join(workDir, 'base'))).toBe(false);
     });
   }
 });

@@ -4,7 +4,7 @@
  * the same database to show that a created token is accepted and a revoked one refused.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { findFreePort, type PostgresServer, processAlive, startPostgresServer } from '@racelab/pg-server';
@@ -14,6 +14,7 @@ import { gql } from './helpers/client';
 import { type Proc, printed, spawnTs, stopProc } from './helpers/stack';
 
 const API_DIR = resolve(import.meta.dirname, '..');
+const ROOT_VERSION: string = JSON.parse(readFileSync(resolve(API_DIR, '../../package.json'), 'utf8')).version;
 const dir = mkdtempSync(join(tmpdir(), 'racelab-token-cli-'));
 chmodSync(dir, 0o755);
 const dbDir = join(dir, 'db');
@@ -67,7 +68,7 @@ afterAll(async () => {
 });
 
 describe('npm run token', () => {
-  it('refuses bad usage with exit code 2 and the usage, before opening any database', async () => {
+  it('refuses bad usage with exit code 2 and the usage, and answers --help and --version, before opening any database', async () => {
     const nowhere = join(dir, 'never-created');
     const bad = [
       [],
@@ -83,9 +84,16 @@ describe('npm run token', () => {
       expect(r.stderr).toMatch(/^token: .+\nusage: npm run token -- create/);
     }
     expect(existsSync(nowhere)).toBe(false);
-    const help = await token(['help'], nowhere);
-    expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/revoke <id\|label>/);
+    for (const asked of ['help', '--help', '-h']) {
+      const help = await token([asked], nowhere);
+      expect([asked, help.code, help.stderr]).toEqual([asked, 0, '']);
+      expect(help.stdout).toMatch(/^usage: npm run token -- create \[--label LABEL\]\n/);
+      expect(help.stdout).toMatch(/revoke ID\|LABEL/);
+      expect(help.stdout).toMatch(/\nexamples?:\n {2}npm run token -- /);
+    }
+    const version = await token(['--version'], nowhere);
+    expect([version.code, version.stdout]).toEqual([0, `${ROOT_VERSION}\n`]);
+    expect(existsSync(nowhere)).toBe(false);
   });
 
   it('create prints a working token once; list shows it (never a hash); the server is left running', async () => {

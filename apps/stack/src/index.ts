@@ -10,11 +10,14 @@
  * process dies however hard, the pipe's end tells the supervisor to stop everything. Should the supervisor die
  * first, what it started gets SIGTERM here, through its process group.
  *
- * Small on purpose (node built-ins only): it is started before anything else, and must not load what the
- * supervisor loads.
+ * Small on purpose (node built-ins only, the command line's module only when arguments are given): it is started
+ * before anything else, and must not load what the supervisor loads.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+
+// Arguments are only ever --help, -h or --version (answered, exit 0) or a mistake (exit 2): nothing starts.
+if (process.argv.length > 2) (await import('./start-command')).readStartArguments(process.argv.slice(2));
 
 const supervisor = spawn(
   process.execPath,

@@ -139,4 +139,16 @@ export {
   resolveTableLocation,
 } from './tables/locations';
 export { notATableReason, readingTable } from './tables/not-a-table';
+export {
+  answerAndExit,
+  answerHelpOrVersion,
+  CommandAnswer,
+  type CommandSpec,
+  helpText,
+  noArguments,
+  productVersion,
+  runCommand,
+  UsageError,
+  usageText,
+} from './terminal/command-line';
 export { ProgressBoard, type ProgressTask } from './terminal/progress-board';

@@ -1,13 +1,13 @@
 /**
- * Runs cases: prepares the data set once and, through each case's table format (formats/registry.ts), what
- * the cases of a format share; then every run of every case, each from a fresh starting table, and gathers the
+ * Runs cases: through each case's table format (formats/registry.ts), what the cases of a format share, with the
+ * data set prepared once and only when a case uses it (a race on a table of the user's own may never); then every run of every case, each from a fresh starting table, and gathers the
  * results file the report checker reads.
  */
 import { mkdir } from 'node:fs/promises';
 import { MAX_RUNS } from '@racelab/contracts';
 import { ENGINE_INFO, withConnection } from '@racelab/engine';
 import type { LabCase } from './cases/catalog';
-import { type Dataset, datasetCacheDir, prepareDataset } from './data/index';
+import { datasetCacheDir, lazyDataset } from './data/index';
 import { formatOf, selectCases, tableFormats } from './formats/registry';
 import { VerdictMemo } from './oracle/memo';
 import type { CaseResult, LabResults, RunResult } from './results/types';
@@ -83,11 +83,11 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
   const { cases, runs, scale } = validateLabOptions(o);
   const progress = o.onProgress ?? (() => {});
   await mkdir(o.workDir, { recursive: true });
-  progress({ kind: 'setup', message: `data set at scale ${scale}` });
-  const dataset: Dataset = await prepareDataset({
+  const dataset = lazyDataset({
     scale,
     cacheDir: datasetCacheDir(o.workDir),
     ...(o.dataDir && { dataDir: o.dataDir }),
+    onPrepare: () => progress({ kind: 'setup', message: `data set at scale ${scale}` }),
   });
   const lab: LabSetting = {
     dataset,

@@ -72,7 +72,7 @@ describe('exit codes through npm run audit', () => {
       [[fine, '--colour'], 'audit: unknown option --colour'],
       [[fine, '--out'], 'audit: --out needs a value'],
       [[fine, '--out', join(work, 'nowhere', 'report.sarif')], `audit: --out: no folder ${join(work, 'nowhere')}`],
-      [[], 'audit: usage: npm run audit -- FILE [--format text|sarif|junit] [--out REPORT] [--json OUT]'],
+      [[], 'audit: usage: npm run audit -- FILE [--format text|sarif|junit] [--out REPORT] [--json FILE|-]'],
     ];
     for (const [args, line] of cases) {
       const r = npmRun(args);

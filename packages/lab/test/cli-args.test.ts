@@ -3,7 +3,15 @@
  * for what it does not (the commands print it and exit 2).
  */
 import { describe, expect, it } from 'vitest';
-import { numberOption, parseArgs, UsageError } from '../src/cli/args';
+import {
+  CommandAnswer,
+  type CommandSpec,
+  numberOption,
+  parseArgs,
+  productVersion,
+  readCommand,
+  UsageError,
+} from '../src/terminal/command-line';
 
 const LAB = { options: ['runs', 'json', 'work-dir'], flags: ['keep-runs'] };
 
@@ -43,12 +51,72 @@ describe('parseArgs', () => {
 
   it('refuses an option without its value, whether last or followed by another option', () => {
     expect(usageError(['A1', '--runs'])).toBe('--runs needs a value');
-    expect(usageError(['--json', '--runs', '2'])).toBe('--json needs a value');
-    expect(usageError(['--json=--runs'])).toBe('--json needs a value');
+    expect(usageError(['--json', '--runs', '2'])).toBe('--json needs a value: a file, or - for standard output');
+    expect(usageError(['--json=--runs'])).toBe('--json needs a value: a file, or - for standard output');
+    expect(usageError(['A1', '--json'])).toBe('--json needs a value: a file, or - for standard output');
+  });
+
+  it('takes - as a value: --json - is standard output', () => {
+    expect(parseArgs(['A1', '--json', '-'], LAB).options).toEqual({ json: '-' });
   });
 
   it('refuses a value given to a flag', () => {
     expect(usageError(['--keep-runs=no'])).toBe('--keep-runs takes no value');
+  });
+});
+
+describe('readCommand', () => {
+  const SPEC: CommandSpec = {
+    usage: ['npm run thing -- CASE… [--runs N]', 'npm run thing -- other'],
+    about: 'Does a thing.',
+    options: { '--runs N': 'runs per case', '--keep-runs': 'keep them' },
+    examples: ['npm run thing -- A1 --runs 2'],
+  };
+  const answer = (argv: string[]): string => {
+    try {
+      readCommand(argv, SPEC);
+    } catch (e) {
+      if (e instanceof CommandAnswer) return e.text;
+      throw e;
+    }
+    throw new Error(`expected ${JSON.stringify(argv)} to be answered`);
+  };
+
+  it('reads the options its help lists: a second word takes a value, one word is a flag', () => {
+    expect(readCommand(['A1', '--runs', '2', '--keep-runs'], SPEC)).toEqual({
+      positionals: ['A1'],
+      options: { runs: '2' },
+      flags: new Set(['keep-runs']),
+    });
+    expect(() => readCommand(['--json', 'x'], SPEC)).toThrow(new UsageError('unknown option --json'));
+  });
+
+  it('answers --help and -h with the usage, the options (with its own) and the examples, whatever else is typed', () => {
+    const help = answer(['A1', '--bogus', '-h']);
+    expect(answer(['--help'])).toBe(help);
+    expect(help).toBe(
+      [
+        'usage: npm run thing -- CASE… [--runs N]',
+        '       npm run thing -- other',
+        '',
+        'Does a thing.',
+        '',
+        'options:',
+        '  --runs N     runs per case',
+        '  --keep-runs  keep them',
+        '  -h, --help   print this help and exit',
+        "  --version    print racelab's version and exit",
+        '',
+        'example:',
+        '  npm run thing -- A1 --runs 2',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it("answers --version with the root package.json's version; after -- neither is an option", () => {
+    expect(answer(['--version'])).toBe(`${productVersion()}\n`);
+    expect(readCommand(['--', '--help', '--version'], SPEC).positionals).toEqual(['--help', '--version']);
   });
 });
 

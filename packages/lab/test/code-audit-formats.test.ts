@@ -197,7 +197,7 @@ describe('npm run audit -- code', () => {
     const none = runAudit(work, ['code']);
     expect([none.status, none.stderr.trim()]).toEqual([
       2,
-      'audit: usage: npm run audit -- code PATH… [--format text|sarif|junit] [--out REPORT] [--json OUT]',
+      'audit: usage: npm run audit -- code PATH… [--format text|sarif|junit] [--out REPORT] [--json FILE|-]',
     ]);
     const flag = runAudit(work, ['code', CORPUS, '--format', 'xml']);
     expect(flag.status).toBe(2);

@@ -46,7 +46,8 @@ describe('the writer pool around a run', () => {
     };
     const before = new Set(pool.pids());
     const started = Date.now();
-    const run = await runDeltaCase(twoAppends, 1, { dataset, workDir: join(work, 'lab'), bases, pool });
+    const lazy = { ...dataset, get: async () => dataset };
+    const run = await runDeltaCase(twoAppends, 1, { dataset: lazy, workDir: join(work, 'lab'), bases, pool });
     expect(run.writers.map((w) => w.committed)).toEqual([true, true]);
     expect(run.table.rows).toBeGreaterThan(0);
     // The run's time ends after its check; the refill comes after that (runDeltaCase started at or after `started`).

@@ -33,7 +33,7 @@ describe('npm run probe: exit 2 when it could not run', () => {
     ]);
     expect(runs.map((r) => r.status)).toEqual([2, 2, 2, 2]);
     expect(runs.map((r) => r.stderr.trim())).toEqual([
-      'probe: usage: npm run probe -- s3://bucket/prefix [--json FILE] [--rounds R] [--writers N] [--read-after-write K]',
+      'probe: usage: npm run probe -- s3://bucket/prefix [--json FILE|-] [--rounds R] [--writers N] [--read-after-write K]',
       "probe: '/tmp/table' is not an S3 location: write s3://bucket/path/to/table",
       'probe: rounds must be a whole number from 1 to 1000, got 100000',
       "probe: --writers must be a number, got 'many'",

@@ -462,11 +462,19 @@ describe('npm run lab:report (the CLI)', () => {
     await writeFile(noCases, JSON.stringify(rest));
     const noData = join(dir, 'no-data.json');
     await writeFile(noData, JSON.stringify(goodResults(join(dir, 'nowhere'))));
+    // A race on a table of one's own: a case of its own, and no data set where dataDir points.
+    const ownTable = join(dir, 'own-table.json');
+    const own = goodResults(join(dir, 'nowhere'));
+    await writeFile(
+      ownTable,
+      JSON.stringify({ ...own, cases: own.cases.slice(0, 1).map((c) => ({ ...c, id: 'custom' })) }),
+    );
     for (const [file, message] of [
       [join(dir, 'missing.json'), /missing\.json: cannot read it \(ENOENT\)$/],
       [notJson, /not\.json: not JSON \(/],
       [noCases, /no-cases\.json: cases must be an array$/],
       [noData, /data set .*nowhere has no january\.parquet$/],
+      [ownTable, /^no case of the lesson's in the file \(only custom\): the checker checks the lesson's cases/],
     ] as const) {
       const r = cli(file);
       expect(r.code, file).toBe(2);

@@ -1,16 +1,13 @@
 /**
- * npm run audit -- FILE [--format text|sarif|junit] [--out REPORT] [--json OUT]
- * npm run audit -- code PATH… [--format text|sarif|junit] [--out REPORT] [--json OUT]
- * npm run audit -- history LOCATION [--since T] [--key COL[,COL…]] [--at-version N] [--json OUT]
- *
- * Audits the jobs in a manifest (YAML or JSON): findings with their evidence and fix, then, per
- * table, the forecast for every pair of jobs in both orders. With `code`, audits the team's code
- * instead (each PATH a folder or a file): every setting that decides concurrency, where it is
- * written, and the findings about it. With `history`, audits what a table's own log says happened
- * (history-audit.ts). The report goes to stdout in the chosen format, or to REPORT
- * with the text report on stdout. Exit codes, for a CI gate (docs/jobs-audit.md): 0 no error
- * finding, 1 error findings, 2 an unusable manifest, a PATH that is not there or bad flags, 3 the
- * audit itself failed. A failure prints one line, never a stack trace.
+ * `npm run audit -- FILE`, `npm run audit -- code PATH…`, `npm run audit -- history LOCATION` (their help:
+ * JOBS_COMMAND, CODE_COMMAND, history-audit.ts's HISTORY_COMMAND). Audits the jobs in a manifest (YAML or JSON):
+ * findings with their evidence and fix, then, per table, the forecast for every pair of jobs in both orders. With
+ * `code`, audits the team's code instead (each PATH a folder or a file): every setting that decides concurrency, where
+ * it is written, and the findings about it. With `history`, audits what a table's own log says happened
+ * (history-audit.ts). The report goes to stdout in the chosen format, or to REPORT with the text report on stdout;
+ * `--json -` puts the JSON on stdout and the text report on stderr, and is refused beside a SARIF or JUnit report on
+ * stdout. Exit codes, for a CI gate (docs/jobs-audit.md): 0 no error finding, 1 error findings, 2 an unusable manifest,
+ * a PATH that is not there or bad flags, 3 the audit itself failed. A failure prints one line, never a stack trace.
  */
 import { stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
@@ -26,11 +23,48 @@ import { toText } from '../audit/formats/text';
 import { auditJobs, type JobAudit, type Manifest } from '../audit/index';
 import { ManifestError, parseManifest, readManifestText } from '../audit/manifest';
 import { locationConfigFromEnv } from '../tables/locations';
-import { parseArgs, REPO, runCommand, UsageError, userPath } from './args';
+import {
+  type CommandOutput,
+  type CommandSpec,
+  commandOutput,
+  readCommand,
+  runCommand,
+  UsageError,
+  usageLine,
+  userPath,
+} from '../terminal/command-line';
+import { REPO } from './args';
 import { historyAudit } from './history-audit';
 
-const USAGE = 'usage: npm run audit -- FILE [--format text|sarif|junit] [--out REPORT] [--json OUT]';
-const CODE_USAGE = 'usage: npm run audit -- code PATH… [--format text|sarif|junit] [--out REPORT] [--json OUT]';
+const REPORT_OPTIONS = {
+  '--format text|sarif|junit': 'the report on standard output (default text)',
+  '--out REPORT': 'the report to REPORT instead, the text report on standard output',
+  '--json FILE|-': 'the audit as JSON to FILE, or to standard output with - (the text report then goes to stderr)',
+};
+const JOBS_COMMAND: CommandSpec = {
+  usage: [
+    'npm run audit -- FILE [--format text|sarif|junit] [--out REPORT] [--json FILE|-]',
+    'npm run audit -- code PATH… [--format text|sarif|junit] [--out REPORT] [--json FILE|-]',
+    'npm run audit -- history LOCATION [--since T] [--key COL,…] [--at-version N] [--json FILE|-]',
+  ],
+  about:
+    'Audits the jobs in a manifest (YAML or JSON): findings with their evidence and fix, and per table the\n' +
+    "forecast for every pair of jobs. `code` audits your code, `history` a table's own log (each has --help).\n" +
+    'Exit 0: no error finding; 1: error findings; 2: an unusable input or bad flags; 3: the audit failed.',
+  options: REPORT_OPTIONS,
+  examples: [
+    'npm run audit -- jobs.yaml --format sarif --out audit.sarif',
+    'npm run -s audit -- jobs.yaml --json - | jq .findings',
+  ],
+};
+const CODE_COMMAND: CommandSpec = {
+  usage: ['npm run audit -- code PATH… [--format text|sarif|junit] [--out REPORT] [--json FILE|-]'],
+  about:
+    'Audits the code under each PATH (a folder or a file): every setting that decides concurrency, where it is\n' +
+    "written, and the findings about it. Exit codes as the jobs audit's.",
+  options: REPORT_OPTIONS,
+  examples: ['npm run audit -- code src/ --format junit --out audit.xml'],
+};
 /** A scan of more files than this shows its progress on a terminal's stderr. */
 const PROGRESS_FROM = 2000;
 const FORMATS = ['text', 'sarif', 'junit'] as const;
@@ -48,14 +82,14 @@ const UNREADABLE: Record<string, string> = {
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'history') return historyAudit(argv.slice(1), EXIT, (value) => outputPath('--json', value));
-  const { positionals, options } = parseArgs(argv, { options: ['format', 'out', 'json'], flags: [] });
+  const { positionals, options } = readCommand(argv, argv[0] === 'code' ? CODE_COMMAND : JOBS_COMMAND);
   const [file, ...paths] = positionals;
   if (file === 'code') {
-    if (paths.length === 0) throw new UsageError(CODE_USAGE);
+    if (paths.length === 0) throw new UsageError(usageLine(CODE_COMMAND));
     return codeAudit(paths, await reportOptions(options));
   }
-  if (file === undefined || positionals.length > 1) throw new UsageError(USAGE);
-  const { format, out, json } = await reportOptions(options);
+  if (file === undefined || positionals.length > 1) throw new UsageError(usageLine(JOBS_COMMAND));
+  const reports = await reportOptions(options);
 
   const path = userPath(file);
   let audited: Audited;
@@ -67,32 +101,34 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.unusable;
   }
   const { manifest, text, audit } = audited;
-  const report = render(format, audit, manifest, { path, text });
-  await writeReports({ format, out, json }, report, () => toText(audit, manifest.jobs.length), audit);
+  const report = render(reports.format, audit, manifest, { path, text });
+  await writeReports(reports, report, () => toText(audit, manifest.jobs.length), audit);
   return audit.failed ? EXIT.errorFindings : EXIT.clean;
 }
 
 interface ReportOptions {
   format: Format;
   out: string | undefined;
-  json: string | undefined;
+  output: CommandOutput;
 }
 
 async function reportOptions(options: Record<string, string>): Promise<ReportOptions> {
   const format = formatOption(options.format);
   const out = options.out === undefined ? undefined : await outputPath('--out', options.out);
-  const json = options.json === undefined ? undefined : await outputPath('--json', options.json);
-  return { format, out, json };
+  if (options.json !== undefined && options.json !== '-') await outputPath('--json', options.json);
+  // A SARIF or JUnit report without --out is a document on stdout of its own.
+  const output = commandOutput(options.json, format !== 'text' && out === undefined ? `--format ${format}` : undefined);
+  return { format, out, output };
 }
 
-/** The report to stdout, or to --out with the text report on stdout; the audit as JSON to --json. */
+/** The report to stdout, or to --out with the text report on stdout (stderr with --json -); the audit as JSON to --json. */
 async function writeReports(o: ReportOptions, report: string, text: () => string, audit: object): Promise<void> {
-  if (o.out === undefined) process.stdout.write(report);
+  if (o.out === undefined) o.output.text.write(report);
   else {
     await writeFile(o.out, report);
-    process.stdout.write(o.format === 'text' ? report : text());
+    o.output.text.write(o.format === 'text' ? report : text());
   }
-  if (o.json !== undefined) await writeFile(o.json, `${JSON.stringify(audit, null, 2)}\n`);
+  await o.output.writeJson(audit);
 }
 
 /** The code audit of `paths` (folders or files); one that is not there is a bad input (exit 2), found before the scan. */

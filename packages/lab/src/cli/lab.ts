@@ -1,13 +1,10 @@
 /**
- * npm run lab -- [CASE…] [--runs N] [--scale S] [--json FILE] [--data-dir DIR] [--work-dir DIR] [--table-root s3://…] [--keep-runs]
- * npm run lab -- --table LOCATION --writers FILE.json [--properties k=v,…] [--runs N] [--json FILE] …
- *
- * npm run lab -- sweep … (cli/sweep.ts)
- *
- * With --table, the writers of FILE (a custom race, `{ writers: [...], properties? }`) race copies of the table at
- * LOCATION (a path under LAB_ROOTS, or s3://bucket/path in LAB_S3_BUCKETS); a refusal exits 2 with every problem.
+ * `npm run lab -- …`: the lesson's cases by id, or a race on copies of the user's own table (LAB_COMMAND is its
+ * help); `npm run lab -- sweep …` is cli/sweep.ts. With --table, the writers of FILE (a custom race,
+ * `{ writers: [...], properties? }`) race copies of the table at LOCATION (a path under LAB_ROOTS, or
+ * s3://bucket/path in LAB_S3_BUCKETS); a refusal exits 2 with every problem.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import type { LabCase } from '../cases/catalog';
 import { CaseInputError, type CustomCaseInput } from '../cases/custom';
@@ -17,22 +14,52 @@ import { caseVerdict } from '../oracle/index';
 import { caseOutcome, loserErrors, tableAfter } from '../results/summary';
 import { CopyRefusedError } from '../tables/copy-refusals';
 import { locationConfigFromEnv } from '../tables/locations';
+import {
+  type CommandSpec,
+  commandOutput,
+  numberOption,
+  readCommand,
+  runCommand,
+  UsageError,
+  userPath,
+} from '../terminal/command-line';
 import { progressBar } from '../terminal/progress-board';
-import { numberOption, parseArgs, REPO, UsageError, userPath, workDirOption } from './args';
+import { REPO, workDirOption } from './args';
 import { sweepCommand, sweepFailure } from './sweep';
 
-async function main(): Promise<void> {
-  // `lab sweep …`: many writers under a retry policy, with its own options and exit codes (cli/sweep.ts).
-  if (process.argv[2] === 'sweep') {
-    // Explicitly: a module the lab loads (pg-server's) ends the process with 0 on exit, whatever exitCode says.
-    process.exit(await sweepCommand(process.argv.slice(3)).catch(sweepFailure));
-  }
+const LAB_COMMAND: CommandSpec = {
+  usage: [
+    'npm run lab -- [CASE…] [--runs N] [--scale S] [--json FILE|-] [options]',
+    'npm run lab -- --table LOCATION --writers FILE.json [--properties k=v,…] [--runs N] [--json FILE|-]',
+    'npm run lab -- sweep …   (npm run lab -- sweep --help)',
+  ],
+  about:
+    "Races the lesson's cases (every case when none is named) with real writer processes behind a barrier, or\n" +
+    'the writers of FILE.json on fresh copies of your own table, and prints each verdict, outcome and table.',
+  options: {
+    '--runs N': 'runs per case, 1 to 50 (default 5)',
+    '--scale S': "the lab data set's scale, 0.01 to 1 (default 1)",
+    '--json FILE|-': 'the results as JSON to FILE, or to standard output with - (the report then goes to stderr)',
+    '--table LOCATION': 'race copies of this Delta table (under LAB_ROOTS, or s3://… in LAB_S3_BUCKETS)',
+    '--writers FILE.json': "with --table: the race's writers, { writers: [...], properties? }",
+    '--properties k=v,…': "with --table: table properties for the copies (added to the file's)",
+    '--data-dir DIR': 'where the NYC TLC files may be (LAB_DATA_DIR, default ~/lab-data/de)',
+    '--work-dir DIR': 'where the data set, base tables and runs live (LAB_WORK_DIR, default var/lab)',
+    '--table-root s3://…': 'run tables on S3 (endpoint and keys from the AWS environment)',
+    '--keep-runs': "keep each run's table folder afterwards",
+  },
+  examples: [
+    'npm run lab -- A1 B1 --runs 2',
+    'npm run lab -- --table dv --writers two-updates.json --runs 2',
+    'npm run -s lab -- A1 --runs 1 --json - | jq .cases[0].runs[0].verdict',
+  ],
+};
+
+async function labCommand(argv: string[]): Promise<number> {
+  const { positionals, options, flags } = readCommand(argv, LAB_COMMAND);
+  const out = commandOutput(options.json);
   // Parsed checkpoints kept outside every table (the engine's checkpoint-cache.ts); forked writers inherit it.
   process.env.RACELAB_CACHE_DIR ||= join(REPO, 'var/cache');
-  const { positionals, options, flags } = parseArgs(process.argv.slice(2), {
-    options: ['runs', 'scale', 'json', 'data-dir', 'work-dir', 'table-root', 'table', 'writers', 'properties'],
-    flags: ['keep-runs'],
-  });
   const own = options.table !== undefined ? await ownTableCase(options, positionals) : null;
   const bar = progressBar();
   const results = await runLab({
@@ -51,29 +78,26 @@ async function main(): Promise<void> {
     },
   });
   bar.end();
-  if (options.json) {
-    // Written aside and renamed: a half-written results file never exists.
-    const out = userPath(options.json);
-    await mkdir(dirname(out), { recursive: true });
-    // The data set's folder relative to the file, so the file can be checked on another clone.
-    const portable = { ...results, dataDir: relative(dirname(out), results.dataDir) };
-    await writeFile(`${out}.tmp`, `${JSON.stringify(portable, null, 2)}\n`);
-    await rename(`${out}.tmp`, out);
-  }
-  console.log(
-    `racelab: ${results.dataSource} data at scale ${results.scale}; ${Object.entries(results.versions)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ')}`,
+  // The data set's folder relative to the file (or to where the command ran), so it can be checked on another clone.
+  const from = out.jsonFile === undefined ? userPath('.') : dirname(out.jsonFile);
+  await out.writeJson({ ...results, dataDir: relative(from, results.dataDir) });
+  // A race on the user's own table takes no data from the lab's data set: its line names the table instead.
+  const versions = Object.entries(results.versions)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  out.say(
+    `racelab: ${own ? `copies of ${options.table}` : `${results.dataSource} data at scale ${results.scale}`}; ${versions}`,
   );
   for (const c of results.cases) {
-    console.log(`\n${c.id}  ${c.title ?? ''}`);
-    console.log(`    verdict: ${caseVerdict(c)}`);
-    for (const f of c.runs.at(-1)?.verdict?.failedWriters ?? []) console.log(`             ${f.summary}`);
-    console.log(`    outcome: ${caseOutcome(c)}`);
-    for (const e of loserErrors(c)) console.log(`    loser:   ${e.replaceAll('\n', '\n             ')}`);
-    console.log(`    table:   ${tableAfter(c.runs.at(-1))}`);
+    out.say(`\n${c.id}  ${c.title ?? ''}`);
+    out.say(`    verdict: ${caseVerdict(c)}`);
+    for (const f of c.runs.at(-1)?.verdict?.failedWriters ?? []) out.say(`             ${f.summary}`);
+    out.say(`    outcome: ${caseOutcome(c)}`);
+    for (const e of loserErrors(c)) out.say(`    loser:   ${e.replaceAll('\n', '\n             ')}`);
+    out.say(`    table:   ${tableAfter(c.runs.at(-1))}`);
   }
-  if (options.json) console.log(`\nresults written to ${userPath(options.json)}`);
+  if (out.jsonFile !== undefined) out.say(`\nresults written to ${out.jsonFile}`);
+  return 0;
 }
 
 /** `--properties a=b,c=d` as a map; a pair without `=` is the user's to fix. */
@@ -114,13 +138,18 @@ async function ownTableCase(
   return { case: await locationCase(input, cfg, tableRoot ? { tableRoot } : {}), roots: cfg.roots };
 }
 
-main().catch((e: unknown) => {
+/** Exit 2 for a refused race or what the user can fix (every problem listed), 1 otherwise. */
+function labFailure(e: unknown): number {
   if (e instanceof CaseInputError || e instanceof CopyRefusedError) {
     process.stderr.write(`\nlab: the race was refused:\n${e.problems.map((p) => `  - ${p}`).join('\n')}\n`);
-    process.exit(2);
+    return 2;
   }
   process.stderr.write(`\nlab: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(
-    e instanceof Error && ['UsageError', 'LabInputError', 'UnknownCaseError', 'DatasetError'].includes(e.name) ? 2 : 1,
-  );
-});
+  return e instanceof Error && ['UsageError', 'LabInputError', 'UnknownCaseError', 'DatasetError'].includes(e.name)
+    ? 2
+    : 1;
+}
+
+// `lab sweep …`: many writers under a retry policy, with its own options and exit codes (cli/sweep.ts).
+const sweep = process.argv[2] === 'sweep';
+await runCommand((argv) => (sweep ? sweepCommand(argv.slice(1)) : labCommand(argv)), sweep ? sweepFailure : labFailure);

@@ -1,22 +1,43 @@
 /**
- * npm run probe -- s3://bucket/prefix [--json FILE] [--rounds R] [--writers N] [--read-after-write K]
+ * `npm run probe -- s3://bucket/prefix …` (PROBE_COMMAND is its help). Is this object store safe for concurrent Delta
+ * writers? Runs the engine's store probe with the usual AWS environment (AWS_ENDPOINT_URL, AWS_REGION, credentials),
+ * under a fresh sub-prefix of the given prefix that it removes afterwards (docs/s3.md). Progress goes to stderr, the
+ * checks and the verdict to stdout, the whole report to FILE with --json (with `--json -` to stdout, the checks then to
+ * stderr).
  *
- * Is this object store safe for concurrent Delta writers? Runs the engine's store probe with the
- * usual AWS environment (AWS_ENDPOINT_URL, AWS_REGION, credentials), under a fresh sub-prefix of
- * the given prefix that it removes afterwards (docs/s3.md). Progress goes to stderr, the checks
- * and the verdict to stdout, the whole report to FILE with --json.
- *
- * Exit codes: 0 safe, 1 unsafe, 2 could not run (bad flags or location, no credentials, the store
- * unreachable, the bucket missing). A failure prints one line, never a stack trace. Ctrl-C stops
- * the probe between calls and still removes its objects.
+ * Exit codes: 0 safe, 1 unsafe, 2 could not run (bad flags or location, no credentials, the store unreachable, the
+ * bucket missing). A failure prints one line, never a stack trace. Ctrl-C stops the probe between calls and still
+ * removes its objects.
  */
-import { writeFile } from 'node:fs/promises';
 import { plural } from '@racelab/contracts';
 import { PROBE_DEFAULTS, ProbeInputError, type ProbeReport, probeSettings, probeStore } from '@racelab/engine';
-import { numberOption, parseArgs, runCommand, UsageError, userPath } from './args';
+import {
+  type CommandSpec,
+  commandOutput,
+  numberOption,
+  readCommand,
+  runCommand,
+  UsageError,
+  usageLine,
+} from '../terminal/command-line';
 
-const USAGE =
-  'usage: npm run probe -- s3://bucket/prefix [--json FILE] [--rounds R] [--writers N] [--read-after-write K]';
+const PROBE_COMMAND: CommandSpec = {
+  usage: ['npm run probe -- s3://bucket/prefix [--json FILE|-] [--rounds R] [--writers N] [--read-after-write K]'],
+  about:
+    'Is this object store safe for concurrent Delta writers? Probes it under a fresh sub-prefix of the given one,\n' +
+    'removed afterwards (AWS_ENDPOINT_URL, AWS_REGION and credentials from the environment; docs/s3.md).\n' +
+    'Exit 0: safe; 1: unsafe; 2: could not run.',
+  options: {
+    '--rounds R': `rounds of writers racing for one key (default ${PROBE_DEFAULTS.rounds})`,
+    '--writers N': `writers racing in each round (default ${PROBE_DEFAULTS.writers})`,
+    '--read-after-write K': `new keys each listed and read right after its put (default ${PROBE_DEFAULTS.readAfterWrite})`,
+    '--json FILE|-': 'the whole report as JSON to FILE, or to standard output with - (the checks then go to stderr)',
+  },
+  examples: [
+    'npm run probe -- s3://my-bucket/some/prefix --rounds 200',
+    'npm run -s probe -- s3://my-bucket/some/prefix --json - | jq .verdict',
+  ],
+};
 const EXIT = { safe: 0, unsafe: 1, couldNotRun: 2 } as const;
 
 const MARK = { passed: 'PASS', failed: 'FAIL', 'not-run': '----' } as const;
@@ -48,12 +69,9 @@ function toText(r: ProbeReport): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals, options } = parseArgs(argv, {
-    options: ['json', 'rounds', 'writers', 'read-after-write'],
-    flags: [],
-  });
+  const { positionals, options } = readCommand(argv, PROBE_COMMAND);
   const [location] = positionals;
-  if (location === undefined || positionals.length > 1) throw new UsageError(USAGE);
+  if (location === undefined || positionals.length > 1) throw new UsageError(usageLine(PROBE_COMMAND));
   const numbers = {
     rounds: numberOption(options, 'rounds') ?? PROBE_DEFAULTS.rounds,
     writers: numberOption(options, 'writers') ?? PROBE_DEFAULTS.writers,
@@ -61,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
   };
   // Refused here, before a request or a Ctrl-C handler exists.
   probeSettings(location, numbers);
-  const json = options.json === undefined ? undefined : userPath(options.json);
+  const out = commandOutput(options.json);
 
   const stop = new AbortController();
   process.once('SIGINT', () => {
@@ -73,8 +91,8 @@ async function main(argv: string[]): Promise<number> {
     signal: stop.signal,
     onProgress: (line) => process.stderr.write(`probe: ${line}\n`),
   });
-  process.stdout.write(toText(report));
-  if (json !== undefined) await writeFile(json, `${JSON.stringify(report, null, 2)}\n`);
+  out.text.write(toText(report));
+  await out.writeJson(report);
   return report.verdict === 'safe' ? EXIT.safe : report.verdict === 'unsafe' ? EXIT.unsafe : EXIT.couldNotRun;
 }
 

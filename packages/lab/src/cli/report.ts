@@ -3,55 +3,53 @@
  * Exit 0: every check passed; 1: a mismatch; 2: unusable input (file, JSON, shape, data set, cases document).
  */
 import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { checkResults, formatReport, UnusableInputError, validateResults } from '../report/index';
-import { parseArgs, UsageError } from './args';
+import { type CommandSpec, readCommand, runCommand, UsageError, usageLine, userPath } from '../terminal/command-line';
 
-const USAGE = 'usage: npm run lab:report FILE [--cases-doc PATH]';
+const REPORT_COMMAND: CommandSpec = {
+  usage: ['npm run lab:report FILE [--cases-doc PATH]'],
+  about:
+    "The lesson's report checker over a lab results file (npm run lab -- … --json FILE), independent of the lab.\n" +
+    'Exit 0: every check passed; 1: a mismatch; 2: unusable input (file, JSON, shape, data set, cases document).',
+  options: { '--cases-doc PATH': 'the cases document whose figures are checked (default docs/lab-cases.md)' },
+  examples: ['npm run lab -- --runs 5 --json results.json && npm run lab:report results.json'],
+};
 
-function reportArgs(argv: string[]): { file: string; casesDoc?: string } {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs(argv, { options: ['cases-doc'], flags: [] });
-  } catch (e) {
-    if (e instanceof UsageError) throw new UnusableInputError(`${e.message}; ${USAGE}`);
-    throw e;
-  }
-  const [file, ...rest] = parsed.positionals;
-  if (file === undefined || rest.length > 0) throw new UnusableInputError(USAGE);
-  const casesDoc = parsed.options['cases-doc'];
-  return casesDoc === undefined ? { file } : { file, casesDoc };
-}
-
-async function main(): Promise<number> {
+async function main(argv: string[]): Promise<number> {
+  const { positionals, options } = readCommand(argv, REPORT_COMMAND);
+  const [given, ...rest] = positionals;
+  if (given === undefined || rest.length > 0) throw new UsageError(usageLine(REPORT_COMMAND));
   // npm runs the script in packages/lab; paths on the command line are the caller's.
-  const cwd = process.env.INIT_CWD || process.cwd();
-  const args = reportArgs(process.argv.slice(2));
-  const file = resolve(cwd, args.file);
+  const file = userPath(given);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    throw new UnusableInputError(`${args.file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    throw new UnusableInputError(`${given}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new UnusableInputError(`${args.file}: not JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw new UnusableInputError(`${given}: not JSON (${e instanceof Error ? e.message : String(e)})`);
   }
-  const results = validateResults(json, args.file);
-  const opts = { baseDir: dirname(file), ...(args.casesDoc ? { casesDoc: resolve(cwd, args.casesDoc) } : {}) };
-  const report = await checkResults(results, opts);
-  for (const line of formatReport(report, args.file)) console.log(line);
+  const results = validateResults(json, given);
+  const casesDoc = options['cases-doc'];
+  const report = await checkResults(results, {
+    baseDir: dirname(file),
+    ...(casesDoc && { casesDoc: userPath(casesDoc) }),
+  });
+  for (const line of formatReport(report, given)) console.log(line);
   return report.ok ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    if (e instanceof UnusableInputError) console.error(e.message);
-    else console.error(`lab:report failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
-    process.exit(2);
-  },
-);
+/** Exit 2 for unusable input or bad usage (the message alone), 1 never: a failure to check is unusable input too. */
+function failure(e: unknown): number {
+  if (e instanceof UnusableInputError) console.error(e.message);
+  else if (e instanceof UsageError) console.error(`lab:report: ${e.message}; ${usageLine(REPORT_COMMAND)}`);
+  else console.error(`lab:report failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+  return 2;
+}
+
+await runCommand(main, failure);

@@ -1,16 +1,12 @@
 /**
- * npm run lab -- sweep --writers 1,2,4,8 --commits 10 --op append-row --policy delta-rs [--append-rate R]
- *   [--max-commit-retries X --app-tries Y --backoff-base-ms B --backoff-cap-ms C --jitter full]
- *   [--table-root s3://…] [--seed S] [--json FILE] [--work-dir DIR] [--keep-tables] [--max-minutes M]
- *
- * The input is checked against the bounds before any work (every problem, exit 2), and its duration estimated as
- * the API estimates it (printed first): above the limit (LAB_MAX_WORK_MINUTES, 30 minutes by default; --max-minutes
+ * `npm run lab -- sweep …` (SWEEP_COMMAND is its help): N writers × K commits under a retry policy. The input is
+ * checked against the bounds before any work (every problem, exit 2), and its duration estimated as the API
+ * estimates it (printed first): above the limit (LAB_MAX_WORK_MINUTES, 30 minutes by default; --max-minutes
  * at one's own terminal goes beyond it) it is refused, exit 2, and a sweep still running at the limit is stopped.
  * Then a progress bar, and a table of each point's figures, with the forecast's beside them.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import {
   checkSweepInput,
   durationText,
@@ -25,26 +21,38 @@ import {
 } from '@racelab/contracts';
 import { RaceCancelledError } from '../runner/race';
 import { runSweep, SweepInputError, sweepTable } from '../sweep/index';
+import { type CommandOutput, type CommandSpec, commandOutput, readCommand, UsageError } from '../terminal/command-line';
 import { progressBar } from '../terminal/progress-board';
-import { parseArgs, REPO, UsageError, userPath, workDirOption } from './args';
+import { REPO, workDirOption } from './args';
 
-const OPTIONS = [
-  'writers',
-  'commits',
-  'op',
-  'policy',
-  'append-rate',
-  'max-commit-retries',
-  'app-tries',
-  'backoff-base-ms',
-  'backoff-cap-ms',
-  'jitter',
-  'table-root',
-  'seed',
-  'json',
-  'work-dir',
-  'max-minutes',
-];
+const SWEEP_COMMAND: CommandSpec = {
+  usage: ['npm run lab -- sweep --writers N,… --commits K --op OPERATION [--policy NAME] [--json FILE|-] [options]'],
+  about:
+    "Runs N writer processes × K commits each under a retry policy for every N, and prints each point's figures\n" +
+    "beside the forecast's. The duration is estimated first; above the limit the sweep is refused (exit 2).",
+  options: {
+    '--writers N,…': 'the writer counts, one point each (e.g. 1,2,4,8)',
+    '--commits K': 'commits per writer',
+    '--op OPERATION': 'append-row, append-day, update-disjoint, update-overlap or compaction',
+    '--policy NAME': `the retry policy: ${Object.keys(RETRY_POLICIES).join(', ')}, or custom`,
+    '--max-commit-retries X': "the policy's commit retries (makes it custom)",
+    '--app-tries Y': "the policy's application tries (makes it custom)",
+    '--backoff-base-ms B': "the policy's backoff base (makes it custom)",
+    '--backoff-cap-ms C': "the policy's backoff cap (makes it custom)",
+    '--jitter full': "the policy's backoff jitter (makes it custom)",
+    '--append-rate R': 'with compaction: appends per second beside it',
+    '--seed S': 'the schedule seed',
+    '--json FILE|-': 'the results as JSON to FILE, or to standard output with - (the report then goes to stderr)',
+    '--work-dir DIR': 'where the sweep tables live (LAB_WORK_DIR, default var/lab)',
+    '--table-root s3://…': 'sweep tables on S3 (endpoint and keys from the AWS environment)',
+    '--keep-tables': 'keep the tables afterwards',
+    '--max-minutes M': 'the limit above which it is refused or stopped (LAB_MAX_WORK_MINUTES, default 30)',
+  },
+  examples: [
+    'npm run lab -- sweep --writers 1,2,4,8 --commits 10 --op append-row --policy delta-rs',
+    'npm run -s lab -- sweep --writers 2,4 --commits 5 --op update-overlap --json - | jq .points',
+  ],
+};
 const POLICY_NUMBERS = ['max-commit-retries', 'app-tries', 'backoff-base-ms', 'backoff-cap-ms', 'jitter'];
 
 /** A number as typed; text that is no number stays NaN, which the input's check names with its field. */
@@ -110,7 +118,12 @@ function limitOf(options: Record<string, string>): { minutes: number; by: string
 }
 
 /** The sweep's estimate, printed; refused (exit 2) above the limit. */
-function estimated(input: SweepInput, options: Record<string, string>, limit: { minutes: number; by: string }) {
+function estimated(
+  input: SweepInput,
+  options: Record<string, string>,
+  limit: { minutes: number; by: string },
+  out: CommandOutput,
+) {
   const estimate = estimateSweep(input, {
     store: options['table-root'] ? 's3' : 'local',
     cores: availableParallelism(),
@@ -119,20 +132,21 @@ function estimated(input: SweepInput, options: Record<string, string>, limit: { 
   if (refused !== null) {
     throw new SweepInputError([`${refused.message}. At your own terminal, --max-minutes M goes beyond it`]);
   }
-  console.log(
+  out.say(
     `estimate: about ${durationText(estimate.minutes * 60_000)} (${estimate.field} drives it: ${estimate.why}); stopped at ${limit.minutes} min (${limit.by})\n`,
   );
 }
 
 export async function sweepCommand(argv: string[]): Promise<number> {
+  const { positionals, options, flags } = readCommand(argv, SWEEP_COMMAND);
+  const out = commandOutput(options.json);
   process.env.RACELAB_CACHE_DIR ||= join(REPO, 'var/cache');
-  const { positionals, options, flags } = parseArgs(argv, { options: OPTIONS, flags: ['keep-tables'] });
   if (positionals.length > 0) throw new UsageError(`sweep takes options only, got '${positionals[0]}'`);
   const input = sweepInputOf(options);
   const checked = checkSweepInput(input);
   if (!checked.ok) throw new SweepInputError(checked.problems);
   const limit = limitOf(options);
-  estimated(checked.value, options, limit);
+  estimated(checked.value, options, limit, out);
   // The deadline is the guarantee: a sweep that overruns its estimate stops at the limit all the same.
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), limit.minutes * 60_000);
@@ -162,19 +176,13 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     .finally(() => clearTimeout(timer));
   bar.end();
   const { policy } = results.input;
-  console.log(
+  await out.writeJson(results);
+  out.say(
     `sweep: ${results.input.operation}, K=${results.input.commitsPerWriter}, policy ${policy.name} (maxCommitRetries ${policy.maxCommitRetries}, appTries ${policy.appTries}, backoff ${policy.backoff ? `${policy.backoff.baseMs}-${policy.backoff.capMs} ms ${policy.backoff.jitter} jitter` : 'none'}), ${results.store} tables, ${results.machine.cores} cores\n`,
   );
-  console.log(sweepTable(results));
-  if (!results.forecast) console.log('forecast: none (the engine exports no forecastSweep)');
-  if (options.json) {
-    const out = userPath(options.json);
-    await mkdir(dirname(out), { recursive: true });
-    // Written aside and renamed: a half-written results file never exists.
-    await writeFile(`${out}.tmp`, `${JSON.stringify(results, null, 2)}\n`);
-    await rename(`${out}.tmp`, out);
-    console.log(`\nresults written to ${out}`);
-  }
+  out.say(sweepTable(results));
+  if (!results.forecast) out.say('forecast: none (the engine exports no forecastSweep)');
+  if (out.jsonFile !== undefined) out.say(`\nresults written to ${out.jsonFile}`);
   return 0;
 }
 

@@ -213,13 +213,8 @@ async function install(tmp: string, dir: string, wanted: Wanted, cacheDir: strin
 
 const building = new Map<string, Promise<Dataset>>();
 
-/**
- * The data set for `opts.scale`: the TLC files when present (scale 1 only), else the synthetic month.
- * Cached in `<cacheDir>/<source>-<scale>/`: a folder with a matching `done.json` is reused as it is;
- * otherwise the set is written to a temp folder next to it, counted, marked done and renamed into place,
- * so a crash never leaves a half data set where a reader would take it.
- */
-export async function prepareDataset(opts: DatasetOptions): Promise<Dataset> {
+/** Which data set `opts` asks for and where it lives, decided without writing anything. */
+function chooseDataset(opts: DatasetOptions) {
   const scale = checkScale(opts?.scale);
   if (typeof opts.cacheDir !== 'string' || opts.cacheDir === '') throw new DatasetError('cacheDir is required');
   const choice = opts.source ?? 'auto';
@@ -236,7 +231,17 @@ export async function prepareDataset(opts: DatasetOptions): Promise<Dataset> {
   }
   const source: DataSourceKind = tlc ? 'tlc' : 'synthetic';
   const cacheDir = resolve(opts.cacheDir);
-  const dir = join(cacheDir, `${source}-${scale}`);
+  return { scale, tlc, source, cacheDir, dir: join(cacheDir, `${source}-${scale}`) };
+}
+
+/**
+ * The data set for `opts.scale`: the TLC files when present (scale 1 only), else the synthetic month.
+ * Cached in `<cacheDir>/<source>-<scale>/`: a folder with a matching `done.json` is reused as it is;
+ * otherwise the set is written to a temp folder next to it, counted, marked done and renamed into place,
+ * so a crash never leaves a half data set where a reader would take it.
+ */
+export async function prepareDataset(opts: DatasetOptions): Promise<Dataset> {
+  const { scale, tlc, source, cacheDir, dir } = chooseDataset(opts);
   const pending = building.get(dir);
   if (pending) return pending;
   const job = (async () => {
@@ -265,4 +270,35 @@ export async function prepareDataset(opts: DatasetOptions): Promise<Dataset> {
   } finally {
     building.delete(dir);
   }
+}
+
+/**
+ * A data set prepared only when something asks for it: which one and where are known at once (and a bad scale
+ * or missing TLC files refused at once), while `get()` writes or reads it the first time it is called and
+ * gives the same data set after. A race on a table of the user's own that takes no rows from the lab's days
+ * never calls it.
+ */
+export interface LazyDataset {
+  source: DataSourceKind;
+  scale: number;
+  /** Where the data set is, or would be once prepared. */
+  dir: string;
+  get(): Promise<Dataset>;
+}
+
+export function lazyDataset(opts: DatasetOptions & { onPrepare?: () => void }): LazyDataset {
+  const { source, scale, dir } = chooseDataset(opts);
+  let prepared: Promise<Dataset> | null = null;
+  return {
+    source,
+    scale,
+    dir,
+    get() {
+      if (prepared === null) {
+        opts.onPrepare?.();
+        prepared = prepareDataset(opts);
+      }
+      return prepared;
+    },
+  };
 }

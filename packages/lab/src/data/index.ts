@@ -5,6 +5,8 @@ export {
   DONE_MARKER,
   type DoneMarker,
   datasetCacheDir,
+  type LazyDataset,
+  lazyDataset,
   prepareDataset,
 } from './dataset';
 export { DatasetError } from './errors';

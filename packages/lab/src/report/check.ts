@@ -69,9 +69,17 @@ async function checkCasesDocument(results: LabResults, figures: Figures, path: s
 
 /**
  * Checks a results file (already validated, e.g. by `validateResults`) against the checker's own recount of
- * `results.dataDir`. Throws UnusableInputError when the data set or the cases document cannot be read.
+ * `results.dataDir`. Throws UnusableInputError when the data set or the cases document cannot be read, or when
+ * the file holds cases but none of the lesson's (a race on a table of one's own: no data set was prepared for it).
  */
 export async function checkResults(results: LabResults, opts: CheckOptions = {}): Promise<Report> {
+  const lesson = new Set(CASE_SPECS.map((s) => s.id));
+  if (results.cases.length > 0 && !results.cases.some((k) => lesson.has(k.id))) {
+    const ids = [...new Set(results.cases.map((k) => k.id))].join(', ');
+    throw new UnusableInputError(
+      `no case of the lesson's in the file (only ${ids}): the checker checks the lesson's cases against their data set`,
+    );
+  }
   const dataDir = resolve(opts.baseDir ?? process.cwd(), results.dataDir);
   const figures = await recount(dataDir);
   const cases = checkCases(results, figures);

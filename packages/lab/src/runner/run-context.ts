@@ -1,5 +1,5 @@
 /** What every run of a case needs, whatever the table format, and the folder a run works in. */
-import type { Dataset } from '../data/index';
+import type { LazyDataset } from '../data/index';
 import type { VerdictMemo } from '../oracle/memo';
 import { under } from '../tables/table-store';
 import type { AcrossHosts } from './across-hosts';
@@ -7,7 +7,8 @@ import type { WriterEvent } from './race';
 import type { WriterPool } from './writer-pool';
 
 export interface RunContext {
-  dataset: Dataset;
+  /** Prepared by the first run that takes rows from the lab's days or checks a lab table. */
+  dataset: LazyDataset;
   workDir: string;
   /** Keep the run's table folder afterwards (for inspection). */
   keep?: boolean;

@@ -4,7 +4,7 @@
  * ask the format of a case instead of testing which one it is.
  */
 import type { DeltaCase, LabCase, TableAt, TableFormatId } from '../cases/catalog';
-import type { Dataset } from '../data/index';
+import type { LazyDataset } from '../data/index';
 import type { RunResult } from '../results/types';
 import type { TableKind } from '../tables/base-tables';
 import type { AcrossHosts } from './across-hosts';
@@ -13,7 +13,8 @@ import type { RunContext } from './run-context';
 
 /** What runLab hands every format it sets up: the data set, the work folder and the run options. */
 export interface LabSetting {
-  dataset: Dataset;
+  /** Prepared by the first format or run that asks for it. */
+  dataset: LazyDataset;
   workDir: string;
   /** Where run tables live when not in the work folder: an s3:// prefix. */
   tableRoot?: string;

@@ -31,7 +31,8 @@ export interface StartedWriter {
  * (a test runner's or tsx's loaders) either, so the writer runs the bundle and nothing else.
  */
 export function startWriterProcess(entry: string): StartedWriter {
-  const child = fork(entry, [], { execArgv: [], stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+  // Whatever a writer prints goes to this process's stderr (fd 2): stdout may be a command's JSON (`--json -`).
+  const child = fork(entry, [], { execArgv: [], stdio: ['ignore', 2, 'pipe', 'ipc'] });
   const stderr: string[] = [];
   child.stderr?.on('data', (b: Buffer) => stderr.push(b.toString()));
   return { child, stderr };

@@ -23,8 +23,8 @@ export const deltaFormat: TableFormat<DeltaCase> = {
   async setup(cases, lab) {
     // A case on a table of the user's own copies that table: only the lab's own cases need base tables.
     const onBaseTables = cases.some((c) => typeof c.table === 'string');
-    lab.progress(onBaseTables ? 'base tables' : 'no base tables needed');
-    const local = onBaseTables ? await ensureBaseTables(lab.workDir, lab.dataset) : null;
+    if (onBaseTables) lab.progress('base tables');
+    const local = onBaseTables ? await ensureBaseTables(lab.workDir, await lab.dataset.get()) : null;
     if (local && lab.tableRoot) lab.progress(`base tables on ${lab.tableRoot}`);
     // The local base's marker names the data set it was built from; the S3 copy carries it along.
     const bases =

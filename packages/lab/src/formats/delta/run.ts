@@ -62,8 +62,10 @@ export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunCon
       roots,
       display: source.display,
     });
+    // The lab's data set only when a writer appends one of its days.
+    const days = c.writers.some((w) => 'day' in w.operation) ? await ctx.dataset.get() : null;
     const rowsFile = (op: DeltaCase['writers'][number]['operation']) =>
-      rowsFileOf(op, (day) => ctx.dataset.february(day));
+      rowsFileOf(op, days ? (day) => days.february(day) : undefined);
     const jobs = c.writers.map((writer) => {
       const file = rowsFile(writer.operation);
       return { kind: 'race' as const, format: c.format, table: dir, writer, ...(file && { rowsFile: file }) };
@@ -71,7 +73,7 @@ export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunCon
     const writers = ctx.acrossHosts
       ? await raceAcrossHosts(jobs, started, ctx.dataset.scale, ctx.acrossHosts, ctx)
       : await race(jobs, started, ctx);
-    const table = await checkTable(dir, lab ? { januaryFile: ctx.dataset.january } : undefined);
+    const table = await checkTable(dir, lab ? { januaryFile: (await ctx.dataset.get()).january } : undefined);
     const order = await commitOrder(dir);
     // The run's own time ends here: the oracle's is its verdict's oracleMs.
     const durationMs = Date.now() - started;

@@ -19,8 +19,9 @@ export const icebergFormat: TableFormat<IcebergCase> = {
   async setup(_cases, lab) {
     lab.progress('base tables');
     // The 2025-01-15 file is kept beside the base tables, and trusted only when they were built from this data set.
-    await ensureBaseTables(lab.workDir, lab.dataset);
-    const jan15 = await ensureJan15(lab.workDir, lab.dataset);
+    const dataset = await lab.dataset.get();
+    await ensureBaseTables(lab.workDir, dataset);
+    const jan15 = await ensureJan15(lab.workDir, dataset);
     const at = { dataset: lab.dataset, workDir: lab.workDir };
     return {
       // What decides the Iceberg outcomes: the engine's reimplementation of pyiceberg's commit and retry.

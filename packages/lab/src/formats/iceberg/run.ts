@@ -91,8 +91,9 @@ export async function runIcebergCase(c: IcebergCase, index: number, ctx: Iceberg
     const copy = await icebergCopy(TABLE, ctx.seed, dir);
     await copy.catalog.close();
     start = copy.metadataLocation;
+    const dataset = await ctx.dataset.get();
     const jobs = c.writers.map((writer) => {
-      const rowsFile = rowsFileOf(writer.operation, (d) => ctx.dataset.february(d));
+      const rowsFile = rowsFileOf(writer.operation, (d) => dataset.february(d));
       return {
         kind: 'race' as const,
         format: c.format,
@@ -115,7 +116,7 @@ export async function runIcebergCase(c: IcebergCase, index: number, ctx: Iceberg
       start,
       results: writers,
       writers: c.writers,
-      rowsFile: (op) => rowsFileOf(op, (d) => ctx.dataset.february(d)),
+      rowsFile: (op) => rowsFileOf(op, (d) => dataset.february(d)),
       copyDir: (i) => join(dir, `oracle-${i}`),
       ...(ctx.memo && { memo: ctx.memo }),
     });

@@ -53,7 +53,7 @@ export const postgresFormat: TableFormat<PostgresCase> = {
   id: 'postgres',
 
   async setup(_cases, lab) {
-    const pg = await startPostgres(lab.workDir, lab.dataset, lab.progress);
+    const pg = await startPostgres(lab.workDir, await lab.dataset.get(), lab.progress);
     const at = { dataset: lab.dataset, workDir: lab.workDir };
     return {
       versions: { postgres: pg.version },
