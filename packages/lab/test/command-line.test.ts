@@ -141,7 +141,7 @@ describe('--json', () => {
     const apart = await run('audit', [jobs, '--format', 'sarif', '--out', sarif, '--json', '-']);
     expect(apart.status, apart.stderr).toBe(0);
     expect(JSON.parse(apart.stdout)).toMatchObject({ failed: false });
-    expect(apart.stderr).toMatch(/^1 jobs, 0 findings$/m);
+    expect(apart.stderr).toMatch(/^1 job, 0 findings$/m);
     expect(JSON.parse(readFileSync(sarif, 'utf8')).version).toBe('2.1.0');
   });
 
@@ -153,7 +153,7 @@ describe('--json', () => {
     ]);
     expect(jobs.status, jobs.stderr).toBe(0);
     expect(JSON.parse(jobs.stdout)).toMatchObject({ failed: false });
-    expect(jobs.stderr).toMatch(/^1 jobs, 0 findings$/m);
+    expect(jobs.stderr).toMatch(/^1 job, 0 findings$/m);
     expect(code.status, code.stderr).toBe(0);
     expect(JSON.parse(code.stdout)).toHaveProperty('findings');
     expect(history.status, history.stderr).toBe(0);
