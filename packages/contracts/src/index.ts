@@ -126,3 +126,12 @@ export {
   workLimitOf,
   workRefusal,
 } from './work-duration';
+export {
+  NOTHING_TO_COMMIT,
+  nothingToCommitSummary,
+  nothingToCommitWords,
+  type OutcomeFields,
+  WRITER_OUTCOMES,
+  type WriterOutcomeKind,
+  writerOutcomeOf,
+} from './writer-outcome';

@@ -67,6 +67,7 @@ export {
   runnableCustomCase,
 } from './cases/custom';
 export { type LocationCaseOptions, locationCase } from './cases/location';
+export { noMatchWarnings } from './cases/no-match';
 export { type Dataset, prepareDataset, SERVED_SCALES, scaledFigures } from './data/index';
 export { type DemoReport, runDemo } from './demo';
 export {
@@ -101,7 +102,7 @@ export {
 export { LabInputError, type LabOptions, type LabProgress, MAX_RUNS, runLab, validateLabOptions } from './lab';
 export { caseVerdict } from './oracle/index';
 export { clientSafeMessage, namedRoots } from './results/safe-message';
-export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';
+export { caseOutcome, loserErrors, runOutcome, tableAfter, withOutcome } from './results/summary';
 export * from './results/types';
 export { type AcrossHosts, type RemoteWriterJob, runWriterJob, type WriterHost } from './runner/across-hosts';
 export { RaceCancelledError } from './runner/race';

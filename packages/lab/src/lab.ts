@@ -10,6 +10,7 @@ import type { LabCase } from './cases/catalog';
 import { type Dataset, datasetCacheDir, prepareDataset } from './data/index';
 import { formatOf, selectCases, tableFormats } from './formats/registry';
 import { VerdictMemo } from './oracle/memo';
+import { withOutcome } from './results/summary';
 import type { CaseResult, LabResults, RunResult } from './results/types';
 import type { AcrossHosts } from './runner/across-hosts';
 import { RaceCancelledError, type WriterEvent } from './runner/race';
@@ -131,7 +132,7 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
         for (let i = 1; i <= runs; i++) {
           if (o.signal?.aborted) throw new RaceCancelledError();
           progress({ kind: 'run', caseId: c.id, run: i, runs, done, total });
-          const run = await caseRuns.run(i, {
+          const raced = await caseRuns.run(i, {
             dataset,
             workDir: o.workDir,
             ...(o.keepRuns && { keep: true }),
@@ -141,6 +142,7 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
             onEvent: (writer: string, event: WriterEvent) =>
               progress({ kind: 'writer', caseId: c.id, run: i, writer, event }),
           });
+          const run = { ...raced, writers: raced.writers.map(withOutcome) };
           caseResult.runs.push(run);
           done++;
           progress({ kind: 'run', caseId: c.id, run: i, runs, done, total, result: run });

@@ -9,9 +9,11 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import type { LabCase } from '../cases/catalog';
+import { DeltaTable } from '@racelab/engine';
+import type { LabCase, TableAt } from '../cases/catalog';
 import { CaseInputError, type CustomCaseInput } from '../cases/custom';
 import { locationCase } from '../cases/location';
+import { noMatchWarnings } from '../cases/no-match';
 import { runLab } from '../lab';
 import { caseVerdict } from '../oracle/index';
 import { caseOutcome, loserErrors, tableAfter } from '../results/summary';
@@ -34,6 +36,8 @@ async function main(): Promise<void> {
     flags: ['keep-runs'],
   });
   const own = options.table !== undefined ? await ownTableCase(options, positionals) : null;
+  // Said before anything runs: a writer whose predicate matches nothing will have nothing to commit.
+  for (const w of own?.warnings ?? []) process.stderr.write(`lab: warning: ${w}\n`);
   const bar = progressBar();
   const results = await runLab({
     cases: own ? [own.case] : positionals,
@@ -68,7 +72,9 @@ async function main(): Promise<void> {
   for (const c of results.cases) {
     console.log(`\n${c.id}  ${c.title ?? ''}`);
     console.log(`    verdict: ${caseVerdict(c)}`);
-    for (const f of c.runs.at(-1)?.verdict?.failedWriters ?? []) console.log(`             ${f.summary}`);
+    const verdict = c.runs.at(-1)?.verdict;
+    for (const f of [...(verdict?.failedWriters ?? []), ...(verdict?.nothingToCommit ?? [])])
+      console.log(`             ${f.summary}`);
     console.log(`    outcome: ${caseOutcome(c)}`);
     for (const e of loserErrors(c)) console.log(`    loser:   ${e.replaceAll('\n', '\n             ')}`);
     console.log(`    table:   ${tableAfter(c.runs.at(-1))}`);
@@ -89,7 +95,7 @@ function propertiesOption(text: string | undefined): Record<string, string> | un
 async function ownTableCase(
   options: Record<string, string>,
   positionals: string[],
-): Promise<{ case: LabCase; roots: string[] }> {
+): Promise<{ case: LabCase; roots: string[]; warnings: string[] }> {
   if (positionals.length > 0)
     throw new UsageError('--table races the writers of --writers FILE; name no cases with it');
   if (options.writers === undefined) throw new UsageError('--table needs --writers FILE.json (a custom race)');
@@ -111,7 +117,9 @@ async function ownTableCase(
   } as CustomCaseInput;
   const cfg = { ...locationConfigFromEnv(REPO), workDir: workDirOption(options) };
   const tableRoot = options['table-root'];
-  return { case: await locationCase(input, cfg, tableRoot ? { tableRoot } : {}), roots: cfg.roots };
+  const c = await locationCase(input, cfg, tableRoot ? { tableRoot } : {});
+  const table = await DeltaTable.open((c.table as TableAt).location, { roots: cfg.roots });
+  return { case: c, roots: cfg.roots, warnings: await noMatchWarnings(table, c.writers) };
 }
 
 main().catch((e: unknown) => {
