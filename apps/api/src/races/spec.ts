@@ -19,7 +19,7 @@ import {
   type StartRace,
   type WriterInput,
 } from '@racelab/contracts';
-import type { StructType } from '@racelab/engine';
+import type { DeltaTable } from '@racelab/engine';
 import {
   CaseInputError,
   type DeltaCase,
@@ -29,6 +29,7 @@ import {
   LocationError,
   labTableSchema,
   locationCase,
+  noMatchWarnings,
   resolveTableLocation,
   runnableCustomCase,
   selectCases,
@@ -48,6 +49,8 @@ export interface RaceSpec {
   /** Where the run tables live, when not on the worker's disk: an s3:// prefix. */
   tableRoot?: string;
   acrossWorkers?: boolean;
+  /** Said when the race was submitted: a writer whose predicate matches no rows of the table (noMatchWarnings). */
+  warnings?: string[];
 }
 
 /** The case's fields with one key renamed in place (the others keep their order, as the stored JSON shows them). */
@@ -135,18 +138,18 @@ async function ownTableCase(
  */
 async function ownTableSpec(input: unknown, location: string, locations: LocationConfig): Promise<RaceSpec> {
   const problems: string[] = [];
-  let schema: StructType | undefined;
+  let table: DeltaTable | undefined;
   // A lab alias is stage 1's problem: resolving it would build the lab's data set first.
   if (!namesLabTable(location)) {
     try {
-      schema = (await openTable(location, locations)).table.schema;
+      table = (await openTable(location, locations)).table;
     } catch (e) {
       // A refused table is one more problem of the race, said beside the others.
       if (!(e instanceof InputError || e instanceof TableRefusedError)) throw e;
       problems.push(`tableLocation: ${e.message}`);
     }
   }
-  const checked = checkStartRace(input, schema === undefined ? {} : { tableSchema: schema });
+  const checked = checkStartRace(input, table === undefined ? {} : { tableSchema: table.schema });
   if (!checked.ok) problems.push(...checked.problems);
   let tableRoot: string | undefined;
   try {
@@ -158,17 +161,20 @@ async function ownTableSpec(input: unknown, location: string, locations: Locatio
   // GraphQL typed the input, so its writers are writers even where stage 1 found problems.
   const start = checked.ok ? checked.value : (input as StartRace);
   const c =
-    schema !== undefined && start.caseId == null && Array.isArray(start.writers)
+    table !== undefined && start.caseId == null && Array.isArray(start.writers)
       ? await ownTableCase(start, locations, tableRoot)
       : [];
   if (Array.isArray(c)) problems.push(...c);
   if (problems.length > 0 || !checked.ok || Array.isArray(c)) throw refusal(problems);
+  // The table as it is now: a writer whose predicate matches none of its rows will have nothing to commit.
+  const warnings = table === undefined ? [] : await noMatchWarnings(table, c.writers);
   return {
     case: c,
     runs: checked.value.runs,
     scale: checked.value.scale,
     ...(tableRoot !== undefined && { tableRoot }),
     ...(checked.value.acrossWorkers && { acrossWorkers: true }),
+    ...(warnings.length > 0 && { warnings }),
   };
 }
 

@@ -1303,6 +1303,20 @@ export type introspection = {
         };
       };
     };
+    NothingToCommitCheck: {
+      kind: 'OBJECT';
+      name: 'NothingToCommitCheck';
+      fields: {
+        name: {
+          name: 'name';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        summary: {
+          name: 'summary';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
     PageInfo: {
       kind: 'OBJECT';
       name: 'PageInfo';
@@ -1632,6 +1646,18 @@ export type introspection = {
         };
         verdictStatus: { name: 'verdictStatus'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         verdictSummary: { name: 'verdictSummary'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        warnings: {
+          name: 'warnings';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
         worker: { name: 'worker'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
       };
     };
@@ -1865,6 +1891,22 @@ export type introspection = {
                 kind: 'NON_NULL';
                 name: never;
                 ofType: { kind: 'OBJECT'; name: 'FailedWriterCheck'; ofType: null };
+              };
+            };
+          };
+        };
+        nothingToCommit: {
+          name: 'nothingToCommit';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'NothingToCommitCheck'; ofType: null };
               };
             };
           };
@@ -3013,6 +3055,10 @@ export type introspection = {
           name: 'operation';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         };
+        outcome: {
+          name: 'outcome';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'WriterOutcomeKind'; ofType: null } };
+        };
         peakRssMb: { name: 'peakRssMb'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
         readVersion: { name: 'readVersion'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         timings: { name: 'timings'; type: { kind: 'OBJECT'; name: 'WriterTimings'; ofType: null } };
@@ -3031,6 +3077,7 @@ export type introspection = {
         };
       };
     };
+    WriterOutcomeKind: { name: 'WriterOutcomeKind'; enumValues: 'COMMITTED' | 'FAILED' | 'NOTHING_TO_COMMIT' };
     WriterTimings: {
       kind: 'OBJECT';
       name: 'WriterTimings';
