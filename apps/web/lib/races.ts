@@ -1,11 +1,11 @@
 /** The races' GraphQL documents, the shapes derived from them, and the words and tones that sum up a race's outcome. */
-import { propertyProblems } from '@racelab/contracts';
+import { NOTHING_TO_COMMIT, nothingToCommitWords, propertyProblems } from '@racelab/contracts';
 import { graphql, type ResultOf, type VariablesOf } from './gql';
 
 export const RACES = graphql(`query Races($after: String, $caseId: String, $status: RaceStatus) {
   races(first: 20, after: $after, caseId: $caseId, status: $status) {
     edges { node { id caseId title status createdAt finishedAt runsRequested scale tableLocation reason verdictSummary verdictStatus
-      runs { index status writers { name committed } } } }
+      runs { index status writers { name operation committed outcome } } } }
     pageInfo { hasNextPage endCursor }
   }
 }`);
@@ -13,14 +13,16 @@ export const RACES = graphql(`query Races($after: String, $caseId: String, $stat
 export const RACE = graphql(`query Race($id: ID!) {
   race(id: $id) {
     id caseId title status createdAt startedAt finishedAt runsRequested scale tableLocation reason worker verdictSummary verdictStatus
+    warnings
     startedBy { description } cancelledBy { description }
     tableProperties { key value }
     runs {
       index status durationMs reason
       verdict { status order summary rowsDuplicated rowsMissing rowsExtra writers { name notApplied appliedTwice }
-        examples { kind row { key value } } failedWriters { name rowsTouched untouched summary } }
+        examples { kind row { key value } } failedWriters { name rowsTouched untouched summary }
+        nothingToCommit { name summary } }
       commitLog { position writer version operation }
-      writers { name operation committed version attempts commitRetries errorClass errorMessage readVersion
+      writers { name operation committed outcome version attempts commitRetries errorClass errorMessage readVersion
         filesWritten bytesWritten timings { opened prepared released finished } }
       table { version rows distinctTripIds dataFilesOnDisk dataFilesInLog stagingFilesOnDisk tempLogFilesOnDisk
         tripsOnDay { key value } tipDeltaByVendor { key value } }
@@ -74,18 +76,32 @@ export const isLive = (status: string) => status === 'QUEUED' || status === 'RUN
 
 const NUMBER_WORDS = ['none', 'one', 'both'];
 
-/** "one commits, one fails" for a run's writers. */
-export function runPattern(writers: { committed: boolean }[]): string {
-  const won = writers.filter((w) => w.committed).length;
-  const lost = writers.length - won;
-  if (writers.length === 2) {
-    if (won === 2) return 'both commit';
-    if (won === 0) return 'both fail';
-    return 'one commits, one fails';
-  }
-  if (lost === 0) return `all ${won} commit`;
-  if (won === 0) return `all ${lost} fail`;
-  return `${NUMBER_WORDS[won] ?? won} commit${won === 1 ? 's' : ''}, ${lost} fail${lost === 1 ? 's' : ''}`;
+/**
+ * "one commits, one fails" for a run's writers; a writer with nothing to commit is neither ("both matched no rows:
+ * nothing to commit", "one commits, one matched no rows: nothing to commit").
+ */
+export function runPattern(writers: { operation: string; outcome: string }[]): string {
+  const n = writers.length;
+  const count = (o: string) => writers.filter((w) => w.outcome === o).length;
+  const won = count('COMMITTED');
+  const lost = count('FAILED');
+  const idle = n - won - lost;
+  const labels = new Set(
+    writers.filter((w) => w.outcome === 'NOTHING_TO_COMMIT').map((w) => nothingToCommitWords(w.operation)),
+  );
+  const nothing = labels.size === 1 ? ([...labels][0] as string) : NOTHING_TO_COMMIT;
+  const all = (verb: string) => (n === 2 ? `both ${verb}` : `all ${n} ${verb}`);
+  if (won === n) return all('commit');
+  if (lost === n) return all('fail');
+  if (idle === n) return all(nothing);
+  const word = (k: number) => NUMBER_WORDS[k] ?? String(k);
+  return [
+    won > 0 && `${word(won)} commit${won === 1 ? 's' : ''}`,
+    lost > 0 && `${word(lost)} fail${lost === 1 ? 's' : ''}`,
+    idle > 0 && `${word(idle)} ${nothing}`,
+  ]
+    .filter((p): p is string => typeof p === 'string')
+    .join(', ');
 }
 
 /** "one commits, one fails · 5 of 5" — each pattern with the runs that showed it, most frequent first. */

@@ -383,6 +383,51 @@ describe('a table of your own', () => {
     expect(hashes(source)).toEqual(before);
   });
 
+  it('two deletes that match no rows: warned when submitted, each "matched no rows: nothing to commit", never "failed"', async () => {
+    const source = join(stack.roots, 'mine', 'no-match');
+    cpSync(fixture('delta-golden', 'table-with-dv-small'), source, { recursive: true });
+    const { page } = tab;
+    await page.goto('/races');
+    await page.getByLabel('My own writers').check();
+    await page.getByLabel('A table of your own').check();
+    await page.locator('#table-location').fill('mine/no-match');
+    for (const [i, predicate] of ['value = 1000', 'value > 99'].entries()) {
+      await page.getByLabel('Operation').nth(i).selectOption('delete');
+      await page.getByLabel('Predicate').nth(i).fill(predicate);
+    }
+    await page.locator('#runs').fill('1');
+    await page.getByRole('button', { name: 'Start race' }).click();
+    await page.waitForURL(/\/races\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+    // Said as soon as the race is submitted, before it runs.
+    await expect
+      .poll(() => page.getByTestId('race-warnings').textContent())
+      .toContain(
+        'value = 1000 matches no rows of the table as it is now, so its delete will end with nothing to commit',
+      );
+    await page.locator('[data-testid=race-status][data-status=DONE]').waitFor({ timeout: 120_000 });
+    const run = page.getByTestId('run').first();
+    await run.getByTestId('verdict').waitFor();
+    expect(await run.getByTestId('verdict').getAttribute('data-status')).toBe('serializable');
+    const writers = run.locator('[data-testid=writer]');
+    expect(await writers.count()).toBe(2);
+    for (let i = 0; i < 2; i++) {
+      expect(await writers.nth(i).getAttribute('data-outcome')).toBe('NOTHING_TO_COMMIT');
+      expect(await writers.nth(i).textContent()).toContain('matched no rows: nothing to commit');
+      expect(await writers.nth(i).textContent()).not.toMatch(/fail/i);
+    }
+    expect(await run.getByTestId('nothing-to-commit').textContent()).toContain('matched no rows: nothing to commit');
+    expect(await run.getByTestId('failed-writers').count()).toBe(0);
+    expect(await page.getByTestId('outcome-summary').textContent()).toBe(
+      'both matched no rows: nothing to commit · 1 of 1',
+    );
+    const page_ = await page.locator('main').textContent();
+    expect(page_).not.toMatch(/\bfail(s|ed)?\b/);
+    // The race list says the same.
+    await page.goto('/races');
+    await expect.poll(() => page.locator('main').textContent()).toContain('nothing to commit');
+    await tab.shot('nothing-to-commit-race');
+  });
+
   it('the playground maps it by a column, counts two predicates per file and forecasts them by engine', async () => {
     await writeOrders(join(stack.roots, 'mine', 'orders'));
     const { page } = tab;

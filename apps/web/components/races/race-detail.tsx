@@ -83,6 +83,13 @@ export function RaceDetail({ id }: { id: string }) {
         )}
       </div>
       {race.reason && <p className="error-text">{race.reason}</p>}
+      {race.warnings.length > 0 && (
+        <ul className="muted" data-testid="race-warnings" aria-label="Said when the race was submitted">
+          {race.warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
+      )}
       {race.cancelledBy && (
         <p className="muted" data-testid="cancelled-by">
           Cancelled by {race.cancelledBy.description}.
