@@ -66,6 +66,15 @@ export {
   propertyProblems,
   runnableCustomCase,
 } from './cases/custom';
+export {
+  type CaseGroup,
+  caseGroup,
+  caseListText,
+  refuseWithoutStore,
+  type StoreNeed,
+  StoreNeededError,
+  storeNeed,
+} from './cases/groups';
 export { type LocationCaseOptions, locationCase } from './cases/location';
 export { noMatchWarnings } from './cases/no-match';
 export { type Dataset, prepareDataset, SERVED_SCALES, scaledFigures } from './data/index';

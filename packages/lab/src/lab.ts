@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { MAX_RUNS } from '@racelab/contracts';
 import { ENGINE_INFO, withConnection } from '@racelab/engine';
 import type { LabCase } from './cases/catalog';
+import { refuseWithoutStore } from './cases/groups';
 import { type Dataset, datasetCacheDir, prepareDataset } from './data/index';
 import { formatOf, selectCases, tableFormats } from './formats/registry';
 import { VerdictMemo } from './oracle/memo';
@@ -73,6 +74,7 @@ export function validateLabOptions(o: LabOptions): { cases: LabCase[]; runs: num
   const cases = given.every((c) => typeof c === 'string')
     ? selectCases(given)
     : given.map((c) => (typeof c === 'string' ? (selectCases([c])[0] as LabCase) : c));
+  for (const c of cases) refuseWithoutStore(c, o.tableRoot);
   return { cases, runs, scale };
 }
 

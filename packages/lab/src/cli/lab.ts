@@ -2,6 +2,8 @@
  * npm run lab -- [CASE…] [--runs N] [--scale S] [--json FILE] [--data-dir DIR] [--work-dir DIR] [--table-root s3://…] [--keep-runs]
  * npm run lab -- --table LOCATION --writers FILE.json [--properties k=v,…] [--runs N] [--json FILE] …
  *
+ * npm run lab -- --list: every case, the lesson's then the store cases, with the store each store case needs
+ *
  * npm run lab -- sweep … (cli/sweep.ts)
  *
  * With --table, the writers of FILE (a custom race, `{ writers: [...], properties? }`) race copies of the table at
@@ -12,8 +14,10 @@ import { dirname, join, relative } from 'node:path';
 import { DeltaTable } from '@racelab/engine';
 import type { LabCase, TableAt } from '../cases/catalog';
 import { CaseInputError, type CustomCaseInput } from '../cases/custom';
+import { type CaseGroup, caseGroup, storeNeed } from '../cases/groups';
 import { locationCase } from '../cases/location';
 import { noMatchWarnings } from '../cases/no-match';
+import { labCases } from '../formats/registry';
 import { runLab } from '../lab';
 import { caseVerdict } from '../oracle/index';
 import { caseOutcome, loserErrors, tableAfter } from '../results/summary';
@@ -33,8 +37,12 @@ async function main(): Promise<void> {
   process.env.RACELAB_CACHE_DIR ||= join(REPO, 'var/cache');
   const { positionals, options, flags } = parseArgs(process.argv.slice(2), {
     options: ['runs', 'scale', 'json', 'data-dir', 'work-dir', 'table-root', 'table', 'writers', 'properties'],
-    flags: ['keep-runs'],
+    flags: ['keep-runs', 'list'],
   });
+  if (flags.has('list')) {
+    printCaseList();
+    return;
+  }
   const own = options.table !== undefined ? await ownTableCase(options, positionals) : null;
   // Said before anything runs: a writer whose predicate matches nothing will have nothing to commit.
   for (const w of own?.warnings ?? []) process.stderr.write(`lab: warning: ${w}\n`);
@@ -80,6 +88,22 @@ async function main(): Promise<void> {
     console.log(`    table:   ${tableAfter(c.runs.at(-1))}`);
   }
   if (options.json) console.log(`\nresults written to ${userPath(options.json)}`);
+}
+
+/** `--list`: the one case list, by group, a store case with the store it needs. */
+function printCaseList(): void {
+  const groups: [CaseGroup, string][] = [
+    ['lesson', "the lesson's cases (npm run lab with no case runs them all)"],
+    ['store', 'the store cases (each runs only when named)'],
+  ];
+  for (const [group, heading] of groups) {
+    console.log(`${heading}:`);
+    for (const c of labCases().filter((x) => caseGroup(x) === group)) {
+      console.log(`  ${c.id}  ${c.title}`);
+      const need = storeNeed(c);
+      if (need) console.log(`      ${need.says}`);
+    }
+  }
 }
 
 /** `--properties a=b,c=d` as a map; a pair without `=` is the user's to fix. */
@@ -129,6 +153,9 @@ main().catch((e: unknown) => {
   }
   process.stderr.write(`\nlab: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(
-    e instanceof Error && ['UsageError', 'LabInputError', 'UnknownCaseError', 'DatasetError'].includes(e.name) ? 2 : 1,
+    e instanceof Error &&
+      ['UsageError', 'LabInputError', 'UnknownCaseError', 'StoreNeededError', 'DatasetError'].includes(e.name)
+      ? 2
+      : 1,
   );
 });
