@@ -25,18 +25,20 @@ import {
   type DeltaCase,
   formatOf,
   type LabCase,
+  StoreNeededError as LabStoreNeededError,
   type LocationConfig,
   LocationError,
   labTableSchema,
   locationCase,
   noMatchWarnings,
+  refuseWithoutStore,
   resolveTableLocation,
   runnableCustomCase,
   selectCases,
   UnknownCaseError,
   withProperties,
 } from '@racelab/lab';
-import { InputError, TableRefusedError } from '../errors/client-errors';
+import { InputError, StoreNeededError, TableRefusedError } from '../errors/client-errors';
 import { openTable } from '../tables/open-table';
 
 export type { WriterInput } from '@racelab/contracts';
@@ -189,6 +191,12 @@ export async function raceSpec(input: unknown, locations: LocationConfig): Promi
   const tableRoot = await tableRootOf(start.tableRoot, locations);
   if (tableRoot !== undefined && !formatOf(c).takesTableRoot) {
     throw new InputError(`tableRoot applies to Delta cases; ${c.id} is ${c.format}`);
+  }
+  try {
+    refuseWithoutStore(c, tableRoot);
+  } catch (e) {
+    if (e instanceof LabStoreNeededError) throw new StoreNeededError(e.message);
+    throw e;
   }
   return {
     case: c,

@@ -1673,10 +1673,19 @@ export type introspection = {
           name: 'engine';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         };
+        group: {
+          name: 'group';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
         id: {
           name: 'id';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'ID'; ofType: null } };
         };
+        needsS3TableRoot: {
+          name: 'needsS3TableRoot';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        store: { name: 'store'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         takesTableProperties: {
           name: 'takesTableProperties';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
