@@ -30,7 +30,9 @@ export const RACE = graphql(`query Race($id: ID!) {
   }
 }`);
 
-export const CASES = graphql('query Cases { cases { id title description engine writers takesTableProperties } }');
+export const CASES = graphql(
+  'query Cases { cases { id title description engine writers takesTableProperties group store needsS3TableRoot } }',
+);
 
 export const START_RACE = graphql('mutation StartRace($input: StartRaceInput!) { startRace(input: $input) { id } }');
 export const CANCEL_RACE = graphql('mutation CancelRace($id: ID!) { cancelRace(id: $id) { id status } }');

@@ -94,6 +94,25 @@ describe('races', () => {
     await tab.shot('races');
   });
 
+  it("lists the one case list: the lesson's 22 cases, then the store cases; H1 says it needs a table root on S3", async () => {
+    const { page } = tab;
+    await page.goto('/races');
+    const select = page.locator('#case');
+    await expect.poll(() => select.isEnabled()).toBe(true);
+    const ids = (group: string) =>
+      select
+        .locator(`optgroup[data-group=${group}] option`)
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(await ids('lesson')).toHaveLength(22);
+    expect(await ids('store')).toEqual(['H1', 'G1', 'G2', 'G3']);
+    const h1 = select.locator('option[value=H1]');
+    expect(await h1.isDisabled()).toBe(true);
+    expect(await h1.textContent()).toContain('needs a table root on S3');
+    await select.selectOption('G1');
+    expect(await page.getByTestId('case-store').textContent()).toContain('the lab wraps any store with that fault');
+    await select.selectOption('B1');
+  });
+
   it('shows the problems of a malformed custom race and stores nothing', async () => {
     const { page } = tab;
     await page.goto('/races');
