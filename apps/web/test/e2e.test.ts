@@ -441,10 +441,11 @@ describe('a table of your own', () => {
     );
     const page_ = await page.locator('main').textContent();
     expect(page_).not.toMatch(/\bfail(s|ed)?\b/);
+    await tab.shot('nothing-to-commit-race');
     // The race list says the same.
     await page.goto('/races');
     await expect.poll(() => page.locator('main').textContent()).toContain('nothing to commit');
-    await tab.shot('nothing-to-commit-race');
+    await tab.shot('nothing-to-commit-race-list');
   });
 
   it('the playground maps it by a column, counts two predicates per file and forecasts them by engine', async () => {

@@ -84,11 +84,14 @@ export function RaceDetail({ id }: { id: string }) {
       </div>
       {race.reason && <p className="error-text">{race.reason}</p>}
       {race.warnings.length > 0 && (
-        <ul className="muted" data-testid="race-warnings" aria-label="Said when the race was submitted">
-          {race.warnings.map((w) => (
-            <li key={w}>{w}</li>
-          ))}
-        </ul>
+        <div className="muted" data-testid="race-warnings">
+          Said when the race was submitted:
+          <ul>
+            {race.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </div>
       )}
       {race.cancelledBy && (
         <p className="muted" data-testid="cancelled-by">

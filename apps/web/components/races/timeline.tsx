@@ -19,7 +19,7 @@ function ended(w: WriterRow): { colour: string; word: string; label: string } {
   if (w.outcome === 'COMMITTED')
     return { colour: '#2e9b55', word: `committed version ${w.version}`, label: `v${w.version}` };
   if (w.outcome === 'NOTHING_TO_COMMIT')
-    return { colour: '#5d6b7c', word: nothingToCommitWords(w.operation), label: 'nothing to commit' };
+    return { colour: '#5d6b7c', word: nothingToCommitWords(w.operation), label: 'nothing' };
   return { colour: '#d2453b', word: `failed (${w.errorClass})`, label: 'failed' };
 }
 
