@@ -66,15 +66,7 @@ export {
   propertyProblems,
   runnableCustomCase,
 } from './cases/custom';
-export {
-  type CaseGroup,
-  caseGroup,
-  caseListText,
-  refuseWithoutStore,
-  type StoreNeed,
-  StoreNeededError,
-  storeNeed,
-} from './cases/groups';
+export { caseGroup, refuseWithoutStore, StoreNeededError, storeNeed } from './cases/groups';
 export { type LocationCaseOptions, locationCase } from './cases/location';
 export { noMatchWarnings } from './cases/no-match';
 export { type Dataset, prepareDataset, SERVED_SCALES, scaledFigures } from './data/index';
@@ -111,7 +103,7 @@ export {
 export { LabInputError, type LabOptions, type LabProgress, MAX_RUNS, runLab, validateLabOptions } from './lab';
 export { caseVerdict } from './oracle/index';
 export { clientSafeMessage, namedRoots } from './results/safe-message';
-export { caseOutcome, loserErrors, runOutcome, tableAfter, withOutcome } from './results/summary';
+export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';
 export * from './results/types';
 export { type AcrossHosts, type RemoteWriterJob, runWriterJob, type WriterHost } from './runner/across-hosts';
 export { RaceCancelledError } from './runner/race';
