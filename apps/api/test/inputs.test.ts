@@ -381,6 +381,39 @@ describe('tables', () => {
       { value: 'writeSerializable', blindAppend: true, runs: 1, updateCommitted: 1 },
     ]);
   });
+
+  it('custom writers on a lab table built at their scale: a predicate matching no rows is warned about when submitted', async () => {
+    // The races above built the flat table at scale 0.01; the count is made on it, nothing is built for it.
+    const writers = [
+      { name: 'nobody', operation: 'delete', predicate: 'VendorID = 99' },
+      { name: 'vendor1', operation: 'update', predicate: 'VendorID = 1', set: [{ key: 'tip_amount', value: '1' }] },
+    ];
+    const r = await gql<{ startRace: { id: string; warnings: string[] } }>(
+      stack.apiUrl,
+      'mutation($input: StartRaceInput!) { startRace(input: $input) { id warnings } }',
+      { input: { table: 'flat', writers, runs: 1, scale: 0.01 } },
+      stack.token,
+    );
+    expect(r.errors).toBeUndefined();
+    expect(r.data?.startRace.warnings).toEqual([
+      'writer nobody: VendorID = 99 matches no rows of the table as it is now, so its delete will end with nothing to commit',
+    ]);
+    const id = r.data?.startRace.id as string;
+    for await (const _ of subscribe(stack.apiUrl, 'subscription($id: ID!) { raceProgress(id: $id) { status } }', {
+      id,
+    })) {
+      // The subscription completes when the race ends.
+    }
+    const race = await gql<{ race: { runs: { writers: { name: string; outcome: string }[] }[] } }>(
+      stack.apiUrl,
+      'query($id: ID!) { race(id: $id) { runs { writers { name outcome } } } }',
+      { id },
+    );
+    expect(race.data?.race.runs[0]?.writers).toEqual([
+      { name: 'nobody', outcome: 'NOTHING_TO_COMMIT' },
+      { name: 'vendor1', outcome: 'COMMITTED' },
+    ]);
+  });
 });
 
 describe('jobs audit', () => {

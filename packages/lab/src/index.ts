@@ -68,7 +68,7 @@ export {
 } from './cases/custom';
 export { caseGroup, refuseWithoutStore, StoreNeededError, storeNeed } from './cases/groups';
 export { type LocationCaseOptions, locationCase } from './cases/location';
-export { noMatchWarnings } from './cases/no-match';
+export { labTableNoMatchWarnings, noMatchWarnings } from './cases/no-match';
 export { type Dataset, prepareDataset, SERVED_SCALES, scaledFigures } from './data/index';
 export { type DemoReport, runDemo } from './demo';
 export {

@@ -28,6 +28,7 @@ import {
   StoreNeededError as LabStoreNeededError,
   type LocationConfig,
   LocationError,
+  labTableNoMatchWarnings,
   labTableSchema,
   locationCase,
   noMatchWarnings,
@@ -198,11 +199,17 @@ export async function raceSpec(input: unknown, locations: LocationConfig): Promi
     if (e instanceof LabStoreNeededError) throw new StoreNeededError(e.message);
     throw e;
   }
+  // Custom writers on a lab table: counted on its base table when a worker here has built it at this scale.
+  const warnings =
+    start.caseId == null && c.format === 'delta'
+      ? await labTableNoMatchWarnings(c, locations.workDir, start.scale)
+      : [];
   return {
     case: c,
     runs: start.runs,
     scale: start.scale,
     ...(tableRoot !== undefined && { tableRoot }),
     ...(start.acrossWorkers && { acrossWorkers: true }),
+    ...(warnings.length > 0 && { warnings }),
   };
 }

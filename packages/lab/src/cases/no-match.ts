@@ -4,8 +4,12 @@
  * failure; a person who meant it to change rows hears so when submitting, not after the race. The engine parses
  * each predicate and counts its rows (DeltaTable.count, the scan a writer itself makes).
  */
-import type { DeltaTable } from '@racelab/engine';
-import type { WriterSpec } from './catalog';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DeltaTable } from '@racelab/engine';
+import type { DataSourceKind } from '../results/types';
+import { baseTablesDir } from '../tables/base-tables';
+import type { DeltaCase, WriterSpec } from './catalog';
 
 export async function noMatchWarnings(table: DeltaTable, writers: readonly WriterSpec[]): Promise<string[]> {
   const out: string[] = [];
@@ -18,4 +22,20 @@ export async function noMatchWarnings(table: DeltaTable, writers: readonly Write
     );
   }
   return out;
+}
+
+/**
+ * The same for a race on one of the lab's tables, counted on its base table at `scale` when a lab process under
+ * `workDir` has built it already; nothing when none has (a submission never builds the data set: the race's
+ * worker does). TLC data exists at scale 1 only, and where it does the lab races it.
+ */
+export async function labTableNoMatchWarnings(c: DeltaCase, workDir: string, scale: number): Promise<string[]> {
+  if (typeof c.table !== 'string') return [];
+  const sources: DataSourceKind[] = ['tlc', 'synthetic'];
+  for (const source of sources) {
+    const dir = baseTablesDir(workDir, { source, scale });
+    if (!(await stat(join(dir, 'done.json')).catch(() => null))) continue;
+    return noMatchWarnings(await DeltaTable.open(join(dir, c.table)), c.writers);
+  }
+  return [];
 }

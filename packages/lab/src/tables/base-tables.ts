@@ -17,7 +17,7 @@ export interface BaseTables {
   partitioned: string;
 }
 
-export function baseTablesDir(workDir: string, dataset: Dataset): string {
+export function baseTablesDir(workDir: string, dataset: Pick<Dataset, 'source' | 'scale'>): string {
   return join(workDir, 'base', `${dataset.source}-${dataset.scale}`);
 }
 
