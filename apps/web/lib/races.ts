@@ -1,5 +1,5 @@
 /** The races' GraphQL documents, the shapes derived from them, and the words and tones that sum up a race's outcome. */
-import { NOTHING_TO_COMMIT, nothingToCommitWords, propertyProblems } from '@racelab/contracts';
+import { outcomePattern, propertyProblems, type WriterOutcomeKind } from '@racelab/contracts';
 import { graphql, type ResultOf, type VariablesOf } from './gql';
 
 export const RACES = graphql(`query Races($after: String, $caseId: String, $status: RaceStatus) {
@@ -76,35 +76,14 @@ export function settableProperties(pairs: readonly { key: string; value: string 
 
 export const isLive = (status: string) => status === 'QUEUED' || status === 'RUNNING';
 
-const NUMBER_WORDS = ['none', 'one', 'both'];
-
-/**
- * "one commits, one fails" for a run's writers; a writer with nothing to commit is neither ("both matched no rows:
- * nothing to commit", "one commits, one matched no rows: nothing to commit").
- */
-export function runPattern(writers: { operation: string; outcome: string }[]): string {
-  const n = writers.length;
-  const count = (o: string) => writers.filter((w) => w.outcome === o).length;
-  const won = count('COMMITTED');
-  const lost = count('FAILED');
-  const idle = n - won - lost;
-  const labels = new Set(
-    writers.filter((w) => w.outcome === 'NOTHING_TO_COMMIT').map((w) => nothingToCommitWords(w.operation)),
+/** "one commits, one fails" for a run's writers; a writer with nothing to commit is neither (outcomePattern). */
+export const runPattern = (writers: readonly { operation: string; outcome: string }[]): string =>
+  outcomePattern(
+    writers.map((w) => ({
+      operation: w.operation,
+      outcome: w.outcome.toLowerCase().replaceAll('_', '-') as WriterOutcomeKind,
+    })),
   );
-  const nothing = labels.size === 1 ? ([...labels][0] as string) : NOTHING_TO_COMMIT;
-  const all = (verb: string) => (n === 2 ? `both ${verb}` : `all ${n} ${verb}`);
-  if (won === n) return all('commit');
-  if (lost === n) return all('fail');
-  if (idle === n) return all(nothing);
-  const word = (k: number) => NUMBER_WORDS[k] ?? String(k);
-  return [
-    won > 0 && `${word(won)} commit${won === 1 ? 's' : ''}`,
-    lost > 0 && `${word(lost)} fail${lost === 1 ? 's' : ''}`,
-    idle > 0 && `${word(idle)} ${nothing}`,
-  ]
-    .filter((p): p is string => typeof p === 'string')
-    .join(', ');
-}
 
 /** "one commits, one fails · 5 of 5" — each pattern with the runs that showed it, most frequent first. */
 export function outcomeSummary(race: Pick<RaceSummary, 'runs' | 'runsRequested'>): string {

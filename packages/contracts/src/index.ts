@@ -131,6 +131,7 @@ export {
   nothingToCommitSummary,
   nothingToCommitWords,
   type OutcomeFields,
+  outcomePattern,
   WRITER_OUTCOMES,
   type WriterOutcomeKind,
   writerOutcomeOf,

@@ -38,3 +38,32 @@ export const nothingToCommitSummary = (name: string, operation: string): string 
   BY_PREDICATE.has(operation)
     ? `${name}'s ${operation} ${nothingToCommitWords(operation)}`
     : `${name}'s ${operation}: ${NOTHING_TO_COMMIT}`;
+
+const COUNT_WORDS = ['none', 'one', 'both', 'three', 'all 4'];
+
+/**
+ * A run's writers at a glance: "both commit", "one commits, one fails"; a writer with nothing to commit is neither
+ * ("both matched no rows: nothing to commit", "one commits, one matched no rows: nothing to commit").
+ */
+export function outcomePattern(writers: readonly { operation: string; outcome: WriterOutcomeKind }[]): string {
+  const n = writers.length;
+  const count = (o: WriterOutcomeKind) => writers.filter((w) => w.outcome === o).length;
+  const [ok, failed, idle] = [count('committed'), count('failed'), count('nothing-to-commit')];
+  // "matched no rows: nothing to commit" when every such writer chose its rows by a predicate.
+  const said = new Set(
+    writers.filter((w) => w.outcome === 'nothing-to-commit').map((w) => nothingToCommitWords(w.operation)),
+  );
+  const nothing = said.size === 1 ? ([...said][0] as string) : NOTHING_TO_COMMIT;
+  const all = (verb: string) => (n === 2 ? `both ${verb}` : `all ${n} ${verb}`);
+  if (ok === n) return all('commit');
+  if (failed === n) return all('fail');
+  if (idle === n) return all(nothing);
+  const word = (k: number) => COUNT_WORDS[k] ?? String(k);
+  const parts = [
+    ok > 0 && `${word(ok)} commit${ok === 1 ? 's' : ''}`,
+    failed > 0 && `${word(failed)} fail${failed === 1 ? 's' : ''}`,
+    // Last: its words hold a colon.
+    idle > 0 && `${word(idle)} ${nothing}`,
+  ];
+  return parts.filter((p): p is string => typeof p === 'string').join(', ');
+}
