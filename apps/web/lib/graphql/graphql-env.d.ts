@@ -1177,6 +1177,10 @@ export type introspection = {
           name: 'firstCommitted';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         };
+        firstNothingToCommit: {
+          name: 'firstNothingToCommit';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
         messages: {
           name: 'messages';
           type: {
@@ -1195,6 +1199,10 @@ export type introspection = {
         };
         secondCommitted: {
           name: 'secondCommitted';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        secondNothingToCommit: {
+          name: 'secondNothingToCommit';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         };
       };
@@ -1217,6 +1225,10 @@ export type introspection = {
         };
         firstCommitted: {
           name: 'firstCommitted';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        firstNothingToCommit: {
+          name: 'firstNothingToCommit';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         };
         inOrder: {
@@ -1253,6 +1265,10 @@ export type introspection = {
         };
         secondCommitted: {
           name: 'secondCommitted';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        secondNothingToCommit: {
+          name: 'secondNothingToCommit';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         };
       };
