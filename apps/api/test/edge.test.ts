@@ -95,7 +95,7 @@ describe('GET runs queries and subscriptions, never mutations', () => {
 
   it('a query, and a subscription as server-sent events (the dashboard follows races this way)', async () => {
     const query = await rawHttp(`${stack.apiUrl}?query=${encodeURIComponent('{ cases { id } }')}`);
-    expect(JSON.parse(query.body).data.cases).toHaveLength(22);
+    expect(JSON.parse(query.body).data.cases).toHaveLength(26);
     const sub = encodeURIComponent('subscription { raceProgress(id: "no-such-race") { status } }');
     const events = await rawHttp(`${stack.apiUrl}?query=${sub}`, { headers: { accept: 'text/event-stream' } });
     expect(events.headers['content-type']).toMatch(/^text\/event-stream/);
@@ -133,10 +133,10 @@ describe("browsers: only the dashboard's pages and the API's own", () => {
       const post = await postGql(stack.apiUrl, '{ cases { id } }', { origin });
       expect(post.headers['access-control-allow-origin']).toBe(origin);
       expect(post.headers['access-control-allow-credentials']).toBeUndefined();
-      expect(post.data?.cases).toHaveLength(22);
+      expect(post.data?.cases).toHaveLength(26);
     }
     const own = await postGql(stack.apiUrl, '{ cases { id } }', { origin: `http://127.0.0.1:${port}` });
-    expect(own.data?.cases).toHaveLength(22);
+    expect(own.data?.cases).toHaveLength(26);
     expect(own.headers['access-control-allow-origin']).toBeUndefined();
   });
 
@@ -168,7 +168,7 @@ describe('names: the API answers to its own, and only its loopback names count a
     // Node refuses a request without a Host itself.
     expect((await postGql(stack.apiUrl, '{ cases { id } }', { host: '' })).status).toBe(400);
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
-      expect((await postGql(stack.apiUrl, '{ cases { id } }', { host })).data?.cases, host).toHaveLength(22);
+      expect((await postGql(stack.apiUrl, '{ cases { id } }', { host })).data?.cases, host).toHaveLength(26);
     }
   });
 
@@ -180,7 +180,7 @@ describe('names: the API answers to its own, and only its loopback names count a
       host: 'rebound.example',
       authorization: `Bearer ${stack.token}`,
     });
-    expect(withToken.data?.cases).toHaveLength(22);
+    expect(withToken.data?.cases).toHaveLength(26);
   });
 
   it('Chromium, with evil.example resolving to 127.0.0.1, gets a refusal, not the API', async () => {

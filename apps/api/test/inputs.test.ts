@@ -57,6 +57,15 @@ describe('refused input stores nothing', () => {
     );
     expect((await refused({ caseId: 'B1', scale: 2 }))?.message).toBe('scale must be from 0.01 to 1, got 2');
     expect((await refused({ caseId: 'Z9' }))?.message).toMatch(/Z9/);
+    // A case whose store is not there is refused with its own code, before anything is stored.
+    const h1 = await gql(stack.apiUrl, START, { input: { caseId: 'H1', runs: 1, scale: 0.01 } }, stack.token);
+    expect(h1.data).toBeNull();
+    expect(h1.errors?.[0]).toMatchObject({
+      message: expect.stringMatching(
+        /^H1 needs a store that ignores put-if-absent .* start it with a table root on S3$/,
+      ),
+      extensions: { code: 'STORE_NEEDED' },
+    });
     expect((await refused({}))?.message).toBe('give either caseId (a preset) or writers (a custom race), not both');
     const custom = await refused({
       writers: [
@@ -366,9 +375,23 @@ describe('tables', () => {
     ]);
   });
 
-  it('lists the 22 presets', async () => {
-    const r = await gql<{ cases: { id: string; description: string }[] }>(stack.apiUrl, '{ cases { id description } }');
-    expect(r.data?.cases).toHaveLength(22);
+  it("lists one case list: the lesson's 22 presets, then the 4 store cases, each saying the store it needs", async () => {
+    type Case = { id: string; description: string; group: string; store: string | null; needsS3TableRoot: boolean };
+    const r = await gql<{ cases: Case[] }>(stack.apiUrl, '{ cases { id description group store needsS3TableRoot } }');
+    expect(r.data?.cases).toHaveLength(26);
+    const ids = (group: string) => r.data?.cases.filter((c) => c.group === group).map((c) => c.id);
+    expect(ids('lesson')).toHaveLength(22);
+    expect(ids('store')).toEqual(['H1', 'G1', 'G2', 'G3']);
+    // The list is the one an unknown case's error gives: every id of both groups, in the same order.
+    const unknown = await gql(stack.apiUrl, START, { input: { caseId: 'Z9' } }, stack.token);
+    expect(unknown.errors?.[0]?.message).toBe(
+      `unknown case Z9; the lesson's cases are ${ids('lesson')?.join(', ')}; the store cases are H1, G1, G2, G3`,
+    );
+    const h1 = r.data?.cases.find((c) => c.id === 'H1');
+    expect(h1).toMatchObject({ needsS3TableRoot: true });
+    expect(h1?.store).toMatch(/^needs a store that ignores put-if-absent/);
+    expect(r.data?.cases.find((c) => c.id === 'G1')).toMatchObject({ needsS3TableRoot: false });
+    expect(r.data?.cases.find((c) => c.id === 'B1')).toMatchObject({ group: 'lesson', store: null });
     expect(r.data?.cases.find((c) => c.id === 'B1')?.description).toMatch(
       /vendor1: update tip_amount = tip_amount \+ 1 where VendorID = 1/,
     );
@@ -400,6 +423,39 @@ describe('tables', () => {
     expect(m.data?.isolationMatrix).toEqual([
       { value: 'WriteSerializable', blindAppend: true, runs: 1, updateCommitted: 0 },
       { value: 'writeSerializable', blindAppend: true, runs: 1, updateCommitted: 1 },
+    ]);
+  });
+
+  it('custom writers on a lab table built at their scale: a predicate matching no rows is warned about when submitted', async () => {
+    // The races above built the flat table at scale 0.01; the count is made on it, nothing is built for it.
+    const writers = [
+      { name: 'nobody', operation: 'delete', predicate: 'VendorID = 99' },
+      { name: 'vendor1', operation: 'update', predicate: 'VendorID = 1', set: [{ key: 'tip_amount', value: '1' }] },
+    ];
+    const r = await gql<{ startRace: { id: string; warnings: string[] } }>(
+      stack.apiUrl,
+      'mutation($input: StartRaceInput!) { startRace(input: $input) { id warnings } }',
+      { input: { table: 'flat', writers, runs: 1, scale: 0.01 } },
+      stack.token,
+    );
+    expect(r.errors).toBeUndefined();
+    expect(r.data?.startRace.warnings).toEqual([
+      'writer nobody: VendorID = 99 matches no rows of the table as it is now, so its delete will end with nothing to commit',
+    ]);
+    const id = r.data?.startRace.id as string;
+    for await (const _ of subscribe(stack.apiUrl, 'subscription($id: ID!) { raceProgress(id: $id) { status } }', {
+      id,
+    })) {
+      // The subscription completes when the race ends.
+    }
+    const race = await gql<{ race: { runs: { writers: { name: string; outcome: string }[] }[] } }>(
+      stack.apiUrl,
+      'query($id: ID!) { race(id: $id) { runs { writers { name outcome } } } }',
+      { id },
+    );
+    expect(race.data?.race.runs[0]?.writers).toEqual([
+      { name: 'nobody', outcome: 'NOTHING_TO_COMMIT' },
+      { name: 'vendor1', outcome: 'COMMITTED' },
     ]);
   });
 });

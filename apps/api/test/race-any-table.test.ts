@@ -211,6 +211,95 @@ describe('startRace with tableLocation: writers that add rows', () => {
   });
 });
 
+describe('startRace with tableLocation: writers whose predicates match no rows', () => {
+  const STARTED = `mutation($input: StartRaceInput!) { startRace(input: $input) { id warnings } }`;
+  const STORED = `query($id: ID!) { race(id: $id) { status warnings verdictSummary
+    runs { writers { name committed errorMessage outcome } verdict { status summary failedWriters { name }
+      nothingToCommit { name summary } } } } }`;
+  interface Stored {
+    status: string;
+    warnings: string[];
+    verdictSummary: string | null;
+    runs: {
+      writers: { name: string; committed: boolean; errorMessage: string | null; outcome: string }[];
+      verdict: { status: string; summary: string; failedWriters: { name: string }[]; nothingToCommit: object[] };
+    }[];
+  }
+
+  it('warns when submitted; each writer ends with nothing to commit, no failure, data OK', async () => {
+    const location = copied('dv-small', 'no-match');
+    const deleteOf = (name: string, predicate: string) => ({ name, operation: 'delete', predicate });
+    const started = await gql<{ startRace: { id: string; warnings: string[] } }>(
+      stack.apiUrl,
+      STARTED,
+      {
+        input: {
+          tableLocation: location,
+          writers: [deleteOf('del1', 'value = 1000'), deleteOf('del2', 'value > 99')],
+          runs: 1,
+        },
+      },
+      stack.token,
+    );
+    expect(started.errors).toBeUndefined();
+    expect(started.data?.startRace.warnings).toEqual([
+      'writer del1: value = 1000 matches no rows of the table as it is now, so its delete will end with nothing to commit',
+      'writer del2: value > 99 matches no rows of the table as it is now, so its delete will end with nothing to commit',
+    ]);
+    const id = started.data?.startRace.id as string;
+    // The race's events as it ran: the run's end names each writer's outcome.
+    const said: string[] = [];
+    for await (const e of subscribe<{ raceProgress: { message: string } }>(stack.apiUrl, PROGRESS, { id })) {
+      said.push(e.raceProgress.message);
+    }
+    expect(said).toContain(
+      'run 1/1 done: del1 matched no rows: nothing to commit; del2 matched no rows: nothing to commit',
+    );
+    const r = await gql<{ race: Stored }>(stack.apiUrl, STORED, { id });
+    expect(r.errors).toBeUndefined();
+    const race = r.data?.race as Stored;
+    expect(race.status).toBe('DONE');
+    expect(race.warnings).toHaveLength(2);
+    const [run] = race.runs;
+    expect(run?.writers.map((w) => [w.name, w.committed, w.errorMessage, w.outcome])).toEqual([
+      ['del1', false, null, 'NOTHING_TO_COMMIT'],
+      ['del2', false, null, 'NOTHING_TO_COMMIT'],
+    ]);
+    expect(run?.verdict).toEqual({
+      status: 'serializable',
+      summary: 'data OK',
+      failedWriters: [],
+      nothingToCommit: [
+        { name: 'del1', summary: "del1's delete matched no rows: nothing to commit" },
+        { name: 'del2', summary: "del2's delete matched no rows: nothing to commit" },
+      ],
+    });
+    expect(race.verdictSummary).toBe(
+      "data OK in 1 of 1; del1's delete matched no rows: nothing to commit (1 of 1); del2's delete matched no rows: nothing to commit (1 of 1)",
+    );
+    expect(race.verdictSummary).not.toContain('failed');
+  });
+
+  it('says nothing when every predicate matches rows', async () => {
+    const location = copied('dv-small', 'some-match');
+    const started = await gql<{ startRace: { id: string; warnings: string[] } }>(
+      stack.apiUrl,
+      STARTED,
+      {
+        input: {
+          tableLocation: location,
+          writers: [updateOf('one', 'value = 1', 'value', 'value + 1'), updateOf('eight', 'value = 8', 'value', '0')],
+          runs: 1,
+        },
+      },
+      stack.token,
+    );
+    expect(started.errors).toBeUndefined();
+    expect(started.data?.startRace.warnings).toEqual([]);
+    await raceToEnd(started.data?.startRace.id as string);
+  });
+});
+
 describe('startRace with tableLocation: refused before anything is stored or queued', () => {
   it('refuses a table whose protocol names a writer feature delta-rs 1.6.x does not write, naming it', async () => {
     const location = copied('dv-small', 'with-domain-metadata');

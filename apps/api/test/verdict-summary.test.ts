@@ -97,6 +97,17 @@ describe('verdictSummary', () => {
     );
   });
 
+  it('says a writer with nothing to commit apart from failed writers, after the verdict on the table', () => {
+    const idle: RunVerdict = {
+      ...ok,
+      order: [],
+      nothingToCommit: [{ name: 'del1', summary: "del1's delete matched no rows: nothing to commit" }],
+    };
+    expect(verdictSummary([idle, idle], 2)).toBe(
+      "data OK in 2 of 2; del1's delete matched no rows: nothing to commit (2 of 2)",
+    );
+  });
+
   it('is null when no run has a verdict, and skips the runs without one', () => {
     expect(verdictSummary([], 5)).toBeNull();
     expect(verdictSummary([null, null], 2)).toBeNull();

@@ -1,11 +1,11 @@
 /** The races' GraphQL documents, the shapes derived from them, and the words and tones that sum up a race's outcome. */
-import { propertyProblems } from '@racelab/contracts';
+import { outcomePattern, propertyProblems, type WriterOutcomeKind } from '@racelab/contracts';
 import { graphql, type ResultOf, type VariablesOf } from './gql';
 
 export const RACES = graphql(`query Races($after: String, $caseId: String, $status: RaceStatus) {
   races(first: 20, after: $after, caseId: $caseId, status: $status) {
     edges { node { id caseId title status createdAt finishedAt runsRequested scale tableLocation reason verdictSummary verdictStatus
-      runs { index status writers { name committed } } } }
+      runs { index status writers { name operation committed outcome } } } }
     pageInfo { hasNextPage endCursor }
   }
 }`);
@@ -13,14 +13,16 @@ export const RACES = graphql(`query Races($after: String, $caseId: String, $stat
 export const RACE = graphql(`query Race($id: ID!) {
   race(id: $id) {
     id caseId title status createdAt startedAt finishedAt runsRequested scale tableLocation reason worker verdictSummary verdictStatus
+    warnings
     startedBy { description } cancelledBy { description }
     tableProperties { key value }
     runs {
       index status durationMs reason
       verdict { status order summary rowsDuplicated rowsMissing rowsExtra writers { name notApplied appliedTwice }
-        examples { kind row { key value } } failedWriters { name rowsTouched untouched summary } }
+        examples { kind row { key value } } failedWriters { name rowsTouched untouched summary }
+        nothingToCommit { name summary } }
       commitLog { position writer version operation }
-      writers { name operation committed version attempts commitRetries errorClass errorMessage readVersion
+      writers { name operation committed outcome version attempts commitRetries errorClass errorMessage readVersion
         filesWritten bytesWritten timings { opened prepared released finished } }
       table { version rows distinctTripIds dataFilesOnDisk dataFilesInLog stagingFilesOnDisk tempLogFilesOnDisk
         tripsOnDay { key value } tipDeltaByVendor { key value } }
@@ -28,7 +30,9 @@ export const RACE = graphql(`query Race($id: ID!) {
   }
 }`);
 
-export const CASES = graphql('query Cases { cases { id title description engine writers takesTableProperties } }');
+export const CASES = graphql(
+  'query Cases { cases { id title description engine writers takesTableProperties group store needsS3TableRoot } }',
+);
 
 export const START_RACE = graphql('mutation StartRace($input: StartRaceInput!) { startRace(input: $input) { id } }');
 export const CANCEL_RACE = graphql('mutation CancelRace($id: ID!) { cancelRace(id: $id) { id status } }');
@@ -72,21 +76,14 @@ export function settableProperties(pairs: readonly { key: string; value: string 
 
 export const isLive = (status: string) => status === 'QUEUED' || status === 'RUNNING';
 
-const NUMBER_WORDS = ['none', 'one', 'both'];
-
-/** "one commits, one fails" for a run's writers. */
-export function runPattern(writers: { committed: boolean }[]): string {
-  const won = writers.filter((w) => w.committed).length;
-  const lost = writers.length - won;
-  if (writers.length === 2) {
-    if (won === 2) return 'both commit';
-    if (won === 0) return 'both fail';
-    return 'one commits, one fails';
-  }
-  if (lost === 0) return `all ${won} commit`;
-  if (won === 0) return `all ${lost} fail`;
-  return `${NUMBER_WORDS[won] ?? won} commit${won === 1 ? 's' : ''}, ${lost} fail${lost === 1 ? 's' : ''}`;
-}
+/** "one commits, one fails" for a run's writers; a writer with nothing to commit is neither (outcomePattern). */
+export const runPattern = (writers: readonly { operation: string; outcome: string }[]): string =>
+  outcomePattern(
+    writers.map((w) => ({
+      operation: w.operation,
+      outcome: w.outcome.toLowerCase().replaceAll('_', '-') as WriterOutcomeKind,
+    })),
+  );
 
 /** "one commits, one fails · 5 of 5" — each pattern with the runs that showed it, most frequent first. */
 export function outcomeSummary(race: Pick<RaceSummary, 'runs' | 'runsRequested'>): string {

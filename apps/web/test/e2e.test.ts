@@ -100,6 +100,25 @@ describe('races', () => {
     await tab.shot('races');
   });
 
+  it("lists the one case list: the lesson's 22 cases, then the store cases; H1 says it needs a table root on S3", async () => {
+    const { page } = tab;
+    await page.goto('/races');
+    const select = page.locator('#case');
+    await expect.poll(() => select.isEnabled()).toBe(true);
+    const ids = (group: string) =>
+      select
+        .locator(`optgroup[data-group=${group}] option`)
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(await ids('lesson')).toHaveLength(22);
+    expect(await ids('store')).toEqual(['H1', 'G1', 'G2', 'G3']);
+    const h1 = select.locator('option[value=H1]');
+    expect(await h1.isDisabled()).toBe(true);
+    expect(await h1.textContent()).toContain('needs a table root on S3');
+    await select.selectOption('G1');
+    expect(await page.getByTestId('case-store').textContent()).toContain('the lab wraps any store with that fault');
+    await select.selectOption('B1');
+  });
+
   it('shows the problems of a malformed custom race and stores nothing', async () => {
     const { page } = tab;
     await page.goto('/races');
@@ -389,6 +408,52 @@ describe('a table of your own', () => {
     }
     await tab.shot('own-table-race');
     expect(hashes(source)).toEqual(before);
+  });
+
+  it('two deletes that match no rows: warned when submitted, each "matched no rows: nothing to commit", never "failed"', async () => {
+    const source = join(stack.roots, 'mine', 'no-match');
+    cpSync(fixture('delta-golden', 'table-with-dv-small'), source, { recursive: true });
+    const { page } = tab;
+    await page.goto('/races');
+    await page.getByLabel('My own writers').check();
+    await page.getByLabel('A table of your own').check();
+    await page.locator('#table-location').fill('mine/no-match');
+    for (const [i, predicate] of ['value = 1000', 'value > 99'].entries()) {
+      await page.getByLabel('Operation').nth(i).selectOption('delete');
+      await page.getByLabel('Predicate').nth(i).fill(predicate);
+    }
+    await page.locator('#runs').fill('1');
+    await page.getByRole('button', { name: 'Start race' }).click();
+    await page.waitForURL(/\/races\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+    // Said as soon as the race is submitted, before it runs.
+    await expect
+      .poll(() => page.getByTestId('race-warnings').textContent())
+      .toContain(
+        'value = 1000 matches no rows of the table as it is now, so its delete will end with nothing to commit',
+      );
+    await page.locator('[data-testid=race-status][data-status=DONE]').waitFor({ timeout: 120_000 });
+    const run = page.getByTestId('run').first();
+    await run.getByTestId('verdict').waitFor();
+    expect(await run.getByTestId('verdict').getAttribute('data-status')).toBe('serializable');
+    const writers = run.locator('[data-testid=writer]');
+    expect(await writers.count()).toBe(2);
+    for (let i = 0; i < 2; i++) {
+      expect(await writers.nth(i).getAttribute('data-outcome')).toBe('NOTHING_TO_COMMIT');
+      expect(await writers.nth(i).textContent()).toContain('matched no rows: nothing to commit');
+      expect(await writers.nth(i).textContent()).not.toMatch(/fail/i);
+    }
+    expect(await run.getByTestId('nothing-to-commit').textContent()).toContain('matched no rows: nothing to commit');
+    expect(await run.getByTestId('failed-writers').count()).toBe(0);
+    expect(await page.getByTestId('outcome-summary').textContent()).toBe(
+      'both matched no rows: nothing to commit · 1 of 1',
+    );
+    const page_ = await page.locator('main').textContent();
+    expect(page_).not.toMatch(/\bfail(s|ed)?\b/);
+    await tab.shot('nothing-to-commit-race');
+    // The race list says the same.
+    await page.goto('/races');
+    await expect.poll(() => page.locator('main').textContent()).toContain('nothing to commit');
+    await tab.shot('nothing-to-commit-race-list');
   });
 
   it('the playground maps it by a column, counts two predicates per file and forecasts them by engine', async () => {

@@ -435,6 +435,7 @@ describe('measured in the lab, and the race that measures a pair', () => {
     runs,
     firstCommitted,
     secondCommitted,
+    secondNothingToCommit: 0,
     messages: [],
   });
   const measured = { runs: 5, caseIds: ['B1'], inOrder: order(3, 0), otherOrder: order(2, 0), neitherCommitted: 0 };
@@ -452,6 +453,13 @@ describe('measured in the lab, and the race that measures a pair', () => {
     );
     expect(measuredSummary({ ...measured, inOrder: order(2, 2, 0), otherOrder: order(3, 0) })).toBe(
       'B1: 2 runs in this order: SECOND committed in 2; FIRST committed in only 0; 3 more ran the other way',
+    );
+  });
+
+  it('says runs in which SECOND had nothing to commit apart from failures', () => {
+    const idle = { ...order(3, 1), secondNothingToCommit: 2 };
+    expect(measuredSummary({ ...measured, inOrder: idle, otherOrder: order(0, 0) })).toBe(
+      'B1: 3 runs in this order: SECOND committed in 1, had nothing to commit in 2',
     );
   });
 

@@ -127,3 +127,13 @@ export {
   workLimitOf,
   workRefusal,
 } from './work-duration';
+export {
+  NOTHING_TO_COMMIT,
+  nothingToCommitSummary,
+  nothingToCommitWords,
+  type OutcomeFields,
+  outcomePattern,
+  WRITER_OUTCOMES,
+  type WriterOutcomeKind,
+  writerOutcomeOf,
+} from './writer-outcome';

@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import { type Checked, checkWith, isObject, objectMessage } from './problems';
 import { notList } from './shapes';
+import { WRITER_OUTCOMES } from './writer-outcome';
 
 const DATA_SOURCES = ['synthetic', 'tlc'] as const;
 const VERDICT_STATUSES = ['serializable', 'reordered', 'not-serializable'] as const;
@@ -19,6 +20,7 @@ const integer = v.pipe(v.number('must be an integer'), v.integer('must be an int
 const count = v.pipe(integer, v.minValue(0, 'must be at least 0'));
 const nullableInteger = v.nullish(integer, null);
 const texts = v.array(text, 'must be an array');
+const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
 
 function object<E extends v.ObjectEntries>(entries: E) {
   return notList(
@@ -49,6 +51,12 @@ const writerResult = object({
     ),
   ),
   committed: flag,
+  outcome: v.pipe(
+    v.optional(v.picklist(WRITER_OUTCOMES, oneOf(WRITER_OUTCOMES))),
+    v.description(
+      'committed, failed, or nothing-to-commit (no error, nothing written: e.g. a delete or update that matched no rows; its warnings hold "nothing to commit"). Absent in older files: read it from committed, errorMessage and warnings',
+    ),
+  ),
   version: v.pipe(nullableInteger, v.description('table version (Delta) or null')),
   attempts: v.pipe(count, v.description('how many times the writer ran its whole change (1 without a retry loop)')),
   commitRetries: v.pipe(nullableInteger, v.description('versions the library moved past inside the final attempt')),
@@ -96,8 +104,6 @@ const tableCheck = object({
   tempLogFilesOnDisk: v.optional(integer),
 });
 
-const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
-
 const verdict = object({
   status: v.picklist(VERDICT_STATUSES, oneOf(VERDICT_STATUSES)),
   order: texts,
@@ -119,6 +125,12 @@ const verdict = object({
     ),
   ),
   failedWriters: list(object({ name: text, rowsTouched: count, untouched: flag, summary: text })),
+  nothingToCommit: v.pipe(
+    v.optional(list(object({ name: text, summary: text }))),
+    v.description(
+      'writers that ended with nothing to commit, e.g. "del1\'s delete matched no rows: nothing to commit" (no failure: they are not among failedWriters)',
+    ),
+  ),
   oracleMs: number,
 });
 

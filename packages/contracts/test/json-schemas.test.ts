@@ -9,7 +9,14 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { checkCodeAudit, checkJobsManifest, checkLabResults } from '../src/index';
+import {
+  checkCodeAudit,
+  checkJobsManifest,
+  checkLabResults,
+  NOTHING_TO_COMMIT,
+  nothingToCommitWords,
+  writerOutcomeOf,
+} from '../src/index';
 import { CONTRACTS, CONTRACTS_FOLDER, type ContractFile, contractText, jsonSchemaOf } from '../src/json-schemas';
 
 const REPO = join(import.meta.dirname, '..', '..', '..');
@@ -150,6 +157,44 @@ describe("the repository's example documents", () => {
     const results = ajv.compile(jsonSchemaOf('lab-results.schema.json'));
     const [lab] = examples;
     expect(results({ ...(lab?.document as object), scale: 1.5 })).toBe(false);
+  });
+
+  it("a writer's outcome and the verdict's nothing-to-commit writers: accepted by schema and check, an unknown outcome refused", () => {
+    const results = ajv.compile(jsonSchemaOf('lab-results.schema.json'));
+    const lab = examples[0]?.document as { cases: { runs: { writers: object[]; verdict?: object }[] }[] };
+    const withRun = (writer: object, verdict: object) => ({
+      ...lab,
+      cases: [{ ...lab.cases[0], runs: [{ ...lab.cases[0]?.runs[0], writers: [writer], verdict }] }],
+    });
+    const run = lab.cases[0]?.runs[0] as { writers: object[]; verdict: object };
+    const nothing = {
+      ...run.writers[0],
+      committed: false,
+      outcome: 'nothing-to-commit',
+      warnings: ['nothing to commit'],
+    };
+    const listed = {
+      ...run.verdict,
+      nothingToCommit: [{ name: 'a', summary: "a's delete matched no rows: nothing to commit" }],
+    };
+    const good = withRun(nothing, listed);
+    expect(results(good), JSON.stringify(results.errors)).toBe(true);
+    expect(checkLabResults(good, 'f')).toMatchObject({ ok: true });
+    const bad = withRun({ ...nothing, outcome: 'skipped' }, listed);
+    expect(results(bad)).toBe(false);
+    expect(checkLabResults(bad, 'f')).toMatchObject({ ok: false });
+  });
+
+  it('writerOutcomeOf reads a writer without an outcome field from committed, errorMessage and warnings', () => {
+    expect(writerOutcomeOf({ committed: false, errorMessage: null, warnings: [NOTHING_TO_COMMIT] })).toBe(
+      'nothing-to-commit',
+    );
+    expect(writerOutcomeOf({ committed: false, errorMessage: 'refused', warnings: [NOTHING_TO_COMMIT] })).toBe(
+      'failed',
+    );
+    expect(writerOutcomeOf({ committed: false, errorMessage: null, warnings: [] })).toBe('failed');
+    expect(writerOutcomeOf({ committed: true, errorMessage: null })).toBe('committed');
+    expect(nothingToCommitWords('delete')).toBe('matched no rows: nothing to commit');
   });
 
   it('the code audit schema and its check agree on a result, and refuse a column of 0 and an unknown kind', () => {

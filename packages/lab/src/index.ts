@@ -66,7 +66,9 @@ export {
   propertyProblems,
   runnableCustomCase,
 } from './cases/custom';
+export { caseGroup, refuseWithoutStore, StoreNeededError, storeNeed } from './cases/groups';
 export { type LocationCaseOptions, locationCase } from './cases/location';
+export { labTableNoMatchWarnings, noMatchWarnings } from './cases/no-match';
 export { type Dataset, prepareDataset, SERVED_SCALES, scaledFigures } from './data/index';
 export { type DemoReport, runDemo } from './demo';
 export {

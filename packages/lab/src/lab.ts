@@ -7,9 +7,11 @@ import { mkdir } from 'node:fs/promises';
 import { MAX_RUNS } from '@racelab/contracts';
 import { ENGINE_INFO, withConnection } from '@racelab/engine';
 import type { LabCase } from './cases/catalog';
+import { refuseWithoutStore } from './cases/groups';
 import { datasetCacheDir, lazyDataset } from './data/index';
 import { formatOf, selectCases, tableFormats } from './formats/registry';
 import { VerdictMemo } from './oracle/memo';
+import { withOutcome } from './results/summary';
 import type { CaseResult, LabResults, RunResult } from './results/types';
 import type { AcrossHosts } from './runner/across-hosts';
 import { RaceCancelledError, type WriterEvent } from './runner/race';
@@ -72,6 +74,7 @@ export function validateLabOptions(o: LabOptions): { cases: LabCase[]; runs: num
   const cases = given.every((c) => typeof c === 'string')
     ? selectCases(given)
     : given.map((c) => (typeof c === 'string' ? (selectCases([c])[0] as LabCase) : c));
+  for (const c of cases) refuseWithoutStore(c, o.tableRoot);
   return { cases, runs, scale };
 }
 
@@ -131,7 +134,7 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
         for (let i = 1; i <= runs; i++) {
           if (o.signal?.aborted) throw new RaceCancelledError();
           progress({ kind: 'run', caseId: c.id, run: i, runs, done, total });
-          const run = await caseRuns.run(i, {
+          const raced = await caseRuns.run(i, {
             dataset,
             workDir: o.workDir,
             ...(o.keepRuns && { keep: true }),
@@ -141,6 +144,7 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
             onEvent: (writer: string, event: WriterEvent) =>
               progress({ kind: 'writer', caseId: c.id, run: i, writer, event }),
           });
+          const run = { ...raced, writers: raced.writers.map(withOutcome) };
           caseResult.runs.push(run);
           done++;
           progress({ kind: 'run', caseId: c.id, run: i, runs, done, total, result: run });

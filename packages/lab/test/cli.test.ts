@@ -34,8 +34,19 @@ describe('bad input', () => {
     const r = lab(['Z9', '--json', json]);
     expect(r.status).toBe(2);
     expect(r.lines).toEqual([
-      'lab: unknown case Z9; the cases are A1, A2, B1, B2, B3, C1, C2, C3, I1, I2, I3, I4, I5, I6, D1, E1, E2, F1, F2, P1, P2, P3, H1, G1, G2, G3',
+      "lab: unknown case Z9; the lesson's cases are A1, A2, B1, B2, B3, C1, C2, C3, I1, I2, I3, I4, I5, I6, D1, E1, E2, F1, F2, P1, P2, P3; the store cases are H1, G1, G2, G3",
     ]);
+    expect(existsSync(json)).toBe(false);
+  });
+
+  it('H1 on local disk: refused, saying the store it needs, before anything runs', () => {
+    const json = join(work, 'h1.json');
+    const r = lab(['H1', '--runs', '1', '--scale', '0.01', '--json', json]);
+    expect(r.status).toBe(2);
+    expect(r.lines).toEqual([
+      'lab: H1 needs a store that ignores put-if-absent (a lying S3 store, as the fault proxy of npm run test:s3 makes): it runs only with its tables on S3 (a table root s3://…); a local disk always honours put-if-absent; start it with a table root on S3',
+    ]);
+    expect(r.stderr).not.toMatch(/preparing|data OK/);
     expect(existsSync(json)).toBe(false);
   });
 
@@ -71,5 +82,21 @@ describe('bad input', () => {
     expect(r.lines).toHaveLength(1);
     expect(r.lines[0]).toMatch(/ECONNREFUSED|connect/);
     expect(existsSync(json)).toBe(false);
+  });
+});
+
+describe('--list', () => {
+  it("lists the one case list: the lesson's 22 cases, then the store cases with the store each needs", () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', LAB, '--list'], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    const ids = (from: number, to: number) =>
+      lines.slice(from, to).flatMap((l) => /^ {2}([A-Z][0-9]) /.exec(l)?.[1] ?? []);
+    const store = lines.findIndex((l) => l.startsWith('the store cases'));
+    expect(lines[0]).toMatch(/^the lesson's cases/);
+    expect(ids(1, store)).toHaveLength(22);
+    expect(ids(store + 1, lines.length)).toEqual(['H1', 'G1', 'G2', 'G3']);
+    const h1 = lines.findIndex((l) => l.startsWith('  H1 '));
+    expect(lines[h1 + 1]).toContain('needs a store that ignores put-if-absent');
   });
 });

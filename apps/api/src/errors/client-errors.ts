@@ -42,6 +42,13 @@ export class TableRefusedError extends GraphQLError {
   }
 }
 
+/** A case that needs a store this race does not have (H1: one that ignores put-if-absent, on S3). */
+export class StoreNeededError extends GraphQLError {
+  constructor(message: string) {
+    super(message, { extensions: { code: 'STORE_NEEDED' } });
+  }
+}
+
 export class ConflictError extends GraphQLError {
   constructor(message: string) {
     super(message, { extensions: { code: 'CONFLICT' } });

@@ -35,6 +35,11 @@ export const RaceType = builder.objectRef<Race>('Race').implement({
       resolve: (r, _args, ctx) => specForClients(r.spec, namedRoots(ctx.locations)),
     }),
     tableRoot: t.string({ nullable: true, resolve: (r) => specOf(r.spec).tableRoot ?? null }),
+    warnings: t.stringList({
+      description:
+        'what was said when the race was submitted, e.g. a writer whose predicate matches no rows of the table as it was then (that writer will end with nothing to commit)',
+      resolve: (r) => specOf(r.spec).warnings ?? [],
+    }),
     tableLocation: t.string({
       nullable: true,
       description: "the table of one's own whose copies the race ran on, as it was named; null for the lab's tables",

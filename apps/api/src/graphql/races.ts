@@ -1,6 +1,6 @@
 /** Races: the case catalog, listing and reading races, starting and cancelling them, live progress. */
 
-import { onBaseTable, selectCases } from '@racelab/lab';
+import { labCases, onBaseTable } from '@racelab/lab';
 import { storedActor } from '../actors/actor';
 import type { Db, Prisma, Race } from '../db/prisma';
 import { ConflictError, InputError, NotFoundError } from '../errors/client-errors';
@@ -63,8 +63,8 @@ const IsolationCell = builder
   });
 
 builder.queryFields((t) => ({
-  // The default lab's presets: a case of a suite (H1 needs a store set up for it) is started by id only.
-  cases: t.field({ type: [RaceCase], resolve: () => selectCases([]) }),
+  // The one case list: the lesson's cases, then the store cases (each says the store it needs).
+  cases: t.field({ type: [RaceCase], resolve: () => labCases() }),
   races: t.field({
     type: RaceConnection,
     args: {

@@ -1,4 +1,5 @@
 /** One run of a race: each writer's outcome, the table it left, its commit log and its verdict. */
+import { WRITER_OUTCOMES, writerOutcomeOf } from '@racelab/contracts';
 import type { Run, TableCheck, WriterOutcome } from '../db/prisma';
 import type { StoredVerdict } from '../races/store';
 import { builder } from './builder';
@@ -34,11 +35,25 @@ const AttemptError = builder.objectRef<AttemptShape>('AttemptError').implement({
   }),
 });
 
+/** COMMITTED, FAILED or NOTHING_TO_COMMIT: the contracts' outcomes as GraphQL names them. */
+const enumName = (o: string) => o.toUpperCase().replaceAll('-', '_');
+const WriterOutcomeKindEnum = builder.enumType('WriterOutcomeKind', {
+  description:
+    'How a writer ended: it committed, it failed, or it had nothing to commit (no error, nothing written: a delete or update that matched no rows)',
+  values: Object.fromEntries(WRITER_OUTCOMES.map((o) => [enumName(o), { value: enumName(o) }])),
+});
+
 const WriterOutcomeType = builder.objectRef<WriterOutcome>('WriterOutcome').implement({
   fields: (t) => ({
     name: t.exposeString('name'),
     operation: t.exposeString('operation'),
     committed: t.exposeBoolean('committed'),
+    outcome: t.field({
+      type: WriterOutcomeKindEnum,
+      description:
+        'committed, failed, or nothing to commit ("matched no rows: nothing to commit" for a delete or update)',
+      resolve: (w) => enumName(writerOutcomeOf(w)),
+    }),
     version: t.exposeInt('version', { nullable: true }),
     attempts: t.exposeInt('attempts'),
     errorClass: t.exposeString('errorClass', { nullable: true }),

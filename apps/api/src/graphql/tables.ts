@@ -168,12 +168,16 @@ const clientSafeMessages = (messages: string[], ctx: ApiContext) => [
   ...new Set(messages.map((x) => clientSafeText(x, ctx))),
 ];
 
+const NOTHING_TO_COMMIT_RUNS =
+  'runs in which the writer ended with nothing to commit (no failure: e.g. its predicate matched no rows)';
 const MeasuredOrderType = builder.objectRef<OrderTally>('MeasuredOrder').implement({
   description: 'The runs of a pair that committed in one order',
   fields: (t) => ({
     runs: t.exposeInt('runs'),
     firstCommitted: t.exposeInt('firstCommitted'),
     secondCommitted: t.exposeInt('secondCommitted'),
+    firstNothingToCommit: t.exposeInt('firstNothingToCommit', { description: NOTHING_TO_COMMIT_RUNS }),
+    secondNothingToCommit: t.exposeInt('secondNothingToCommit', { description: NOTHING_TO_COMMIT_RUNS }),
     messages: t.stringList({ resolve: (o, _args, ctx) => clientSafeMessages(o.messages, ctx) }),
   }),
 });
@@ -186,6 +190,8 @@ const MeasuredType = builder.objectRef<Measured>('MeasuredOutcome').implement({
     runs: t.exposeInt('runs', { description: 'every run of the pair, in either order' }),
     firstCommitted: t.exposeInt('firstCommitted', { description: EITHER_ORDER }),
     secondCommitted: t.exposeInt('secondCommitted', { description: EITHER_ORDER }),
+    firstNothingToCommit: t.exposeInt('firstNothingToCommit', { description: EITHER_ORDER }),
+    secondNothingToCommit: t.exposeInt('secondNothingToCommit', { description: EITHER_ORDER }),
     messages: t.stringList({
       description: EITHER_ORDER,
       resolve: (m, _args, ctx) => clientSafeMessages(m.messages, ctx),

@@ -2,7 +2,7 @@
  * The serial-replay oracle's verdict on a run, as stored with it: the committed writers replayed one
  * after another, compared with the raced table.
  */
-import type { FailedWriterCheck, VerdictWriter } from '@racelab/lab';
+import type { FailedWriterCheck, NothingToCommitCheck, VerdictWriter } from '@racelab/lab';
 import type { StoredVerdict } from '../races/store';
 import { builder } from './builder';
 import { KeyValue, pairs } from './key-value-types';
@@ -39,6 +39,14 @@ const FailedWriterCheckType = builder.objectRef<FailedWriterCheck>('FailedWriter
   }),
 });
 
+const NothingToCommitCheckType = builder.objectRef<NothingToCommitCheck>('NothingToCommitCheck').implement({
+  description: 'A writer that ended without an error and wrote nothing: no failure',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    summary: t.exposeString('summary', { description: `e.g. "del1's delete matched no rows: nothing to commit"` }),
+  }),
+});
+
 export const RunVerdictType = builder.objectRef<StoredVerdict>('RunVerdict').implement({
   description:
     'The serial-replay oracle: the committed writers replayed one after another on a fresh copy of the starting table, compared with the raced table as a multiset of rows',
@@ -54,6 +62,11 @@ export const RunVerdictType = builder.objectRef<StoredVerdict>('RunVerdict').imp
     writers: t.field({ type: [VerdictWriterType], resolve: (v) => v.writers ?? [] }),
     examples: t.field({ type: [VerdictExampleType], resolve: (v) => v.examples ?? [] }),
     failedWriters: t.field({ type: [FailedWriterCheckType], resolve: (v) => v.failedWriters }),
+    nothingToCommit: t.field({
+      type: [NothingToCommitCheckType],
+      description: 'writers that had nothing to commit; they are not among failedWriters',
+      resolve: (v) => v.nothingToCommit ?? [],
+    }),
     oracleMs: t.exposeFloat('oracleMs', { description: "the oracle's own time, outside the run's durationMs" }),
   }),
 });

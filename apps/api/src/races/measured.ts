@@ -4,6 +4,7 @@
  * A prediction says what SECOND does once FIRST has committed, so each run is counted under the order
  * its commits took (`inOrder`: FIRST's commit landed first), and only those runs compare with it.
  */
+import { writerOutcomeOf } from '@racelab/contracts';
 import { onBaseTable, type WriterOperation, type WriterSpec } from '@racelab/lab';
 import type { Db } from '../db/prisma';
 import { specOf } from './spec';
@@ -14,6 +15,9 @@ export interface OrderTally {
   /** Runs in which the writer given first / second committed. */
   firstCommitted: number;
   secondCommitted: number;
+  /** Runs in which it ended with nothing to commit (no failure: e.g. its predicate matched no rows). */
+  firstNothingToCommit: number;
+  secondNothingToCommit: number;
   /** The losers' distinct error messages. */
   messages: string[];
 }
@@ -24,6 +28,8 @@ export interface Measured {
   runs: number;
   firstCommitted: number;
   secondCommitted: number;
+  firstNothingToCommit: number;
+  secondNothingToCommit: number;
   messages: string[];
   caseIds: string[];
   /** Runs in which FIRST went first: its commit is in the log before SECOND's, or SECOND started after it. */
@@ -53,6 +59,7 @@ interface StoredWriter {
   committed: boolean;
   version: number | null;
   errorMessage: string | null;
+  warnings: string[];
 }
 
 type Side = 'first' | 'second';
@@ -71,12 +78,22 @@ function runOrder(first: StoredWriter | undefined, second: StoredWriter | undefi
   return null;
 }
 
-const emptyTally = (): OrderTally => ({ runs: 0, firstCommitted: 0, secondCommitted: 0, messages: [] });
+const emptyTally = (): OrderTally => ({
+  runs: 0,
+  firstCommitted: 0,
+  secondCommitted: 0,
+  firstNothingToCommit: 0,
+  secondNothingToCommit: 0,
+  messages: [],
+});
+const nothingToCommit = (w: StoredWriter | undefined) => w !== undefined && writerOutcomeOf(w) === 'nothing-to-commit';
 
 function count(tally: OrderTally, first: StoredWriter | undefined, second: StoredWriter | undefined) {
   tally.runs++;
   if (first?.committed) tally.firstCommitted++;
   if (second?.committed) tally.secondCommitted++;
+  if (nothingToCommit(first)) tally.firstNothingToCommit++;
+  if (nothingToCommit(second)) tally.secondNothingToCommit++;
   for (const w of [first, second]) {
     if (w && !w.committed && w.errorMessage && !tally.messages.includes(w.errorMessage))
       tally.messages.push(w.errorMessage);
@@ -98,7 +115,9 @@ export async function measuredOutcomes(
       spec: true,
       runs: {
         where: { status: 'DONE' },
-        select: { writers: { select: { name: true, committed: true, version: true, errorMessage: true } } },
+        select: {
+          writers: { select: { name: true, committed: true, version: true, errorMessage: true, warnings: true } },
+        },
       },
     },
   });

@@ -19,23 +19,27 @@ import {
   type StartRace,
   type WriterInput,
 } from '@racelab/contracts';
-import type { StructType } from '@racelab/engine';
+import type { DeltaTable } from '@racelab/engine';
 import {
   CaseInputError,
   type DeltaCase,
   formatOf,
   type LabCase,
+  StoreNeededError as LabStoreNeededError,
   type LocationConfig,
   LocationError,
+  labTableNoMatchWarnings,
   labTableSchema,
   locationCase,
+  noMatchWarnings,
+  refuseWithoutStore,
   resolveTableLocation,
   runnableCustomCase,
   selectCases,
   UnknownCaseError,
   withProperties,
 } from '@racelab/lab';
-import { InputError, TableRefusedError } from '../errors/client-errors';
+import { InputError, StoreNeededError, TableRefusedError } from '../errors/client-errors';
 import { openTable } from '../tables/open-table';
 
 export type { WriterInput } from '@racelab/contracts';
@@ -48,6 +52,8 @@ export interface RaceSpec {
   /** Where the run tables live, when not on the worker's disk: an s3:// prefix. */
   tableRoot?: string;
   acrossWorkers?: boolean;
+  /** Said when the race was submitted: a writer whose predicate matches no rows of the table (noMatchWarnings). */
+  warnings?: string[];
 }
 
 /** The case's fields with one key renamed in place (the others keep their order, as the stored JSON shows them). */
@@ -135,18 +141,18 @@ async function ownTableCase(
  */
 async function ownTableSpec(input: unknown, location: string, locations: LocationConfig): Promise<RaceSpec> {
   const problems: string[] = [];
-  let schema: StructType | undefined;
+  let table: DeltaTable | undefined;
   // A lab alias is stage 1's problem: resolving it would build the lab's data set first.
   if (!namesLabTable(location)) {
     try {
-      schema = (await openTable(location, locations)).table.schema;
+      table = (await openTable(location, locations)).table;
     } catch (e) {
       // A refused table is one more problem of the race, said beside the others.
       if (!(e instanceof InputError || e instanceof TableRefusedError)) throw e;
       problems.push(`tableLocation: ${e.message}`);
     }
   }
-  const checked = checkStartRace(input, schema === undefined ? {} : { tableSchema: schema });
+  const checked = checkStartRace(input, table === undefined ? {} : { tableSchema: table.schema });
   if (!checked.ok) problems.push(...checked.problems);
   let tableRoot: string | undefined;
   try {
@@ -158,17 +164,20 @@ async function ownTableSpec(input: unknown, location: string, locations: Locatio
   // GraphQL typed the input, so its writers are writers even where stage 1 found problems.
   const start = checked.ok ? checked.value : (input as StartRace);
   const c =
-    schema !== undefined && start.caseId == null && Array.isArray(start.writers)
+    table !== undefined && start.caseId == null && Array.isArray(start.writers)
       ? await ownTableCase(start, locations, tableRoot)
       : [];
   if (Array.isArray(c)) problems.push(...c);
   if (problems.length > 0 || !checked.ok || Array.isArray(c)) throw refusal(problems);
+  // The table as it is now: a writer whose predicate matches none of its rows will have nothing to commit.
+  const warnings = table === undefined ? [] : await noMatchWarnings(table, c.writers);
   return {
     case: c,
     runs: checked.value.runs,
     scale: checked.value.scale,
     ...(tableRoot !== undefined && { tableRoot }),
     ...(checked.value.acrossWorkers && { acrossWorkers: true }),
+    ...(warnings.length > 0 && { warnings }),
   };
 }
 
@@ -184,11 +193,23 @@ export async function raceSpec(input: unknown, locations: LocationConfig): Promi
   if (tableRoot !== undefined && !formatOf(c).takesTableRoot) {
     throw new InputError(`tableRoot applies to Delta cases; ${c.id} is ${c.format}`);
   }
+  try {
+    refuseWithoutStore(c, tableRoot);
+  } catch (e) {
+    if (e instanceof LabStoreNeededError) throw new StoreNeededError(e.message);
+    throw e;
+  }
+  // Custom writers on a lab table: counted on its base table when a worker here has built it at this scale.
+  const warnings =
+    start.caseId == null && c.format === 'delta'
+      ? await labTableNoMatchWarnings(c, locations.workDir, start.scale)
+      : [];
   return {
     case: c,
     runs: start.runs,
     scale: start.scale,
     ...(tableRoot !== undefined && { tableRoot }),
     ...(start.acrossWorkers && { acrossWorkers: true }),
+    ...(warnings.length > 0 && { warnings }),
   };
 }

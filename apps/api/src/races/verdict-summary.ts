@@ -8,7 +8,7 @@ import type { RunVerdict } from '@racelab/lab';
 
 type Status = RunVerdict['status'];
 /** What the line is made of: any verdict, as the lab gives it or as it is stored. */
-type Words = Pick<RunVerdict, 'status' | 'summary' | 'failedWriters'>;
+type Words = Pick<RunVerdict, 'status' | 'summary' | 'failedWriters' | 'nothingToCommit'>;
 const RANK: Record<Status, number> = { serializable: 0, reordered: 1, 'not-serializable': 2 };
 const FAILED_WRITERS = 3;
 
@@ -33,6 +33,8 @@ export function verdictSummary(verdicts: (Words | null)[], runsRequested: number
     add(v.summary, RANK[v.status], v.status === 'reordered');
     // After every verdict on the table itself: a failed writer's check says what it left, not what the table is.
     for (const f of v.failedWriters) add(f.summary, FAILED_WRITERS, true);
+    // A writer with nothing to commit is no failure, said last all the same: the team meant it to change rows.
+    for (const n of v.nothingToCommit ?? []) add(n.summary, FAILED_WRITERS, true);
   }
   if (groups.size === 0) return null;
   return [...groups.entries()]

@@ -2,6 +2,7 @@
  * One race, in a worker: claimed as every job is (claimed-job.ts), run with the lab (writer processes on
  * fresh table copies), each run's outcomes stored as it ends, and the race ended DONE with its versions.
  */
+import { nothingToCommitWords, writerOutcomeOf } from '@racelab/contracts';
 import { type LabProgress, RaceCancelledError, type RemoteWriterJob, type RunResult, runLab } from '@racelab/lab';
 import type { Db } from '../db/prisma';
 import { specOf } from '../races/spec';
@@ -13,10 +14,15 @@ export interface WorkerDeps extends JobDeps {
   dispatch: (jobs: RemoteWriterJob[]) => Promise<void>;
 }
 
+/** "a committed v1; b failed: CommitFailedError"; a writer with nothing to commit says so ("matched no rows: …"). */
 function runSummary(r: RunResult): string {
-  return r.writers
-    .map((w) => (w.committed ? `${w.name} committed v${w.version ?? '?'}` : `${w.name} failed: ${w.errorClass}`))
-    .join('; ');
+  const said = (w: RunResult['writers'][number]) => {
+    const outcome = writerOutcomeOf(w);
+    if (outcome === 'committed') return `${w.name} committed v${w.version ?? '?'}`;
+    if (outcome === 'nothing-to-commit') return `${w.name} ${nothingToCommitWords(w.operation)}`;
+    return `${w.name} failed: ${w.errorClass}`;
+  };
+  return r.writers.map(said).join('; ');
 }
 
 /** Runs async steps one after another, in the order they were asked for (progress arrives synchronously). */

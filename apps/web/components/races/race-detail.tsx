@@ -84,6 +84,16 @@ export function RaceDetail({ id }: { id: string }) {
         )}
       </div>
       {race.reason && <p className="error-text">{race.reason}</p>}
+      {race.warnings.length > 0 && (
+        <div className="muted" data-testid="race-warnings">
+          Said when the race was submitted:
+          <ul>
+            {race.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {race.cancelledBy && (
         <p className="muted" data-testid="cancelled-by">
           Cancelled by {race.cancelledBy.description}.

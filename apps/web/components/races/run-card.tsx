@@ -39,6 +39,10 @@ export function RunCard({ run }: { run: RunRow }) {
           <i style={{ background: '#d2453b' }} />
           failure
         </span>
+        <span>
+          <i style={{ background: '#5d6b7c' }} />
+          nothing to commit
+        </span>
       </div>
       <div className="grid-2">
         <div>

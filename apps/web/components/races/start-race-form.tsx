@@ -16,6 +16,12 @@ import { Failed } from '../states';
 import { useStartRace } from './use-start-race';
 import { WriterEditor } from './writer-editor';
 
+/** The one case list's groups, in its order. */
+const CASE_GROUPS = [
+  ['lesson', "The lesson's cases"],
+  ['store', 'Store cases: what a store’s answers do to a race'],
+] as const;
+
 export function StartRaceForm() {
   const cases = useQuery({ queryKey: ['cases'], queryFn: () => gql(CASES) });
   const [mode, setMode] = useState<'preset' | 'custom'>('preset');
@@ -70,13 +76,30 @@ export function StartRaceForm() {
         <label>
           Case
           <select id="case" value={caseId} onChange={(e) => setCaseId(e.target.value)} disabled={!cases.data}>
-            {(cases.data?.cases ?? [{ id: 'B1', title: 'loading…' }]).map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.id} — {c.title}
-              </option>
-            ))}
+            {cases.data ? (
+              CASE_GROUPS.map(([group, label]) => (
+                <optgroup key={group} label={label} data-group={group}>
+                  {cases.data.cases
+                    .filter((c) => c.group === group)
+                    .map((c) => (
+                      // This form sets no table root: a case that needs one on S3 is shown, not started, here.
+                      <option key={c.id} value={c.id} disabled={c.needsS3TableRoot}>
+                        {c.id} — {c.title}
+                        {c.needsS3TableRoot ? ' (needs a table root on S3: start it from the API or the CLI)' : ''}
+                      </option>
+                    ))}
+                </optgroup>
+              ))
+            ) : (
+              <option value="B1">B1 — loading…</option>
+            )}
           </select>
           {chosen && <span className="muted">{chosen.description}</span>}
+          {chosen?.store && (
+            <span className="muted" data-testid="case-store">
+              {chosen.store}
+            </span>
+          )}
         </label>
       ) : (
         <>

@@ -1,9 +1,10 @@
 /**
  * One run's writers on a time axis (ms from the run's start): starting the writer process (light),
  * opening the table and preparing (grey), waiting at the barrier (hatched), then the change until
- * it committed (green) or failed (red). The axis starts where the first writer had its table open,
+ * it committed (green), failed (red) or had nothing to commit (grey). The axis starts where the first writer had its table open,
  * so the race itself gets the width; a dashed line marks the barrier's release.
  */
+import { nothingToCommitWords } from '@racelab/contracts';
 import type { WriterRow } from '../../lib/races';
 
 const ROW = 28;
@@ -12,6 +13,15 @@ const RIGHT = 50;
 const WIDTH = 720;
 
 type Timed = WriterRow & { timings: NonNullable<WriterRow['timings']> };
+
+/** How a writer ended, in its bar's colour, in words and as the bar's label. */
+function ended(w: WriterRow): { colour: string; word: string; label: string } {
+  if (w.outcome === 'COMMITTED')
+    return { colour: '#2e9b55', word: `committed version ${w.version}`, label: `v${w.version}` };
+  if (w.outcome === 'NOTHING_TO_COMMIT')
+    return { colour: '#5d6b7c', word: nothingToCommitWords(w.operation), label: 'nothing' };
+  return { colour: '#d2453b', word: `failed (${w.errorClass})`, label: 'failed' };
+}
 
 export function Timeline({ writers, run }: { writers: WriterRow[]; run: number }) {
   const timed = writers.filter((w): w is Timed => w.timings !== null);
@@ -29,7 +39,7 @@ export function Timeline({ writers, run }: { writers: WriterRow[]; run: number }
       style={{ maxWidth: `${WIDTH}px` }}
       role="img"
       aria-label={`Timeline of run ${run}: ${timed
-        .map((w) => `${w.name} ${w.committed ? 'committed' : 'failed'} at ${Math.round(w.timings.finished)} ms`)
+        .map((w) => `${w.name} ${ended(w).word} at ${Math.round(w.timings.finished)} ms`)
         .join(', ')}`}
       data-testid={`timeline-${run}`}
     >
@@ -42,7 +52,7 @@ export function Timeline({ writers, run }: { writers: WriterRow[]; run: number }
       {timed.map((w, i) => {
         const t = w.timings;
         const y = i * ROW + 4;
-        const colour = w.committed ? '#2e9b55' : '#d2453b';
+        const { colour, word, label } = ended(w);
         return (
           <g key={w.name}>
             <text x={LEFT - 8} y={y + 15} textAnchor="end" fontSize="12">
@@ -67,10 +77,10 @@ export function Timeline({ writers, run }: { writers: WriterRow[]; run: number }
               height={14}
               fill={colour}
             >
-              <title>{`${w.name}: ${w.committed ? `committed version ${w.version}` : `failed (${w.errorClass})`} at ${Math.round(t.finished)} ms`}</title>
+              <title>{`${w.name}: ${word} at ${Math.round(t.finished)} ms`}</title>
             </rect>
             <text x={x(t.finished) + 4} y={y + 15} fontSize="11" fill={colour}>
-              {w.committed ? `v${w.version}` : 'failed'}
+              {label}
             </text>
           </g>
         );

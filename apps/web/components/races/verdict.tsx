@@ -1,7 +1,8 @@
 /**
  * A run's verdict, shown before anything else about the run: did the table end as a serial order of the
  * committed writers would leave it? Where it did not, what differs: the row counts, each writer's change
- * missing or doubled, and a few of the rows. A failed writer's check says what it left untouched.
+ * missing or doubled, and a few of the rows. A failed writer's check says what it left untouched; a writer with
+ * nothing to commit (a delete or update that matched no rows) is said apart, as no failure.
  */
 import { type RaceSummary, VERDICT_LABEL, type VerdictRow, verdictTone } from '../../lib/races';
 
@@ -97,6 +98,13 @@ export function Verdict({ verdict: v }: { verdict: VerdictRow }) {
             <li key={f.name}>
               {!f.untouched && <span className="badge bad">changed</span>} {f.summary}
             </li>
+          ))}
+        </ul>
+      )}
+      {v.nothingToCommit.length > 0 && (
+        <ul data-testid="nothing-to-commit">
+          {v.nothingToCommit.map((w) => (
+            <li key={w.name}>{w.summary}</li>
           ))}
         </ul>
       )}

@@ -1,4 +1,8 @@
-/** A run's writers in a table: operation, outcome (the error, when one failed), read version, attempts and writes. */
+/**
+ * A run's writers in a table: operation, outcome (the error, when one failed; "matched no rows: nothing to commit"
+ * when a delete or update found nothing to change), read version, attempts and writes.
+ */
+import { nothingToCommitWords } from '@racelab/contracts';
 import { formatBytes, countOrDash as n, type RunRow } from '../../lib/races';
 
 export function WriterOutcomes({ writers }: { writers: RunRow['writers'] }) {
@@ -17,14 +21,17 @@ export function WriterOutcomes({ writers }: { writers: RunRow['writers'] }) {
       </thead>
       <tbody>
         {writers.map((w) => (
-          <tr key={w.name} data-testid="writer" data-committed={String(w.committed)}>
+          <tr key={w.name} data-testid="writer" data-committed={String(w.committed)} data-outcome={w.outcome}>
             <td>
               <strong>{w.name}</strong>
             </td>
             <td>{w.operation}</td>
             <td>
-              {w.committed ? (
+              {w.outcome === 'COMMITTED' ? (
                 <span className="badge ok">committed v{w.version}</span>
+              ) : w.outcome === 'NOTHING_TO_COMMIT' ? (
+                // No failure: the writer ended without an error and wrote nothing.
+                <span className="badge words">{nothingToCommitWords(w.operation)}</span>
               ) : (
                 <>
                   <span className="badge bad">{w.errorClass ?? 'failed'}</span>

@@ -1177,6 +1177,10 @@ export type introspection = {
           name: 'firstCommitted';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         };
+        firstNothingToCommit: {
+          name: 'firstNothingToCommit';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
         messages: {
           name: 'messages';
           type: {
@@ -1195,6 +1199,10 @@ export type introspection = {
         };
         secondCommitted: {
           name: 'secondCommitted';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        secondNothingToCommit: {
+          name: 'secondNothingToCommit';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         };
       };
@@ -1217,6 +1225,10 @@ export type introspection = {
         };
         firstCommitted: {
           name: 'firstCommitted';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        firstNothingToCommit: {
+          name: 'firstNothingToCommit';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         };
         inOrder: {
@@ -1253,6 +1265,10 @@ export type introspection = {
         };
         secondCommitted: {
           name: 'secondCommitted';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        };
+        secondNothingToCommit: {
+          name: 'secondNothingToCommit';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         };
       };
@@ -1300,6 +1316,20 @@ export type introspection = {
         startSweep: {
           name: 'startSweep';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'Sweep'; ofType: null } };
+        };
+      };
+    };
+    NothingToCommitCheck: {
+      kind: 'OBJECT';
+      name: 'NothingToCommitCheck';
+      fields: {
+        name: {
+          name: 'name';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        summary: {
+          name: 'summary';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         };
       };
     };
@@ -1644,6 +1674,18 @@ export type introspection = {
         };
         verdictStatus: { name: 'verdictStatus'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         verdictSummary: { name: 'verdictSummary'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        warnings: {
+          name: 'warnings';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+            };
+          };
+        };
         worker: { name: 'worker'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
       };
     };
@@ -1659,10 +1701,19 @@ export type introspection = {
           name: 'engine';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         };
+        group: {
+          name: 'group';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
         id: {
           name: 'id';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'ID'; ofType: null } };
         };
+        needsS3TableRoot: {
+          name: 'needsS3TableRoot';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        store: { name: 'store'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         takesTableProperties: {
           name: 'takesTableProperties';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
@@ -1877,6 +1928,22 @@ export type introspection = {
                 kind: 'NON_NULL';
                 name: never;
                 ofType: { kind: 'OBJECT'; name: 'FailedWriterCheck'; ofType: null };
+              };
+            };
+          };
+        };
+        nothingToCommit: {
+          name: 'nothingToCommit';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: {
+                kind: 'NON_NULL';
+                name: never;
+                ofType: { kind: 'OBJECT'; name: 'NothingToCommitCheck'; ofType: null };
               };
             };
           };
@@ -3025,6 +3092,10 @@ export type introspection = {
           name: 'operation';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         };
+        outcome: {
+          name: 'outcome';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'WriterOutcomeKind'; ofType: null } };
+        };
         peakRssMb: { name: 'peakRssMb'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
         readVersion: { name: 'readVersion'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         timings: { name: 'timings'; type: { kind: 'OBJECT'; name: 'WriterTimings'; ofType: null } };
@@ -3043,6 +3114,7 @@ export type introspection = {
         };
       };
     };
+    WriterOutcomeKind: { name: 'WriterOutcomeKind'; enumValues: 'COMMITTED' | 'FAILED' | 'NOTHING_TO_COMMIT' };
     WriterTimings: {
       kind: 'OBJECT';
       name: 'WriterTimings';

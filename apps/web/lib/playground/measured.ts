@@ -12,7 +12,7 @@ export const MEASURED_QUERY = graphql(`query PlaygroundMeasured(
 ) {
   measuredOutcome(table: $table, first: $first, second: $second, tableProperties: $tableProperties) {
     runs caseIds neitherCommitted
-    inOrder { runs firstCommitted secondCommitted messages }
+    inOrder { runs firstCommitted secondCommitted secondNothingToCommit messages }
     otherOrder { runs }
   }
 }`);
@@ -46,15 +46,19 @@ export type Measured = ResultOf<typeof MEASURED_QUERY>['measuredOutcome'];
 
 const runCount = (n: number) => `${n} run${n === 1 ? '' : 's'}`;
 
-/** What SECOND (and FIRST, when it did not always commit) did in the runs of one order. */
+/**
+ * What SECOND (and FIRST, when it did not always commit) did in the runs of one order; a run in which SECOND had
+ * nothing to commit is no failure.
+ */
 function fates(o: Measured['inOrder']): string {
-  const failed = o.runs - o.secondCommitted;
-  const second =
-    failed === 0
-      ? `SECOND committed in ${o.secondCommitted}`
-      : o.secondCommitted === 0
-        ? `SECOND failed in ${failed}`
-        : `SECOND committed in ${o.secondCommitted}, failed in ${failed}`;
+  const idle = o.secondNothingToCommit;
+  const failed = o.runs - o.secondCommitted - idle;
+  const said = [
+    o.secondCommitted > 0 && `committed in ${o.secondCommitted}`,
+    failed > 0 && `failed in ${failed}`,
+    idle > 0 && `had nothing to commit in ${idle}`,
+  ].filter((p): p is string => typeof p === 'string');
+  const second = `SECOND ${said.length > 0 ? said.join(', ') : `committed in ${o.secondCommitted}`}`;
   return o.firstCommitted < o.runs ? `${second}; FIRST committed in only ${o.firstCommitted}` : second;
 }
 

@@ -3,12 +3,17 @@
  * help); `npm run lab -- sweep …` is cli/sweep.ts. With --table, the writers of FILE (a custom race,
  * `{ writers: [...], properties? }`) race copies of the table at LOCATION (a path under LAB_ROOTS, or
  * s3://bucket/path in LAB_S3_BUCKETS); a refusal exits 2 with every problem.
+ * `npm run lab -- --list` prints every case, the lesson's then the store cases, with the store each store case needs.
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import type { LabCase } from '../cases/catalog';
+import { DeltaTable } from '@racelab/engine';
+import type { LabCase, TableAt } from '../cases/catalog';
 import { CaseInputError, type CustomCaseInput } from '../cases/custom';
+import { type CaseGroup, caseGroup, storeNeed } from '../cases/groups';
 import { locationCase } from '../cases/location';
+import { noMatchWarnings } from '../cases/no-match';
+import { labCases } from '../formats/registry';
 import { runLab } from '../lab';
 import { caseVerdict } from '../oracle/index';
 import { caseOutcome, loserErrors, tableAfter } from '../results/summary';
@@ -47,9 +52,11 @@ const LAB_COMMAND: CommandSpec = {
     '--work-dir DIR': 'where the data set, base tables and runs live (LAB_WORK_DIR, default var/lab)',
     '--table-root s3://…': 'run tables on S3 (endpoint and keys from the AWS environment)',
     '--keep-runs': "keep each run's table folder afterwards",
+    '--list': "list every case, the lesson's then the store cases, and run none",
   },
   examples: [
     'npm run lab -- A1 B1 --runs 2',
+    'npm run lab -- --list',
     'npm run lab -- --table dv --writers two-updates.json --runs 2',
     'npm run -s lab -- A1 --runs 1 --json - | jq .cases[0].runs[0].verdict',
   ],
@@ -60,7 +67,13 @@ async function labCommand(argv: string[]): Promise<number> {
   const out = commandOutput(options.json);
   // Parsed checkpoints kept outside every table (the engine's checkpoint-cache.ts); forked writers inherit it.
   process.env.RACELAB_CACHE_DIR ||= join(REPO, 'var/cache');
+  if (flags.has('list')) {
+    printCaseList(out.say);
+    return 0;
+  }
   const own = options.table !== undefined ? await ownTableCase(options, positionals) : null;
+  // Said before anything runs: a writer whose predicate matches nothing will have nothing to commit.
+  for (const w of own?.warnings ?? []) process.stderr.write(`lab: warning: ${w}\n`);
   const bar = progressBar();
   const results = await runLab({
     cases: own ? [own.case] : positionals,
@@ -91,13 +104,31 @@ async function labCommand(argv: string[]): Promise<number> {
   for (const c of results.cases) {
     out.say(`\n${c.id}  ${c.title ?? ''}`);
     out.say(`    verdict: ${caseVerdict(c)}`);
-    for (const f of c.runs.at(-1)?.verdict?.failedWriters ?? []) out.say(`             ${f.summary}`);
+    const verdict = c.runs.at(-1)?.verdict;
+    for (const f of [...(verdict?.failedWriters ?? []), ...(verdict?.nothingToCommit ?? [])])
+      out.say(`             ${f.summary}`);
     out.say(`    outcome: ${caseOutcome(c)}`);
     for (const e of loserErrors(c)) out.say(`    loser:   ${e.replaceAll('\n', '\n             ')}`);
     out.say(`    table:   ${tableAfter(c.runs.at(-1))}`);
   }
   if (out.jsonFile !== undefined) out.say(`\nresults written to ${out.jsonFile}`);
   return 0;
+}
+
+/** `--list`: the one case list, by group, a store case with the store it needs. */
+function printCaseList(say: (line: string) => void): void {
+  const groups: [CaseGroup, string][] = [
+    ['lesson', "the lesson's cases (npm run lab with no case runs them all)"],
+    ['store', 'the store cases (each runs only when named)'],
+  ];
+  for (const [group, heading] of groups) {
+    say(`${heading}:`);
+    for (const c of labCases().filter((x) => caseGroup(x) === group)) {
+      say(`  ${c.id}  ${c.title}`);
+      const need = storeNeed(c);
+      if (need) say(`      ${need.says}`);
+    }
+  }
 }
 
 /** `--properties a=b,c=d` as a map; a pair without `=` is the user's to fix. */
@@ -113,7 +144,7 @@ function propertiesOption(text: string | undefined): Record<string, string> | un
 async function ownTableCase(
   options: Record<string, string>,
   positionals: string[],
-): Promise<{ case: LabCase; roots: string[] }> {
+): Promise<{ case: LabCase; roots: string[]; warnings: string[] }> {
   if (positionals.length > 0)
     throw new UsageError('--table races the writers of --writers FILE; name no cases with it');
   if (options.writers === undefined) throw new UsageError('--table needs --writers FILE.json (a custom race)');
@@ -135,7 +166,9 @@ async function ownTableCase(
   } as CustomCaseInput;
   const cfg = { ...locationConfigFromEnv(REPO), workDir: workDirOption(options) };
   const tableRoot = options['table-root'];
-  return { case: await locationCase(input, cfg, tableRoot ? { tableRoot } : {}), roots: cfg.roots };
+  const c = await locationCase(input, cfg, tableRoot ? { tableRoot } : {});
+  const table = await DeltaTable.open((c.table as TableAt).location, { roots: cfg.roots });
+  return { case: c, roots: cfg.roots, warnings: await noMatchWarnings(table, c.writers) };
 }
 
 /** Exit 2 for a refused race or what the user can fix (every problem listed), 1 otherwise. */
@@ -145,7 +178,8 @@ function labFailure(e: unknown): number {
     return 2;
   }
   process.stderr.write(`\nlab: ${e instanceof Error ? e.message : String(e)}\n`);
-  return e instanceof Error && ['UsageError', 'LabInputError', 'UnknownCaseError', 'DatasetError'].includes(e.name)
+  return e instanceof Error &&
+    ['UsageError', 'LabInputError', 'UnknownCaseError', 'StoreNeededError', 'DatasetError'].includes(e.name)
     ? 2
     : 1;
 }

@@ -4,6 +4,7 @@
  * CLI and the API show is the lesson's catalog, then the cases any further format brings.
  */
 import { CASES, type LabCase } from '../cases/catalog';
+import { caseGroup, caseListText } from '../cases/groups';
 import type { BaseTableCase, TableFormat } from '../runner/table-format';
 import { deltaFormat } from './delta/format';
 import { icebergFormat } from './iceberg/format';
@@ -40,25 +41,28 @@ export const formatOf = (c: LabCase): TableFormat => formatById(c.format);
 /** The case, when it races one of the lab's base tables (the flat or the partitioned January table); else null. */
 export const onBaseTable = (c: LabCase): BaseTableCase | null => formatOf(c).onBaseTable?.(c) ?? null;
 
-/** Every case the lab can run by id: the lesson's catalog, then the cases further formats bring. */
-export const labCases = (): LabCase[] => [...CASES, ...tableFormats().flatMap((f) => f.presets ?? [])];
+/**
+ * Every case the lab can run by id, the one list every place shows: the lesson's cases (the catalog's, then those
+ * further formats bring), then the store cases (groups.ts).
+ */
+export const labCases = (): LabCase[] => {
+  const all = [...CASES, ...tableFormats().flatMap((f) => f.presets ?? [])];
+  return [...all.filter((c) => caseGroup(c) === 'lesson'), ...all.filter((c) => caseGroup(c) === 'store')];
+};
 
 export class UnknownCaseError extends Error {
   override name = 'UnknownCaseError';
 }
 
-/** Whether `npm run lab` with no case ids (and every full-lab run) includes the case. */
-const inDefaultLab = (c: LabCase) => !('suite' in c && c.suite !== undefined);
-
-/** The cases named, in catalog order; when none is named, every case of the default lab (none with a `suite`). */
+/** The cases named, in the list's order; when none is named, the default lab: the lesson's cases. */
 export function selectCases(ids: readonly string[]): LabCase[] {
   const cases = labCases();
   const wanted = ids.map((i) => i.toUpperCase());
   const unknown = wanted.filter((id) => !cases.some((c) => c.id === id));
   if (unknown.length > 0) {
-    throw new UnknownCaseError(
-      `unknown case ${unknown.join(', ')}; the cases are ${cases.map((c) => c.id).join(', ')}`,
-    );
+    throw new UnknownCaseError(`unknown case ${unknown.join(', ')}; ${caseListText(cases)}`);
   }
-  return wanted.length === 0 ? cases.filter(inDefaultLab) : cases.filter((c) => wanted.includes(c.id));
+  return wanted.length === 0
+    ? cases.filter((c) => caseGroup(c) === 'lesson')
+    : cases.filter((c) => wanted.includes(c.id));
 }

@@ -3,6 +3,7 @@
  * failing that, with at most 4 committed writers, every other order; then what differs, per writer, and
  * what the failed writers left as it was. An engine supplies the replays and the comparisons.
  */
+import { nothingToCommitSummary, writerOutcomeOf } from '@racelab/contracts';
 import type { WriterOperation, WriterSpec } from '../cases/catalog';
 import type { RunVerdict, VerdictWriter, WriterResult } from '../results/types';
 import type { RowDiff } from './compare';
@@ -116,16 +117,31 @@ async function verdictFrom<S extends SerialResult>(
     }
   }
   const against = match?.replay ?? serial;
+  // A writer with nothing to commit ended without an error and wrote nothing: no failure to check.
+  const outcomeOf = (name: string) => {
+    const r = run.results.find((x) => x.name === name);
+    return r ? writerOutcomeOf(r) : null;
+  };
+  const nothing = run.results
+    .filter((r) => writerOutcomeOf(r) === 'nothing-to-commit')
+    .map((r) => ({ name: r.name, summary: nothingToCommitSummary(r.name, r.operation) }));
   const failedWriters = await checkFailedWriters(
-    run.writers.filter((w) => run.results.some((r) => r.name === w.name && !r.committed)),
+    run.writers.filter((w) => outcomeOf(w.name) === 'failed'),
     { racedCount: (predicate) => oracle.racedCount(predicate), equal: (predicate) => oracle.equal(against, predicate) },
     match !== null,
     run.rowsFile,
   );
   const said = (summary: string) => [summary, ...(run.lostCommits ?? []), ...against.failures].join('; ');
   const oracleMs = () => Date.now() - run.started;
+  const writersAside = { failedWriters, ...(nothing.length > 0 && { nothingToCommit: nothing }) };
   if (match?.status === 'serializable') {
-    return { status: 'serializable', order, summary: said(SERIALIZABLE_SUMMARY), failedWriters, oracleMs: oracleMs() };
+    return {
+      status: 'serializable',
+      order,
+      summary: said(SERIALIZABLE_SUMMARY),
+      ...writersAside,
+      oracleMs: oracleMs(),
+    };
   }
   if (match) {
     const labels = orderLabels(match.order, run.writers);
@@ -133,7 +149,7 @@ async function verdictFrom<S extends SerialResult>(
       status: 'reordered',
       order: match.order,
       summary: said(reorderedSummary(labels, oracle.reorderingAllowedBy)),
-      failedWriters,
+      ...writersAside,
       oracleMs: oracleMs(),
     };
   }
@@ -147,7 +163,7 @@ async function verdictFrom<S extends SerialResult>(
     ...counts,
     writers,
     examples: diff.examples,
-    failedWriters,
+    ...writersAside,
     oracleMs: oracleMs(),
   };
 }

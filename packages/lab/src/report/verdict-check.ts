@@ -6,6 +6,7 @@
  * (the committed full-scale docs/lab-results*.json until they are regenerated) must still check out. The printout
  * says so on each case that has such runs.
  */
+import { writerOutcomeOf } from '@racelab/contracts';
 import type { CaseSpec } from './expectations/index';
 import { fmt, type RunCheck } from './expectations/run-check';
 
@@ -50,9 +51,9 @@ export function checkVerdict(c: RunCheck, spec: CaseSpec): void {
     c.equal('verdict rowsExtra', 0, v.rowsExtra ?? 0);
     opens(`${fmt(expected.rowsDuplicated)} row${expected.rowsDuplicated === 1 ? '' : 's'} written twice`);
   }
-  // A loser's change never leaks into a lesson case's table.
+  // A loser's change never leaks into a lesson case's table (a writer with nothing to commit lost nothing).
   const failed = c.run.writers
-    .filter((w) => !w.committed)
+    .filter((w) => writerOutcomeOf(w) === 'failed')
     .map((w) => w.name)
     .sort();
   const checked = v.failedWriters.map((f) => f.name).sort();

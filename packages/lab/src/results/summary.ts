@@ -2,22 +2,21 @@
  * Plain-words summaries of stored results, the way the lesson reports them: who committed, the
  * loser's exact error, and what the table held afterwards. Derived from results only.
  */
-
-import { plural } from '@racelab/contracts';
-import type { CaseResult, RunResult } from './types';
+import { outcomePattern, plural, writerOutcomeOf } from '@racelab/contracts';
+import type { CaseResult, RunResult, WriterResult } from './types';
 
 const NUMBER = new Intl.NumberFormat('en-US');
 export const fmt = (n: number) => NUMBER.format(n);
 
-const WORDS = ['none', 'one', 'both', 'three', 'all 4'];
+/** A writer with its outcome (writerOutcomeOf) in the results: what runLab returns and writes. */
+export const withOutcome = (w: WriterResult): WriterResult => {
+  const { name, operation, committed, ...rest } = w;
+  return { name, operation, committed, outcome: writerOutcomeOf(w), ...rest };
+};
 
-export function runOutcome(run: RunResult): string {
-  const n = run.writers.length;
-  const ok = run.writers.filter((w) => w.committed).length;
-  if (ok === n) return n === 2 ? 'both commit' : `all ${n} commit`;
-  if (ok === 0) return n === 2 ? 'both fail' : `all ${n} fail`;
-  return `${WORDS[ok] ?? ok} commit${ok === 1 ? 's' : ''}, ${WORDS[n - ok] ?? n - ok} fail${n - ok === 1 ? 's' : ''}`;
-}
+/** "one commits, one fails"; a writer with nothing to commit is neither (outcomePattern). */
+export const runOutcome = (run: RunResult): string =>
+  outcomePattern(run.writers.map((w) => ({ operation: w.operation, outcome: writerOutcomeOf(w) })));
 
 /** "one commits, one fails, 5 of 5", or each run's outcome when they differ. */
 export function caseOutcome(c: CaseResult): string {

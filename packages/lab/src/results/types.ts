@@ -3,6 +3,8 @@
  * The runner writes it and the report checker reads it; these types are all the two share.
  */
 
+import type { WriterOutcomeKind } from '@racelab/contracts';
+
 export type DataSourceKind = 'synthetic' | 'tlc';
 
 export interface LabResults {
@@ -47,6 +49,12 @@ export interface WriterResult {
   /** append, update, delete, overwrite, merge, optimize, check-then-append, iceberg-append, postgres-update */
   operation: string;
   committed: boolean;
+  /**
+   * Extension: committed, failed, or nothing-to-commit (it ended without an error and wrote nothing: a delete or
+   * update that matched no rows, a check that found its rows, a compaction with nothing to compact). Read with
+   * writerOutcomeOf, which derives it from the other fields where a file lacks it.
+   */
+  outcome?: WriterOutcomeKind;
   /** Delta table version it committed, else null. */
   version: number | null;
   /** How many times the writer ran its whole change (the application loop's count; 1 without one). */
@@ -129,6 +137,12 @@ export interface FailedWriterCheck {
   summary: string;
 }
 
+/** A writer that ended without an error and wrote nothing: "del1's delete matched no rows: nothing to commit". */
+export interface NothingToCommitCheck {
+  name: string;
+  summary: string;
+}
+
 /**
  * Extension: the serial-replay oracle's answer for a run. The writers that reported committed are replayed
  * whole, one after another, on a fresh copy of the run's starting table, and the raced table is compared
@@ -155,6 +169,8 @@ export interface RunVerdict {
   /** A few rows that differ (at most 5 of each kind). */
   examples?: VerdictExample[];
   failedWriters: FailedWriterCheck[];
+  /** Extension: writers that had nothing to commit (no failure: they are not among failedWriters). */
+  nothingToCommit?: NothingToCommitCheck[];
   /** The oracle's own time, ms, kept out of the run's durationMs. */
   oracleMs: number;
 }

@@ -5,6 +5,7 @@
  * pauses and the reopening are the application's. Nothing here knows what outcome a sweep expects.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { NOTHING_TO_COMMIT } from '@racelab/contracts';
 import {
   backoffPause,
   CommitFailedError,
@@ -21,8 +22,8 @@ import type { FromSweepWriter, SweepCommitRecord, SweepJob } from './job';
 import { writerRandom } from './policy';
 import { appendRow, SWEEP_SCHEMA } from './table';
 
-/** What a try's failure says when there was no change to commit (OPTIMIZE with nothing to compact). */
-export const NOTHING_TO_COMMIT = 'nothing to commit: no bin of two or more small files to compact';
+/** What a try says when there was no change to commit (OPTIMIZE with nothing to compact), in a race's words. */
+const NOTHING_TO_COMPACT = `${NOTHING_TO_COMMIT}: no bin of two or more small files to compact`;
 
 async function prepare(table: DeltaTable, job: SweepJob, seq: number, options: CommitOptions) {
   switch (job.operation) {
@@ -110,7 +111,7 @@ async function oneCommit(
     }
     record.prepareMs.push(Date.now() - t0);
     if (!prepared) {
-      record.error = NOTHING_TO_COMMIT;
+      record.error = NOTHING_TO_COMPACT;
       break;
     }
     let claims = 0;
