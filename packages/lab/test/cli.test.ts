@@ -3,24 +3,18 @@
  * an unknown case, --runs 0, a scale out of range, a TLC file with the wrong schema, a Postgres
  * that is not there.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { withConnection } from '@racelab/engine';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runLab } from './helpers/lab-cli';
 
-const LAB = fileURLToPath(new URL('../src/cli/lab.ts', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'racelab-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function lab(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', LAB, ...args, '--work-dir', work], {
-    encoding: 'utf8',
-    env: { ...process.env, ...env },
-    timeout: 120_000,
-  });
+  const r = runLab([...args, '--work-dir', work], env);
   const lines = r.stderr
     .trim()
     .split('\n')
@@ -87,7 +81,7 @@ describe('bad input', () => {
 
 describe('--list', () => {
   it("lists the one case list: the lesson's 22 cases, then the store cases with the store each needs", () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', LAB, '--list'], { encoding: 'utf8', timeout: 60_000 });
+    const r = runLab(['--list']);
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     const ids = (from: number, to: number) =>

@@ -4,19 +4,17 @@
  * warns before running, each writer's outcome is nothing-to-commit, the run is neither "both fail" nor a failed
  * data check, and the table is the serial result of no committed writer.
  */
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { checkLabResults, writerOutcomeOf } from '@racelab/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../../../fixtures';
 import { runOutcome } from '../src/results/summary';
 import type { LabResults } from '../src/results/types';
+import { runLab } from './helpers/lab-cli';
 import { writerResult } from './helpers/writer-result';
 
-const LAB = fileURLToPath(new URL('../src/cli/lab.ts', import.meta.url));
 let tmp: string;
 
 beforeAll(() => {
@@ -41,11 +39,7 @@ describe('a race whose writers match no rows', () => {
     );
     const json = join(tmp, 'results.json');
     const args = ['--table', 'small', '--writers', writers, '--runs', '1', '--scale', '0.01', '--json', json];
-    const r = spawnSync(process.execPath, ['--import', 'tsx', LAB, ...args, '--work-dir', join(tmp, 'work')], {
-      encoding: 'utf8',
-      env: { ...process.env, LAB_ROOTS: join(tmp, 'tables') },
-      timeout: 180_000,
-    });
+    const r = runLab([...args, '--work-dir', join(tmp, 'work')], { LAB_ROOTS: join(tmp, 'tables') }, 180_000);
     expect(r.status, r.stderr).toBe(0);
     // Warned before the race ran: the lines come before any result is printed.
     expect(r.stderr).toContain(

@@ -3,15 +3,12 @@
  * 10-row table gives its verdict without building the lab's taxi data set (no `data` folder in the work folder,
  * no "preparing data set" line), and names the table, not a data set, in its summary line.
  */
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../../../fixtures';
-
-const LAB = fileURLToPath(new URL('../src/cli/lab.ts', import.meta.url));
+import { runLab } from './helpers/lab-cli';
 
 let tmp: string;
 
@@ -36,21 +33,12 @@ describe('a race on a table of your own', () => {
   it('gives its verdict without preparing the lab data set', () => {
     const work = join(tmp, 'work');
     const json = join(tmp, 'results.json');
-    const r = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', LAB, '--table', 'dv', '--writers', join(tmp, 'two-updates.json'), '--runs', '1'].concat([
-        '--json',
-        json,
-        '--work-dir',
-        work,
-      ]),
-      {
-        encoding: 'utf8',
-        // The data set would go under the work folder; TLC files are looked for in an empty folder.
-        env: { ...process.env, LAB_ROOTS: join(tmp, 'tables'), LAB_DATA_DIR: join(tmp, 'no-tlc') },
-        timeout: 120_000,
-      },
-    );
+    const args = ['--table', 'dv', '--writers', join(tmp, 'two-updates.json'), '--runs', '1'];
+    // The data set would go under the work folder; TLC files are looked for in an empty folder.
+    const r = runLab([...args, '--json', json, '--work-dir', work], {
+      LAB_ROOTS: join(tmp, 'tables'),
+      LAB_DATA_DIR: join(tmp, 'no-tlc'),
+    });
     expect(r.stderr).not.toMatch(/lab:/);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^racelab: copies of dv; node /m);

@@ -4,15 +4,13 @@
  * whose column is `VendorID` are refused (exit 2) with the column named and every valid name listed, before
  * any writer starts.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { field, writeDeltaTable } from '@racelab/engine';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runLab } from './helpers/lab-cli';
 
-const LAB = fileURLToPath(new URL('../src/cli/lab.ts', import.meta.url));
 let tmp: string;
 
 beforeAll(async () => {
@@ -42,15 +40,7 @@ it('lab --table refuses a name that differs from a column only in case, naming i
     }),
   );
   const work = join(tmp, 'work');
-  const r = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', LAB, '--table', 'trips', '--writers', writers, '--work-dir', work],
-    {
-      encoding: 'utf8',
-      env: { ...process.env, LAB_ROOTS: join(tmp, 'tables') },
-      timeout: 120_000,
-    },
-  );
+  const r = runLab(['--table', 'trips', '--writers', writers, '--work-dir', work], { LAB_ROOTS: join(tmp, 'tables') });
   expect(r.status, r.stderr).toBe(2);
   const hint =
     "(column names are case-sensitive, as in delta-rs: did you mean 'VendorID'?); columns are: VendorID, fare_amount";
