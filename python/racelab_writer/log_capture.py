@@ -1,0 +1,30 @@
+"""
+What the library says through Python `logging` (WARNING and up) and `warnings.warn`: kept for the outcome's
+`warnings` and still printed on stderr, which the lab captures as the writer's log.
+"""
+
+from __future__ import annotations
+
+import logging
+
+
+class WarningLog(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage().strip())
+
+
+def capture_library_warnings() -> WarningLog:
+    """Routes `warnings.warn` into logging, logs WARNING and up to stderr and into the returned handler."""
+    logging.captureWarnings(True)
+    root = logging.getLogger()
+    root.setLevel(logging.WARNING)
+    stderr = logging.StreamHandler()
+    stderr.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    root.addHandler(stderr)
+    kept = WarningLog()
+    root.addHandler(kept)
+    return kept
