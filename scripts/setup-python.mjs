@@ -19,6 +19,7 @@ const USAGE = `usage: npm run setup:python
 Installs the pinned Python side (python/requirements.lock) into a virtual environment under
 \${RACELAB_PYTHON_CACHE:-~/.cache/racelab/python}/<lock hash>/. Idempotent: a finished environment is reused.
 
+  --where        print the environment's folder (exit status 1 when it is not installed)
   -h, --help     this text
   --version      the version of racelab`;
 
@@ -90,6 +91,13 @@ if (args.includes('-h') || args.includes('--help')) {
   console.log(USAGE);
 } else if (args.includes('--version')) {
   console.log(JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version);
+} else if (args[0] === '--where' && args.length === 1) {
+  const dir = envDir();
+  if (existsSync(join(dir, 'ready'))) console.log(dir);
+  else {
+    console.error(`setup:python: the Python side is not installed (${dir}): run npm run setup:python`);
+    process.exitCode = 1;
+  }
 } else if (args.length > 0) {
   console.error(`setup:python: unknown argument ${args[0]}\n${USAGE}`);
   process.exitCode = 2;

@@ -82,28 +82,33 @@ def job(table: str, name: str, operation: dict[str, Any], **spec: Any) -> dict[s
 class Writer:
     """A writer process and the lab's end of its fd-3 socket."""
 
-    def __init__(self, job_body: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        job_body: dict[str, Any] | None,
+        command: tuple[str, ...] = ("-m", "racelab_writer"),
+        env: dict[str, str] | None = None,
+    ) -> None:
         lab, child = socket.socketpair()
         child_fd = child.fileno()
 
         def as_fd3() -> None:
             os.dup2(child_fd, LAB_FD)
 
-        env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "racelab_writer"],
+            [sys.executable, *command],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             pass_fds=(LAB_FD, child_fd),
             preexec_fn=as_fd3,
-            env=env,
+            env={**os.environ, "PYTHONPATH": str(PYTHON_DIR), **(env or {})},
         )
         child.close()
         self.lab = lab
         self.file = lab.makefile("rwb")
         self.messages: list[dict[str, Any]] = []
-        self.send({"type": "job", "job": job_body})
+        if job_body is not None:
+            self.send({"type": "job", "job": job_body})
 
     def send(self, message: dict[str, Any]) -> None:
         self.file.write(json.dumps(message).encode() + b"\n")
