@@ -69,17 +69,23 @@ function setup() {
   const version = checkPython();
   const partial = `${dir}.partial`;
   rmSync(partial, { recursive: true, force: true });
-  say(`creating a virtual environment with Python ${version} in ${partial}`);
-  run('python3 -m venv', 'python3', ['-m', 'venv', partial]);
-  say(`installing python/requirements.lock (hashes required) from PyPI`);
-  const { PIP_FIND_LINKS: _links, ...pipEnv } = process.env;
-  run(
-    'pip install --require-hashes -r python/requirements.lock',
-    join(partial, 'bin', 'python'),
-    ['-m', 'pip', 'install', '--quiet', '--require-hashes', '--only-binary', ':all:', '--no-deps', '-r', lockFile],
-    { ...pipEnv, PIP_DISABLE_PIP_VERSION_CHECK: '1' },
-  );
-  // A venv's scripts name its folder; renaming keeps them working because the lab runs `<dir>/bin/python -m …`.
+  try {
+    say(`creating a virtual environment with Python ${version} in ${partial}`);
+    run('python3 -m venv', 'python3', ['-m', 'venv', partial]);
+    say('installing python/requirements.lock (every file hashed)');
+    const { PIP_FIND_LINKS: _links, ...pipEnv } = process.env;
+    run(
+      'pip install --require-hashes -r python/requirements.lock',
+      join(partial, 'bin', 'python'),
+      ['-m', 'pip', 'install', '--quiet', '--require-hashes', '--only-binary', ':all:', '--no-deps', '-r', lockFile],
+      { ...pipEnv, PIP_DISABLE_PIP_VERSION_CHECK: '1' },
+    );
+  } catch (e) {
+    rmSync(partial, { recursive: true, force: true });
+    throw e;
+  }
+  // The console scripts pip wrote (bin/pytest…) name the .partial folder and break with the rename; the
+  // interpreter does not: everything runs as `<dir>/bin/python -m …`.
   rmSync(dir, { recursive: true, force: true });
   renameSync(partial, dir);
   writeFileSync(marker, `${new Date().toISOString()}\n`);
