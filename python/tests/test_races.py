@@ -70,5 +70,9 @@ def test_two_check_then_append_jobs_both_see_no_day_and_both_append_it(tmp_path:
     assert all(o["committed"] for o in outcomes)
     assert sorted(o["version"] for o in outcomes) == [1, 2]
     assert sorted(o["commitRetries"] for o in outcomes) == [0, 1]
+    # The write's own num_retries counts only puts that found their version taken: a loser that starts its
+    # commit after the winner landed goes straight past it (0), one that collides counts 1.
+    for o in outcomes:
+        assert commit_info(table, o["version"])["operationMetrics"]["num_retries"] <= o["commitRetries"]
     assert sum(1 for r in rows(table) if r["tpep_pickup_datetime"].day == 14) == 6
     assert DeltaTable(table).version() == 2
