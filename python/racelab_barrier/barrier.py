@@ -27,9 +27,9 @@ class BarrierClosed(SystemExit):
 
 
 class Barrier:
-    def __init__(self, channel: Channel) -> None:
+    def __init__(self, channel: Channel, opened: int | None = None) -> None:
         self.channel = channel
-        self.opened = now_ms()
+        self.opened = opened if opened is not None else now_ms()
         self.released: int | None = None
 
     def receive_job(self) -> dict[str, Any]:
@@ -63,13 +63,15 @@ class Barrier:
         self.channel.close()
 
 
+# A job imports the helper before it opens its table: `ready`'s `opened` is that moment.
+_imported = now_ms()
 _barrier: Barrier | None = None
 
 
 def _default() -> Barrier:
     global _barrier
     if _barrier is None:
-        _barrier = Barrier(Channel())
+        _barrier = Barrier(Channel(), _imported)
     return _barrier
 
 

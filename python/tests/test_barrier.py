@@ -22,7 +22,8 @@ def test_a_team_job_waits_for_go_and_tags_its_commit_with_its_name(tmp_path: Pat
         command=(str(PYTHON_DIR / "tests" / "team_job.py"), rows_file(tmp_path, "2025-02-01", 2)),
         env={"RACELAB_WRITER": "team", "RACELAB_TABLE": table},
     )
-    w.ready()
+    ready = w.ready()
+    assert ready["opened"] <= ready["prepared"]
     assert DeltaTable(table).version() == 0
     w.go()
     done = w.finish()
