@@ -76,3 +76,23 @@ def test_two_check_then_append_jobs_both_see_no_day_and_both_append_it(tmp_path:
         assert commit_info(table, o["version"])["operationMetrics"]["num_retries"] <= o["commitRetries"]
     assert sum(1 for r in rows(table) if r["tpep_pickup_datetime"].day == 14) == 6
     assert DeltaTable(table).version() == 2
+
+
+def test_two_overwrites_of_one_day_with_a_retry_loop_leave_the_day_once(tmp_path: Path) -> None:
+    table = make_table(tmp_path)
+    feb14 = rows_file(tmp_path, "2025-02-14", 3)
+    overwrite = {"kind": "overwrite-day", "day": "2025-02-14"}
+    outcomes = race(
+        job(table, "job1", overwrite, rowsFile=feb14, retryLoop=10),
+        job(table, "job2", overwrite, rowsFile=feb14, retryLoop=10),
+    )
+    assert all(o["committed"] for o in outcomes), outcomes
+    assert sorted(o["version"] for o in outcomes) == [1, 2]
+    # The loser read v0, where the day had no rows; the winner added rows its predicate matches: a conflict
+    # whatever the timing, then one redo on the new table.
+    assert sorted(o["attempts"] for o in outcomes) == [1, 2]
+    for o in outcomes:
+        assert o["attempts"] == len(o["attemptErrors"]) + 1
+        assert all(e["errorClass"] == "CommitFailedError" for e in o["attemptErrors"])
+    # Whichever order: the second overwrite replaced the first's rows, so the day is there once.
+    assert sum(1 for r in rows(table) if r["tpep_pickup_datetime"].day == 14) == 3
