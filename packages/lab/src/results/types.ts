@@ -81,7 +81,20 @@ export interface WriterResult {
   filesAdded?: number;
   /** Extension: what the writer's check saw (E1: trips already there for its day). */
   observed?: Record<string, number>;
+  /** Extension: the library that ran the writer's change, named as the engine names libraries (e.g. delta-rs). */
+  library?: string;
+  /** Extension: that library's version (a real one's own, e.g. 1.6.6; the engine's for an emulated writer). */
+  libraryVersion?: string;
+  /** Extension: real (the library itself ran) or emulated (the engine ran the change as the library would). */
+  run?: WriterRun;
+  /**
+   * Extension: what a real writer's program printed (stdout and stderr, its end when long), kept when it ended
+   * without a result. For people reading the results file: it may hold paths and tracebacks.
+   */
+  log?: string;
 }
+
+export type WriterRun = 'real' | 'emulated';
 
 export interface TableCheck {
   version: number | null;
