@@ -3,7 +3,7 @@
  * The runner writes it and the report checker reads it; these types are all the two share.
  */
 
-import type { WriterOutcomeKind } from '@racelab/contracts';
+import type { WriterOutcomeKind, WriterRun } from '@racelab/contracts';
 
 export type DataSourceKind = 'synthetic' | 'tlc';
 
@@ -93,8 +93,6 @@ export interface WriterResult {
    */
   log?: string;
 }
-
-export type WriterRun = 'real' | 'emulated';
 
 export interface TableCheck {
   version: number | null;

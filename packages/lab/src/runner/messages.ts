@@ -2,8 +2,10 @@
  * What a writer process and the run that started it say to each other, over Node IPC or as JSON lines on fd 3
  * (transport.ts): the same objects either way.
  */
+
+import type { WriterRun } from '@racelab/contracts';
 import type { TableFormatId, WriterSpec } from '../cases/catalog';
-import type { AttemptError, WriterRun } from '../results/types';
+import type { AttemptError } from '../results/types';
 import type { BarrierRef } from './pg-barrier';
 
 /** One writer of a race, as its writer process is given it. */
