@@ -48,8 +48,8 @@ function script(file: string, body: string): WriterCommand {
 
 /**
  * One program, its behaviour chosen by the writer's name: `crash…` raises after go, `early…` raises before ready,
- * `silent…` starts a child of its own (its pid in a file), says ready and then never answers; any other name writes
- * down when it was released and reports a commit. Each prints to stdout and stderr, which must stay its log.
+ * `silent…` starts a child of its own (its pid in a file), says ready and then never answers, `lose…` reports a
+ * failed commit; any other name writes down when it was released and reports a commit. Each prints to stdout and stderr, which must stay its log.
  */
 const WRITER = script(
   'writer.py',
@@ -75,11 +75,18 @@ if name.startswith('silent'):
 if name.startswith('crash'):
     commit()
 open(os.path.join(out, name + '.released'), 'w').write(str(released))
-send({'type': 'committed', 'version': 1})
+lost = name.startswith('lose')
+if lost:
+    print('commit failed, as the library logged it', file=sys.stderr)
+else:
+    send({'type': 'committed', 'version': 1})
 send({'type': 'done', 'released': released, 'finished': now(), 'outcome': {
-    'committed': True, 'version': 1, 'readVersion': 0, 'attempts': 1, 'commitRetries': 0, 'attemptErrors': [],
-    'errorClass': None, 'errorMessage': None, 'warnings': ['logged'], 'filesWritten': 1, 'bytesWritten': 10,
+    'committed': not lost, 'version': None if lost else 1, 'readVersion': 0, 'attempts': 1,
+    'commitRetries': None if lost else 0, 'attemptErrors': [],
+    'errorClass': 'CommitFailedError' if lost else None, 'errorMessage': 'Failed to commit transaction: 0' if lost else None,
+    'warnings': ['logged'], 'filesWritten': 1, 'bytesWritten': 10,
     'library': 'delta-rs', 'libraryVersion': '1.6.6', 'run': 'real'}})
+print('bye', file=sys.stderr)
 `,
 );
 
@@ -152,6 +159,15 @@ describe('the race over fd 3 (python3 writers)', () => {
     expect(crashed?.log).toMatch(/Traceback \(most recent call last\):[\s\S]*in commit/);
     // One that fails before it is ready fails alone: the others were released without it.
     expect(early).toMatchObject({ committed: false, errorClass: 'FileNotFoundError', errorMessage: 'no table here' });
+  });
+
+  it('keeps the log of a writer that reports a failure, whole to its exit, and of no writer that committed', async () => {
+    const [won, lost] = await race([job(spec('A')), job(spec('lose'))], Date.now(), { command: WRITER });
+    expect(won?.log).toBeUndefined();
+    expect(lost).toMatchObject({ committed: false, errorClass: 'CommitFailedError', run: 'real' });
+    // stdout and stderr are two pipes: their lines interleave as they arrive. `bye` came after the result.
+    for (const line of ['hello from lose', 'a warning', 'commit failed, as the library logged it', 'bye'])
+      expect(lost?.log?.split('\n')).toContain(line);
   });
 
   it('stops a writer that never answers, and the process it started, at the race timeout', async () => {

@@ -25,9 +25,12 @@ interface Live {
   done: Promise<Done>;
 }
 
-/** A writer's end: its result, or why it has none (`crashed`: the text; a transport may name the error and keep a log). */
+/**
+ * A writer's end: its result, or why it has none (`crashed`: the text; a transport may name the error). `log`: what a
+ * writer whose output the transport keeps printed, for a writer that failed.
+ */
 export type Done =
-  | { released: number; finished: number; outcome: WriterOutcome }
+  | { released: number; finished: number; outcome: WriterOutcome; log?: string }
   | { crashed: string; errorClass?: string; log?: string };
 
 const crashOf = (end: WriterEnd): Done => ({
@@ -49,7 +52,14 @@ function startWriter(
   transport.onMessage((m) => onEvent?.(job.writer.name, m.type));
   const ready = message('ready');
   const committed = message('committed').then(() => undefined);
-  const done: Promise<Done> = message('done').then((m) => m ?? crashOf(transport.end()));
+  const done: Promise<Done> = message('done').then(async (m) => {
+    if (!m) return crashOf(transport.end());
+    const result: Done = { released: m.released, finished: m.finished, outcome: m.outcome };
+    if (m.outcome.errorClass === null || transport.log() === undefined) return result;
+    // A failed writer's log, whole: what it printed up to its exit.
+    await transport.closed;
+    return { ...result, log: transport.log() as string };
+  });
   transport.send({ type: 'job', job });
   return { spec: job.writer, transport, ready, committed, done };
 }
@@ -201,6 +211,7 @@ export function result(
     name: spec.name,
     operation,
     ...d.outcome,
+    ...(d.log !== undefined && { log: d.log }),
     errorMessage: errorMessage === null ? null : keptMessage(spec.name, errorMessage, roots),
     attemptErrors: attemptErrors.map((a) => ({ ...a, errorMessage: keptMessage(spec.name, a.errorMessage, roots) })),
     waitedOnLock: null,

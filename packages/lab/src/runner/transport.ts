@@ -27,6 +27,11 @@ export interface WriterTransport {
   running(): boolean;
   /** Why it ended without a result; asked once `closed` has settled. */
   end(): WriterEnd;
+  /**
+   * What the process printed, when the transport keeps it apart from the lab's output (its end when long); asked
+   * once `closed` has settled. Undefined for a transport that leaves the output to the lab's stderr.
+   */
+  log(): string | undefined;
   /** Stops the process (and whatever it started) and resolves once it is gone. */
   stop(): Promise<void>;
 }
@@ -46,6 +51,7 @@ export function ipcTransport(writer: StartedWriter, name: string): WriterTranspo
     onMessage: (listener) => child.on('message', listener),
     closed,
     running,
+    log: () => undefined,
     end: () => ({
       errorClass: 'WriterCrashed',
       errorMessage: `writer ${name} ended without a result (${exitText(child)}): ${stderr.join('').trim()}`,
@@ -97,9 +103,9 @@ export function fd3Transport(cmd: WriterCommand, name: string): WriterTransport 
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     detached: true,
   });
-  const log: string[] = [];
-  child.stdout?.on('data', (b: Buffer) => log.push(b.toString()));
-  child.stderr?.on('data', (b: Buffer) => log.push(b.toString()));
+  const output: string[] = [];
+  child.stdout?.on('data', (b: Buffer) => output.push(b.toString()));
+  child.stderr?.on('data', (b: Buffer) => output.push(b.toString()));
   const channel = child.stdio[3] as Socket;
   const listeners: ((msg: FromWriter) => void)[] = [];
   const garbled: string[] = [];
@@ -133,6 +139,10 @@ export function fd3Transport(cmd: WriterCommand, name: string): WriterTransport 
     });
   });
   const running = () => spawnError === null && child.exitCode === null && child.signalCode === null;
+  const kept = () => {
+    const text = output.join('');
+    return text.length > MAX_WRITER_LOG ? text.slice(-MAX_WRITER_LOG) : text;
+  };
   const group = (signal: NodeJS.Signals) => {
     if (child.pid === undefined) return;
     try {
@@ -148,18 +158,19 @@ export function fd3Transport(cmd: WriterCommand, name: string): WriterTransport 
     onMessage: (listener) => listeners.push(listener),
     closed,
     running,
+    log: kept,
     end: () => {
-      const text = log.join('');
-      const kept = text.length > MAX_WRITER_LOG ? text.slice(-MAX_WRITER_LOG) : text;
+      const text = output.join('');
       const crash = pythonException(text);
-      if (spawnError) return { errorClass: 'WriterCrashed', errorMessage: `writer ${name}: ${spawnError}`, log: kept };
+      if (spawnError)
+        return { errorClass: 'WriterCrashed', errorMessage: `writer ${name}: ${spawnError}`, log: kept() };
       const said = garbled.length > 0 ? `; it sent lines that are not JSON: ${garbled.slice(0, 3).join(' | ')}` : '';
       return crash
-        ? { ...crash, log: kept }
+        ? { ...crash, log: kept() }
         : {
             errorClass: 'WriterCrashed',
             errorMessage: `writer ${name} ended without a result (${exitText(child)})${said}: ${text.trim().slice(-2000)}`,
-            log: kept,
+            log: kept(),
           };
     },
     stop: async () => {
