@@ -22,7 +22,7 @@ export {
   type ManifestOptions,
   type OnCommitFailed,
 } from './jobs-manifest';
-export { checkLabResults, type LabResults } from './lab-results';
+export { checkLabResults, type LabResults, WRITER_RUNS, type WriterRun } from './lab-results';
 export type { Checked } from './problems';
 export {
   type CustomRace,

@@ -12,6 +12,9 @@ import { WRITER_OUTCOMES } from './writer-outcome';
 const DATA_SOURCES = ['synthetic', 'tlc'] as const;
 const VERDICT_STATUSES = ['serializable', 'reordered', 'not-serializable'] as const;
 const EXAMPLE_KINDS = ['duplicated', 'missing', 'extra'] as const;
+/** real: the library itself ran the writer's change; emulated: the engine ran it as the library would. */
+export const WRITER_RUNS = ['real', 'emulated'] as const;
+export type WriterRun = (typeof WRITER_RUNS)[number];
 
 const text = v.string('must be a string');
 const flag = v.boolean('must be a boolean');
@@ -80,6 +83,24 @@ const writerResult = object({
   filesRemoved: v.optional(integer),
   filesAdded: v.optional(integer),
   observed: v.optional(map(integer)),
+  library: v.pipe(
+    v.optional(text),
+    v.description("the library that ran the change, by the engine's names: delta-rs, pyiceberg, delta-spark"),
+  ),
+  libraryVersion: v.pipe(
+    v.optional(text),
+    v.description("that library's version: a real library's own (e.g. 1.6.6), the engine's for an emulated writer"),
+  ),
+  run: v.pipe(
+    v.optional(v.picklist(WRITER_RUNS, oneOf(WRITER_RUNS))),
+    v.description('real: the library itself ran the change; emulated: the engine ran it as the library would'),
+  ),
+  log: v.pipe(
+    v.optional(text),
+    v.description(
+      "a real writer's own output (stdout and stderr, its end when long), kept when it ended without a result",
+    ),
+  ),
 });
 
 const tableCheck = object({

@@ -185,6 +185,32 @@ describe("the repository's example documents", () => {
     expect(checkLabResults(bad, 'f')).toMatchObject({ ok: false });
   });
 
+  it("a writer's library, its version, real or emulated, and a real writer's log: accepted; another run kind refused", () => {
+    const results = ajv.compile(jsonSchemaOf('lab-results.schema.json'));
+    const lab = examples[0]?.document as { cases: { runs: { writers: object[] }[] }[] };
+    const run = lab.cases[0]?.runs[0] as { writers: object[] };
+    const withWriters = (writers: object[]) => ({ ...lab, cases: [{ ...lab.cases[0], runs: [{ ...run, writers }] }] });
+    const real = { ...run.writers[0], library: 'delta-rs', libraryVersion: '1.6.6', run: 'real', log: 'Traceback …' };
+    const emulated = {
+      ...run.writers[0],
+      library: 'delta-rs',
+      libraryVersion: 'racelab-engine:0.1.0',
+      run: 'emulated',
+    };
+    const good = withWriters([real, emulated]);
+    expect(results(good), JSON.stringify(results.errors)).toBe(true);
+    const checked = checkLabResults(good, 'f');
+    expect(checked).toMatchObject({ ok: true });
+    // The check keeps the fields (it drops only what it does not know).
+    expect(checked.ok && checked.value.cases[0]?.runs[0]?.writers[0]).toMatchObject({
+      run: 'real',
+      libraryVersion: '1.6.6',
+    });
+    const bad = withWriters([{ ...real, run: 'simulated' }]);
+    expect(results(bad)).toBe(false);
+    expect(checkLabResults(bad, 'f')).toMatchObject({ ok: false });
+  });
+
   it('writerOutcomeOf reads a writer without an outcome field from committed, errorMessage and warnings', () => {
     expect(writerOutcomeOf({ committed: false, errorMessage: null, warnings: [NOTHING_TO_COMMIT] })).toBe(
       'nothing-to-commit',

@@ -11,8 +11,11 @@ import { refuseWithoutStore } from './cases/groups';
 import { datasetCacheDir, lazyDataset } from './data/index';
 import { formatOf, selectCases, tableFormats } from './formats/registry';
 import { VerdictMemo } from './oracle/memo';
+import { type PythonEnv, pythonEnv, REAL_LIBRARIES, type RealLibrary } from './real/python-env';
+import { realLibrary, refuseReal } from './real/refusals';
+import { REAL_WRITER_TIMEOUT_MS, realWriterCommand } from './real/writer-command';
 import { withOutcome } from './results/summary';
-import type { CaseResult, LabResults, RunResult } from './results/types';
+import type { CaseResult, LabResults, RunResult, WriterResult } from './results/types';
 import type { AcrossHosts } from './runner/across-hosts';
 import { RaceCancelledError, type WriterEvent } from './runner/race';
 import type { FormatSession, LabSetting, TableFormat } from './runner/table-format';
@@ -42,6 +45,10 @@ export interface LabOptions {
   verdictMemo?: boolean;
   /** LAB_ROOTS, resolved: where a user's table may keep deletion vectors at absolute paths (its own folder always). */
   roots?: readonly string[];
+  /** The cases' writers run in the real library (the Python side, see real/), not the engine's emulation of it. */
+  real?: boolean;
+  /** With `real`: the library, by the engine's name (delta-rs, the default, is the only one so far). */
+  library?: string;
 }
 
 export type LabProgress =
@@ -55,7 +62,12 @@ export class LabInputError extends Error {
 
 export { MAX_RUNS };
 
-export function validateLabOptions(o: LabOptions): { cases: LabCase[]; runs: number; scale: number } {
+export function validateLabOptions(o: LabOptions): {
+  cases: LabCase[];
+  runs: number;
+  scale: number;
+  library: RealLibrary | null;
+} {
   const runs = o.runs ?? 5;
   if (!Number.isInteger(runs) || runs < 1 || runs > MAX_RUNS) {
     throw new LabInputError(`--runs must be a whole number from 1 to ${MAX_RUNS}, got ${o.runs}`);
@@ -74,8 +86,27 @@ export function validateLabOptions(o: LabOptions): { cases: LabCase[]; runs: num
   const cases = given.every((c) => typeof c === 'string')
     ? selectCases(given)
     : given.map((c) => (typeof c === 'string' ? (selectCases([c])[0] as LabCase) : c));
+  if (o.library !== undefined && !o.real)
+    throw new LabInputError('--library picks the real library: give --real with it');
+  const library = o.real ? realLibrary(o.library) : null;
+  // A real run's reasons first: a store case is refused as a store case there, whatever its store.
+  if (library) refuseReal(cases, o);
   for (const c of cases) refuseWithoutStore(c, o.tableRoot);
-  return { cases, runs, scale };
+  return { cases, runs, scale, library };
+}
+
+/** Names the library that ran each writer: a real writer's own words, else the engine's emulation of its format's. */
+function withLibrary(
+  w: WriterResult,
+  format: TableFormat,
+  real: { library: RealLibrary; env: PythonEnv } | null,
+): WriterResult {
+  if (real) {
+    const installed = real.env.versions[REAL_LIBRARIES[real.library].package] as string;
+    return { ...w, library: w.library ?? real.library, libraryVersion: w.libraryVersion ?? installed, run: 'real' };
+  }
+  if (!format.emulatedLibrary) return w;
+  return { ...w, library: format.emulatedLibrary, libraryVersion: ENGINE_INFO, run: 'emulated' };
 }
 
 async function duckdbVersion(): Promise<string> {
@@ -83,7 +114,9 @@ async function duckdbVersion(): Promise<string> {
 }
 
 export async function runLab(o: LabOptions): Promise<LabResults> {
-  const { cases, runs, scale } = validateLabOptions(o);
+  const { cases, runs, scale, library } = validateLabOptions(o);
+  // Without the Python side a real run stops here, before any data set or table is made.
+  const real = library ? { library, env: await pythonEnv(library) } : null;
   const progress = o.onProgress ?? (() => {});
   await mkdir(o.workDir, { recursive: true });
   const dataset = lazyDataset({
@@ -104,6 +137,9 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
     node: process.version,
     engine: ENGINE_INFO,
     duckdb: await duckdbVersion(),
+    // The real library's versions, only on a run that used it.
+    ...(real && { python: real.env.versions.python as string }),
+    ...(real && Object.fromEntries(Object.entries(real.env.versions).filter(([k]) => k !== 'python'))),
   };
   // Each format the cases use prepares what its cases share (base tables, a server) once.
   const sessions = new Map<TableFormat, FormatSession>();
@@ -114,7 +150,8 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
     // runs (a Postgres start and load, base tables) and the first run's are ready by the time it races; each race
     // refills the pool for the next one.
     const raced = cases.map((c) => formatOf(c).localWriters(c, lab)).filter((n) => n > 0);
-    pool = raced.length > 0 && o.warmWriters !== false ? await WriterPool.open(Math.max(...raced)) : null;
+    // Real writers are the library's own processes: no lab writer process waits for them.
+    pool = raced.length > 0 && o.warmWriters !== false && !real ? await WriterPool.open(Math.max(...raced)) : null;
     for (const format of tableFormats()) {
       const mine = cases.filter((c) => formatOf(c) === format);
       if (mine.length === 0) continue;
@@ -141,10 +178,11 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
             ...(o.signal && { signal: o.signal }),
             ...(pool && { pool }),
             ...(memo && { memo }),
+            ...(real && { command: realWriterCommand(real.env), timeoutMs: REAL_WRITER_TIMEOUT_MS }),
             onEvent: (writer: string, event: WriterEvent) =>
               progress({ kind: 'writer', caseId: c.id, run: i, writer, event }),
           });
-          const run = { ...raced, writers: raced.writers.map(withOutcome) };
+          const run = { ...raced, writers: raced.writers.map((w) => withLibrary(withOutcome(w), formatOf(c), real)) };
           caseResult.runs.push(run);
           done++;
           progress({ kind: 'run', caseId: c.id, run: i, runs, done, total, result: run });

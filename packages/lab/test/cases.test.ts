@@ -6,6 +6,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ENGINE_INFO } from '@racelab/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaledFigures, type Vendor } from '../src/data/index';
 import { type CaseResult, type LabResults, type RunResult, runLab, type WriterResult } from '../src/index';
@@ -188,6 +189,9 @@ describe('F: Iceberg appends through a SQL catalog', () => {
       expect(warnings[0]).toMatch(/^Commit failed due to a concurrent update, retrying \(1\/4\) in \d+ ms$/);
       expect(run.table.rows).toBe(F.jan15 + F.feb01 + F.feb02);
       expect(run.table.distinctTripIds).toBe(run.table.rows);
+      // The engine ran pyiceberg's commit and retry: its writers say so.
+      for (const w of run.writers)
+        expect(w).toMatchObject({ library: 'pyiceberg', libraryVersion: ENGINE_INFO, run: 'emulated' });
     }));
 
   it('F2: with no retries the second, committing after the first, fails: branch main has changed', () =>

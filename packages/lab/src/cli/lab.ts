@@ -16,6 +16,7 @@ import { noMatchWarnings } from '../cases/no-match';
 import { labCases } from '../formats/registry';
 import { runLab } from '../lab';
 import { caseVerdict } from '../oracle/index';
+import { RealRunRefusedError } from '../real/refusals';
 import { caseOutcome, loserErrors, tableAfter } from '../results/summary';
 import { CopyRefusedError } from '../tables/copy-refusals';
 import { locationConfigFromEnv } from '../tables/locations';
@@ -34,7 +35,7 @@ import { sweepCommand, sweepFailure } from './sweep';
 
 const LAB_COMMAND: CommandSpec = {
   usage: [
-    'npm run lab -- [CASE…] [--runs N] [--scale S] [--json FILE|-] [options]',
+    'npm run lab -- [CASE…] [--runs N] [--scale S] [--json FILE|-] [--real [--library delta-rs]] [options]',
     'npm run lab -- --table LOCATION --writers FILE.json [--properties k=v,…] [--runs N] [--json FILE|-]',
     'npm run lab -- sweep …   (npm run lab -- sweep --help)',
   ],
@@ -52,11 +53,15 @@ const LAB_COMMAND: CommandSpec = {
     '--work-dir DIR': 'where the data set, base tables and runs live (LAB_WORK_DIR, default var/lab)',
     '--table-root s3://…': 'run tables on S3 (endpoint and keys from the AWS environment)',
     '--keep-runs': "keep each run's table folder afterwards",
+    '--real': 'run the Delta writers in the real library (delta-rs 1.6.6 via Python; npm run setup:python installs it)',
+    '--library NAME':
+      'with --real: the library, delta-rs (the default; pyiceberg and delta-spark are not available yet)',
     '--list': "list every case, the lesson's then the store cases, and run none",
   },
   examples: [
     'npm run lab -- A1 B1 --runs 2',
     'npm run lab -- --list',
+    'npm run lab -- A1 B1 --real --runs 1',
     'npm run lab -- --table dv --writers two-updates.json --runs 2',
     'npm run -s lab -- A1 --runs 1 --json - | jq .cases[0].runs[0].verdict',
   ],
@@ -85,6 +90,9 @@ async function labCommand(argv: string[]): Promise<number> {
     ...(flags.has('keep-runs') && { keepRuns: true }),
     // Delta run tables on S3 (endpoint and keys from the AWS environment); checked by runLab.
     ...(options['table-root'] && { tableRoot: options['table-root'] }),
+    // Refused by runLab with every reason when the cases or settings cannot run for real.
+    ...(flags.has('real') && { real: true }),
+    ...(options.library !== undefined && { library: options.library }),
     onProgress: (p) => {
       if (p.kind === 'setup') bar.note(`preparing ${p.message}…`);
       else if (p.kind === 'run') bar.update(p.done, p.total, `${p.caseId} run ${p.run}/${p.runs}`);
@@ -173,13 +181,20 @@ async function ownTableCase(
 
 /** Exit 2 for a refused race or what the user can fix (every problem listed), 1 otherwise. */
 function labFailure(e: unknown): number {
-  if (e instanceof CaseInputError || e instanceof CopyRefusedError) {
+  if (e instanceof CaseInputError || e instanceof CopyRefusedError || e instanceof RealRunRefusedError) {
     process.stderr.write(`\nlab: the race was refused:\n${e.problems.map((p) => `  - ${p}`).join('\n')}\n`);
     return 2;
   }
   process.stderr.write(`\nlab: ${e instanceof Error ? e.message : String(e)}\n`);
   return e instanceof Error &&
-    ['UsageError', 'LabInputError', 'UnknownCaseError', 'StoreNeededError', 'DatasetError'].includes(e.name)
+    [
+      'UsageError',
+      'LabInputError',
+      'UnknownCaseError',
+      'StoreNeededError',
+      'DatasetError',
+      'PythonSideMissingError',
+    ].includes(e.name)
     ? 2
     : 1;
 }

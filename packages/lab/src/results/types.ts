@@ -3,7 +3,7 @@
  * The runner writes it and the report checker reads it; these types are all the two share.
  */
 
-import type { WriterOutcomeKind } from '@racelab/contracts';
+import type { WriterOutcomeKind, WriterRun } from '@racelab/contracts';
 
 export type DataSourceKind = 'synthetic' | 'tlc';
 
@@ -81,6 +81,17 @@ export interface WriterResult {
   filesAdded?: number;
   /** Extension: what the writer's check saw (E1: trips already there for its day). */
   observed?: Record<string, number>;
+  /** Extension: the library that ran the writer's change, named as the engine names libraries (e.g. delta-rs). */
+  library?: string;
+  /** Extension: that library's version (a real one's own, e.g. 1.6.6; the engine's for an emulated writer). */
+  libraryVersion?: string;
+  /** Extension: real (the library itself ran) or emulated (the engine ran the change as the library would). */
+  run?: WriterRun;
+  /**
+   * Extension: what a real writer's program printed (stdout and stderr, its end when long), kept when it ended
+   * without a result. For people reading the results file: it may hold paths and tracebacks.
+   */
+  log?: string;
 }
 
 export interface TableCheck {

@@ -1,4 +1,9 @@
-/** What a writer process and the run that started it say to each other over the IPC channel. */
+/**
+ * What a writer process and the run that started it say to each other, over Node IPC or as JSON lines on fd 3
+ * (transport.ts): the same objects either way.
+ */
+
+import type { WriterRun } from '@racelab/contracts';
 import type { TableFormatId, WriterSpec } from '../cases/catalog';
 import type { AttemptError } from '../results/types';
 import type { BarrierRef } from './pg-barrier';
@@ -36,6 +41,10 @@ export interface WriterOutcome {
   observed?: Record<string, number>;
   /** The writer process's peak resident memory, MB. */
   peakRssMb?: number;
+  /** A real library's writer says which library ran the change; the race names the emulated ones. */
+  library?: string;
+  libraryVersion?: string;
+  run?: WriterRun;
 }
 
 /** Times are epoch milliseconds; the run makes them relative to its start. */

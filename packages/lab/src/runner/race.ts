@@ -1,53 +1,67 @@
 /**
- * The race itself, whatever the table format: one OS process per writer, a barrier made of IPC
- * messages (every writer holds its table and says "ready"; all are released at once), "start after
- * X has committed" as a message, never a sleep, and each writer's result, or why it has none.
+ * The race itself, whatever the table format: one OS process per writer, a barrier made of messages (every
+ * writer holds its table and says "ready"; all are released at once), "start after X has committed" as a
+ * message, never a sleep, and each writer's result, or why it has none. The messages travel over a transport
+ * (transport.ts): Node IPC for the lab's own writers, JSON lines on fd 3 for a real library's writer program.
  */
 import type { ChildProcess } from 'node:child_process';
 import type { WriterSpec } from '../cases/catalog';
 import { clientSafeMessage, type NamedRoot, namedRoots } from '../results/safe-message';
 import type { WriterResult } from '../results/types';
 import type { FromWriter, WriterJob, WriterOutcome } from './messages';
-import { giveJob, type StartedWriter, startWriterProcess, type WriterPool, writerEntry } from './writer-pool';
+import { fd3Transport, ipcTransport, type WriterCommand, type WriterEnd, type WriterTransport } from './transport';
+import { startWriterProcess, type WriterPool, writerEntry } from './writer-pool';
 
 export type WriterEvent = 'ready' | 'released' | 'committed' | 'done';
 
+type Ready = { opened: number; prepared: number };
+
 interface Live {
   spec: WriterSpec;
-  child: ChildProcess;
-  ready: Promise<{ opened: number; prepared: number }>;
+  transport: WriterTransport;
+  /** Null when the writer ended before it was ready (its `done` says why). */
+  ready: Promise<Ready | null>;
   committed: Promise<void>;
   done: Promise<Done>;
-  /** Settles when the process has exited and its pipes are drained. */
-  closed: Promise<void>;
 }
 
-export type Done = { released: number; finished: number; outcome: WriterOutcome } | { crashed: string };
+/**
+ * A writer's end: its result, or why it has none (`crashed`: the text; a transport may name the error). `log`: what a
+ * writer whose output the transport keeps printed, for a writer that failed.
+ */
+export type Done =
+  | { released: number; finished: number; outcome: WriterOutcome; log?: string }
+  | { crashed: string; errorClass?: string; log?: string };
+
+const crashOf = (end: WriterEnd): Done => ({
+  crashed: end.errorMessage,
+  errorClass: end.errorClass,
+  ...(end.log !== undefined && { log: end.log }),
+});
 
 function startWriter(
   job: WriterJob,
-  writer: StartedWriter,
+  transport: WriterTransport,
   onEvent?: (writer: string, event: WriterEvent) => void,
 ): Live {
-  const { child, stderr } = writer;
-  const crashed = () =>
-    `writer ${job.writer.name} ended without a result (exit ${child.exitCode ?? child.signalCode}): ${stderr.join('').trim()}`;
-  // 'close' comes after the IPC channel is drained, so a result the writer sent is never lost to it.
-  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
   const message = <T extends FromWriter['type']>(type: T) =>
-    new Promise<Extract<FromWriter, { type: T }>>((resolve, reject) => {
-      child.on('message', (m: FromWriter) => m.type === type && resolve(m as Extract<FromWriter, { type: T }>));
-      void closed.then(() => reject(new Error(crashed())));
+    new Promise<Extract<FromWriter, { type: T }> | null>((resolve) => {
+      transport.onMessage((m) => m.type === type && resolve(m as Extract<FromWriter, { type: T }>));
+      void transport.closed.then(() => resolve(null));
     });
-  child.on('message', (m: FromWriter) => onEvent?.(job.writer.name, m.type));
+  transport.onMessage((m) => onEvent?.(job.writer.name, m.type));
   const ready = message('ready');
   const committed = message('committed').then(() => undefined);
-  const done: Promise<Done> = message('done').catch((e: Error) => ({ crashed: e.message }));
-  // Unobserved rejections of these are expected when a writer never commits.
-  committed.catch(() => {});
-  ready.catch(() => {});
-  giveJob(writer, job);
-  return { spec: job.writer, child, ready, committed, done, closed };
+  const done: Promise<Done> = message('done').then(async (m) => {
+    if (!m) return crashOf(transport.end());
+    const result: Done = { released: m.released, finished: m.finished, outcome: m.outcome };
+    if (m.outcome.errorClass === null || transport.log() === undefined) return result;
+    // A failed writer's log, whole: what it printed up to its exit.
+    await transport.closed;
+    return { ...result, log: transport.log() as string };
+  });
+  transport.send({ type: 'job', job });
+  return { spec: job.writer, transport, ready, committed, done };
 }
 
 export class RaceCancelledError extends Error {
@@ -68,6 +82,10 @@ export interface RaceHooks {
    * checked: processes loading beside the check took a core from it (0.4-0.5 s of CPU each).
    */
   pool?: WriterPool;
+  /** The writers are this program, spoken to over fd 3 (a real library's writer), instead of the lab's own. */
+  command?: WriterCommand;
+  /** Writers still running this long after they started are stopped, each failing with WriterTimedOut. */
+  timeoutMs?: number;
 }
 
 /** Rejects when `signal` aborts; never settles otherwise. */
@@ -85,21 +103,49 @@ export async function killAlive(writers: readonly { child: ChildProcess; closed:
   await Promise.all(alive.map((w) => w.closed));
 }
 
+/** A transport per writer: the command's over fd 3, or a lab writer process (from the pool when there is one). */
+async function transports(jobs: WriterJob[], hooks: RaceHooks): Promise<WriterTransport[]> {
+  const { command, pool } = hooks;
+  if (command) return jobs.map((j) => fd3Transport(command, j.writer.name));
+  const entry = pool ? null : await writerEntry();
+  return jobs.map((j) => ipcTransport(pool ? pool.take() : startWriterProcess(entry as string), j.writer.name));
+}
+
 /** Runs the writers' race and returns each writer's result, timings relative to `started`. */
 export async function race(jobs: WriterJob[], started: number, hooks: RaceHooks = {}): Promise<WriterResult[]> {
   const { onEvent, signal } = hooks;
   if (signal?.aborted) throw new RaceCancelledError();
-  const pool = hooks.pool;
-  const entry = pool ? null : await writerEntry();
-  const writers = jobs.map((job) =>
-    startWriter(job, pool ? pool.take() : startWriterProcess(entry as string), onEvent),
-  );
+  const timedOut = new Set<WriterTransport>();
+  const writers = (await transports(jobs, hooks)).map((t, i) => {
+    const live = startWriter(jobs[i] as WriterJob, t, onEvent);
+    const seconds = (hooks.timeoutMs ?? 0) / 1000;
+    const done = live.done.then(
+      (d): Done =>
+        timedOut.has(t) && 'crashed' in d
+          ? {
+              ...d,
+              crashed: `writer ${live.spec.name} did not finish within ${seconds} s and was stopped`,
+              errorClass: 'WriterTimedOut',
+            }
+          : d,
+    );
+    return { ...live, done };
+  });
+  const timer =
+    hooks.timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          for (const w of writers.filter((x) => x.transport.running())) {
+            timedOut.add(w.transport);
+            void w.transport.stop();
+          }
+        }, hooks.timeoutMs);
   const abort = cancelled(signal);
   abort.catch(() => {});
   try {
     const ready = await Promise.race([Promise.all(writers.map((w) => w.ready)), abort]);
     const release = (w: Live) => {
-      w.child.send({ type: 'go' });
+      w.transport.send({ type: 'go' });
       onEvent?.(w.spec.name, 'released');
     };
     for (const w of writers) {
@@ -108,16 +154,18 @@ export async function race(jobs: WriterJob[], started: number, hooks: RaceHooks 
       const leader = writers.find((x) => x.spec.name === after);
       if (!leader) throw new Error(`writer ${w.spec.name} starts after unknown writer ${after}`);
       // After the leader's commit, or after it gave up without one.
-      void Promise.race([leader.committed.catch(() => undefined), leader.done]).then(() => release(w));
+      void Promise.race([leader.committed, leader.done]).then(() => release(w));
     }
-    // The barrier: every writer holds its table; now release those that wait for no one, together.
+    // The barrier: every writer holds its table; now release those that wait for no one, together. A writer that
+    // ended before it was ready has nothing to release: its end is its result.
     for (const w of writers) if (!w.spec.startAfter) release(w);
     const done = await Promise.race([Promise.all(writers.map((w) => w.done)), abort]);
     const roots = namedRoots({ workDir: hooks.workDir });
-    return writers.map((w, i) => result(w.spec, ready[i], done[i], started, roots));
+    return writers.map((w, i) => result(w.spec, ready[i] ?? undefined, done[i], started, roots));
   } finally {
-    // A cancelled (or failed) race returns only once its writers are really gone.
-    await killAlive(writers);
+    clearTimeout(timer);
+    // A cancelled (or failed) race returns only once its writers (and what they started) are really gone.
+    await Promise.all(writers.map((w) => w.transport.stop()));
   }
 }
 
@@ -152,8 +200,9 @@ export function result(
       attemptErrors: [],
       waitedOnLock: null,
       warnings: [],
-      errorClass: 'WriterCrashed',
+      errorClass: (d && 'crashed' in d && d.errorClass) || 'WriterCrashed',
       errorMessage: d && 'crashed' in d ? keptMessage(spec.name, d.crashed, roots) : 'no result',
+      ...(d && 'crashed' in d && d.log !== undefined && { log: d.log }),
     };
   }
   const rel = (t: number) => t - started;
@@ -162,6 +211,7 @@ export function result(
     name: spec.name,
     operation,
     ...d.outcome,
+    ...(d.log !== undefined && { log: d.log }),
     errorMessage: errorMessage === null ? null : keptMessage(spec.name, errorMessage, roots),
     attemptErrors: attemptErrors.map((a) => ({ ...a, errorMessage: keptMessage(spec.name, a.errorMessage, roots) })),
     waitedOnLock: null,

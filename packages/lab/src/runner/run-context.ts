@@ -4,6 +4,7 @@ import type { VerdictMemo } from '../oracle/memo';
 import { under } from '../tables/table-store';
 import type { AcrossHosts } from './across-hosts';
 import type { WriterEvent } from './race';
+import type { WriterCommand } from './transport';
 import type { WriterPool } from './writer-pool';
 
 export interface RunContext {
@@ -26,6 +27,10 @@ export interface RunContext {
   roots?: readonly string[];
   /** The case's serial results, kept across its runs (see oracle/memo.ts). */
   memo?: VerdictMemo;
+  /** The writers run as this program (a real library's writer, over fd 3) instead of the lab's own processes. */
+  command?: WriterCommand;
+  /** Writers still running this long after their start are stopped by process group and fail (WriterTimedOut). */
+  timeoutMs?: number;
 }
 
 /** A new folder for one run of a case. */

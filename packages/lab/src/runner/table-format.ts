@@ -51,6 +51,8 @@ export type WriterChange = () => Promise<WriterOutcome>;
 export interface TableFormat<C extends LabCase = LabCase> {
   /** The `format` of its cases. */
   readonly id: TableFormatId;
+  /** The library its writers' changes emulate, by the engine's name for it (results name it for each writer). */
+  readonly emulatedLibrary?: string;
   /** Cases this format adds after the lesson's catalog (the built-in formats' cases are the catalog's own). */
   readonly presets?: readonly C[];
 

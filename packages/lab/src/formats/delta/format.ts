@@ -19,6 +19,7 @@ const startingTable = (c: DeltaCase) =>
 
 export const deltaFormat: TableFormat<DeltaCase> = {
   id: 'delta',
+  emulatedLibrary: 'delta-rs',
 
   async setup(cases, lab) {
     // A case on a table of the user's own copies that table: only the lab's own cases need base tables.

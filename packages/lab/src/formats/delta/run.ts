@@ -2,7 +2,7 @@
  * One run of a Delta case: a fresh copy at version 0 of the lab's base table or of the user's table, the
  * writers' race, then the table checks and the commit order the log records.
  */
-import { DeltaTable, readCommit } from '@racelab/engine';
+import { DeltaTable } from '@racelab/engine';
 import type { DeltaCase } from '../../cases/catalog';
 import { rowsFileOf } from '../../cases/operations';
 import type { RunResult } from '../../results/types';
@@ -13,24 +13,13 @@ import type { BaseTables } from '../../tables/base-tables';
 import { CopyRefusedError, raceRefusals } from '../../tables/copy-refusals';
 import { freshCopy } from '../../tables/fresh-copy';
 import { removeTable } from '../../tables/table-store';
+import { commitOrder } from './commit-order';
 import { checkTable } from './table-check';
 import { deltaVerdict } from './verdict';
 
 export interface DeltaRunContext extends RunContext {
   /** The lab's base tables; absent when no case of the race needs them. */
   bases?: BaseTables | null;
-}
-
-/** Writer names in the order their commits landed, read from the table's own log. */
-async function commitOrder(dir: string): Promise<string[]> {
-  const t = await DeltaTable.open(dir);
-  const names: string[] = [];
-  for (let v = 1; v <= t.version; v++) {
-    const info = (await readCommit(t.store, v)).find((a) => 'commitInfo' in a);
-    const writer = info && 'commitInfo' in info ? info.commitInfo.writer : undefined;
-    names.push(typeof writer === 'string' ? writer : `v${v}`);
-  }
-  return names;
 }
 
 /** The table a case's runs copy: a base table's folder, or the user's table (its location and display). */

@@ -15,6 +15,7 @@ const STARTING_TABLE = 'the Iceberg table of 2025-01-15 (SQL catalog)';
 
 export const icebergFormat: TableFormat<IcebergCase> = {
   id: 'iceberg',
+  emulatedLibrary: 'pyiceberg',
 
   async setup(_cases, lab) {
     lab.progress('base tables');
