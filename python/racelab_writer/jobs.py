@@ -1,7 +1,8 @@
 """
 The lab's writer job as the Node side sends it (packages/lab/src/runner/messages.ts WriterJob, and the
 WriterSpec/WriterOperation of packages/lab/src/cases/catalog.ts), typed, and checked on arrival: a job the
-real writer cannot run (engine-only hooks, a barrier across hosts, a format other than Delta) is refused.
+real writer cannot run (engine-only hooks, a barrier across hosts, a format other than Delta or Iceberg, an
+Iceberg change other than an append, an Iceberg job without its catalog) is refused.
 """
 
 from __future__ import annotations
@@ -81,14 +82,16 @@ class WriterSpec(TypedDict):
 
 class WriterJob(TypedDict):
     kind: Literal["race"]
-    format: Literal["delta"]
+    format: Literal["delta", "iceberg"]
+    # A Delta job's table is its folder; an Iceberg job's is its identifier in the SQLite catalog file `catalog`.
     table: str
+    catalog: NotRequired[str]
     writer: WriterSpec
     rowsFile: NotRequired[str]
 
 
 class JobError(ValueError):
-    """A job the real delta-rs writer refuses, with the reason."""
+    """A job the real writer refuses, with the reason."""
 
 
 # Which string fields each operation needs: what the writer reads of it.
@@ -105,22 +108,30 @@ _ENGINE_ONLY = ("lostAnswer", "recogniseOwnCommit")
 
 
 def parse_job(raw: dict[str, Any]) -> WriterJob:
-    if raw.get("format") != "delta":
-        raise JobError(f"the real delta-rs writer runs Delta tables, not {raw.get('format')!r}")
+    if raw.get("format") not in ("delta", "iceberg"):
+        raise JobError(f"the real writer runs Delta and Iceberg tables, not {raw.get('format')!r}")
     if "barrier" in raw:
         raise JobError("the real writer runs on the lab's host only: a barrier across hosts is not supported")
     table = raw.get("table")
-    if not isinstance(table, str) or ("://" in table and not table.startswith("file://")):
+    if raw["format"] == "iceberg":
+        catalog = raw.get("catalog")
+        if not isinstance(catalog, str) or "://" in catalog:
+            raise JobError(f"an Iceberg job names its local SQLite catalog file, not {catalog!r}")
+        if not isinstance(table, str):
+            raise JobError(f"an Iceberg job names its table's identifier, not {table!r}")
+    elif not isinstance(table, str) or ("://" in table and not table.startswith("file://")):
         raise JobError(f"the real writer races a local table folder, not {table!r}")
     writer = raw.get("writer")
     if not isinstance(writer, dict) or not isinstance(writer.get("name"), str):
         raise JobError("the job has no writer name")
     for hook in _ENGINE_ONLY:
         if writer.get(hook):
-            raise JobError(f"{hook} is an engine-only hook: the real delta-rs writer cannot run it")
+            raise JobError(f"{hook} is an engine-only hook: the real writer cannot run it")
     op = writer.get("operation")
     if not isinstance(op, dict) or op.get("kind") not in _NEEDS:
         raise JobError(f"unknown operation {op!r}")
+    if raw["format"] == "iceberg" and op["kind"] != "append":
+        raise JobError(f"the real pyiceberg writer appends, it does not run a {op['kind']}")
     for field in _NEEDS[op["kind"]]:
         if not isinstance(op.get(field), str):
             raise JobError(f"a {op['kind']} needs a {field}")

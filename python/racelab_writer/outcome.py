@@ -34,12 +34,16 @@ class WriterOutcome(TypedDict):
     filesAdded: NotRequired[int]
     observed: NotRequired[dict[str, int]]
     peakRssMb: NotRequired[float]
-    library: Literal["delta-rs"]
+    library: Literal["delta-rs", "pyiceberg"]
     libraryVersion: str
     run: Literal["real"]
 
 
-def empty_outcome(observed: dict[str, int]) -> WriterOutcome:
+def empty_outcome(
+    observed: dict[str, int],
+    library: Literal["delta-rs", "pyiceberg"] = "delta-rs",
+    version: str = deltalake.__version__,
+) -> WriterOutcome:
     outcome: WriterOutcome = {
         "committed": False,
         "version": None,
@@ -52,8 +56,8 @@ def empty_outcome(observed: dict[str, int]) -> WriterOutcome:
         "warnings": [],
         "filesWritten": 0,
         "bytesWritten": 0,
-        "library": "delta-rs",
-        "libraryVersion": deltalake.__version__,
+        "library": library,
+        "libraryVersion": version,
         "run": "real",
     }
     if observed:
