@@ -12,7 +12,7 @@ import { datasetCacheDir, lazyDataset } from './data/index';
 import { formatOf, selectCases, tableFormats } from './formats/registry';
 import { VerdictMemo } from './oracle/memo';
 import { type PythonEnv, pythonEnv, REAL_LIBRARIES, type RealLibrary } from './real/python-env';
-import { realLibrary, refuseReal } from './real/refusals';
+import { libraryOf, realLibrary, refuseReal } from './real/refusals';
 import { REAL_WRITER_TIMEOUT_MS, realWriterCommand } from './real/writer-command';
 import { withOutcome } from './results/summary';
 import type { CaseResult, LabResults, RunResult, WriterResult } from './results/types';
@@ -47,7 +47,7 @@ export interface LabOptions {
   roots?: readonly string[];
   /** The cases' writers run in the real library (the Python side, see real/), not the engine's emulation of it. */
   real?: boolean;
-  /** With `real`: the library, by the engine's name (delta-rs, the default, is the only one so far). */
+  /** With `real`: the library, by the engine's name; each case's format's when omitted (delta-rs, pyiceberg for F1/F2). */
   library?: string;
 }
 
@@ -66,7 +66,8 @@ export function validateLabOptions(o: LabOptions): {
   cases: LabCase[];
   runs: number;
   scale: number;
-  library: RealLibrary | null;
+  /** With `real`: the library that runs each case's writers, by case id. */
+  libraries: Map<string, RealLibrary> | null;
 } {
   const runs = o.runs ?? 5;
   if (!Number.isInteger(runs) || runs < 1 || runs > MAX_RUNS) {
@@ -88,11 +89,15 @@ export function validateLabOptions(o: LabOptions): {
     : given.map((c) => (typeof c === 'string' ? (selectCases([c])[0] as LabCase) : c));
   if (o.library !== undefined && !o.real)
     throw new LabInputError('--library picks the real library: give --real with it');
-  const library = o.real ? realLibrary(o.library) : null;
-  // A real run's reasons first: a store case is refused as a store case there, whatever its store.
-  if (library) refuseReal(cases, o);
+  let libraries: Map<string, RealLibrary> | null = null;
+  if (o.real) {
+    const asked = realLibrary(o.library);
+    // A real run's reasons first: a store case is refused as a store case there, whatever its store.
+    refuseReal(cases, o, asked);
+    libraries = new Map(cases.map((c) => [c.id, libraryOf(c, asked)]));
+  }
   for (const c of cases) refuseWithoutStore(c, o.tableRoot);
-  return { cases, runs, scale, library };
+  return { cases, runs, scale, libraries };
 }
 
 /** Names the library that ran each writer: a real writer's own words, else the engine's emulation of its format's. */
@@ -114,9 +119,15 @@ async function duckdbVersion(): Promise<string> {
 }
 
 export async function runLab(o: LabOptions): Promise<LabResults> {
-  const { cases, runs, scale, library } = validateLabOptions(o);
-  // Without the Python side a real run stops here, before any data set or table is made.
-  const real = library ? { library, env: await pythonEnv(library) } : null;
+  const { cases, runs, scale, libraries } = validateLabOptions(o);
+  // Without the Python side (or with a library at another version) a real run stops here, before any data set or
+  // table is made.
+  const envs = new Map<RealLibrary, PythonEnv>();
+  for (const library of new Set(libraries?.values())) envs.set(library, await pythonEnv(library));
+  const realOf = (c: LabCase) => {
+    const library = libraries?.get(c.id);
+    return library ? { library, env: envs.get(library) as PythonEnv } : null;
+  };
   const progress = o.onProgress ?? (() => {});
   await mkdir(o.workDir, { recursive: true });
   const dataset = lazyDataset({
@@ -137,10 +148,11 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
     node: process.version,
     engine: ENGINE_INFO,
     duckdb: await duckdbVersion(),
-    // The real library's versions, only on a run that used it.
-    ...(real && { python: real.env.versions.python as string }),
-    ...(real && Object.fromEntries(Object.entries(real.env.versions).filter(([k]) => k !== 'python'))),
   };
+  // The real libraries' versions (with python, and pyarrow that feeds them rows), only on a run that used them.
+  for (const [library, env] of envs)
+    for (const name of ['python', 'pyarrow', REAL_LIBRARIES[library].package])
+      if (env.versions[name] !== undefined) versions[name] = env.versions[name];
   // Each format the cases use prepares what its cases share (base tables, a server) once.
   const sessions = new Map<TableFormat, FormatSession>();
   let pool: WriterPool | null = null;
@@ -151,7 +163,7 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
     // refills the pool for the next one.
     const raced = cases.map((c) => formatOf(c).localWriters(c, lab)).filter((n) => n > 0);
     // Real writers are the library's own processes: no lab writer process waits for them.
-    pool = raced.length > 0 && o.warmWriters !== false && !real ? await WriterPool.open(Math.max(...raced)) : null;
+    pool = raced.length > 0 && o.warmWriters !== false && !libraries ? await WriterPool.open(Math.max(...raced)) : null;
     for (const format of tableFormats()) {
       const mine = cases.filter((c) => formatOf(c) === format);
       if (mine.length === 0) continue;
@@ -164,6 +176,7 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
     for (const c of cases) {
       const caseRuns = await (sessions.get(formatOf(c)) as FormatSession).forCase(c);
       const caseResult: CaseResult = { id: c.id, title: c.title, runs: [] };
+      const real = realOf(c);
       // The case's serial results, kept for its later runs (its writers and starting table are the same in each),
       // where its format keeps replays. Removed when the case ends.
       const memo = o.verdictMemo === false ? undefined : new VerdictMemo((n) => caseRuns.replayDir(n));

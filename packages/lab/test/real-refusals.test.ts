@@ -85,6 +85,14 @@ describe('finding the Python side', () => {
     await expect(pythonEnv('delta-rs', { ...c, env: { RACELAB_PYTHON: old } })).rejects.toThrow(
       'deltalake 1.5.0 is installed in the Python side, but the lab runs delta-rs as deltalake 1.6.6; install the pinned one with npm run setup:python',
     );
+    const iceberg = fakePython(join(c.repo, 'iceberg/bin/python'), { deltalake: '1.6.6', pyiceberg: '0.11.1' });
+    await expect(pythonEnv('pyiceberg', { ...c, env: { RACELAB_PYTHON: iceberg } })).rejects.toThrow(
+      'pyiceberg 0.11.1 is installed in the Python side, but the lab runs pyiceberg as pyiceberg 0.12.0; install the pinned one with npm run setup:python',
+    );
+    const pinned = fakePython(join(c.repo, 'pinned/bin/python'), { pyiceberg: '0.12.0' });
+    await expect(pythonEnv('pyiceberg', { ...c, env: { RACELAB_PYTHON: pinned } })).resolves.toMatchObject({
+      versions: { pyiceberg: '0.12.0' },
+    });
   });
 
   it('asks a real interpreter without the library, and refuses it', async () => {
@@ -100,12 +108,17 @@ describe('finding the Python side', () => {
 });
 
 describe('what --real refuses, with every reason', () => {
-  it('other libraries, other hosts, S3 table roots, store and Iceberg cases, and engine-only hooks', () => {
+  it("another format's library, other hosts, S3 table roots, store cases, and engine-only hooks", () => {
     expect(
-      refusal(() => validateLabOptions({ workDir: dir, cases: ['A1'], real: true, library: 'pyiceberg' })),
+      refusal(() => validateLabOptions({ workDir: dir, cases: ['A1', 'F1'], real: true, library: 'pyiceberg' })),
     ).toEqual(
       new RealRunRefusedError([
-        'pyiceberg does not run for real yet (the Iceberg cases F1 and F2 run emulated only, without --real)',
+        'A1 is a Delta case: pyiceberg writes Iceberg tables; delta-rs runs it (--library delta-rs, or no --library)',
+      ]),
+    );
+    expect(refusal(() => validateLabOptions({ workDir: dir, cases: ['F2'], real: true, library: 'delta-rs' }))).toEqual(
+      new RealRunRefusedError([
+        'F2 is an Iceberg case: delta-rs writes Delta tables; pyiceberg runs it (--library pyiceberg, or no --library)',
       ]),
     );
     expect(
@@ -126,7 +139,6 @@ describe('what --real refuses, with every reason', () => {
     expect(e.problems).toEqual([
       'real writers run on this machine only, not on other hosts',
       'real writers write local run tables only, not an S3 table root (--table-root)',
-      'F1 is an Iceberg case: pyiceberg does not run for real yet (the Iceberg cases F1 and F2 run emulated only, without --real)',
       'P1 is a postgres case: it has no library to run for real',
       "H1 is a store case: its point is a store fault that only the engine's own writers can be given",
       "G1 is a store case: its point is a store fault that only the engine's own writers can be given",
@@ -156,14 +168,25 @@ describe('what --real refuses, with every reason', () => {
     expect(refusal(() => validateLabOptions({ workDir: dir, cases: ['A1'], library: 'delta-rs' }))).toEqual(
       new LabInputError('--library picks the real library: give --real with it'),
     );
-    expect(validateLabOptions({ workDir: dir, cases: ['A1', 'B1'], real: true }).library).toBe('delta-rs');
+    // Each case runs in its format's library unless --library names one.
+    expect(validateLabOptions({ workDir: dir, cases: ['A1', 'F1', 'F2'], real: true }).libraries).toEqual(
+      new Map([
+        ['A1', 'delta-rs'],
+        ['F1', 'pyiceberg'],
+        ['F2', 'pyiceberg'],
+      ]),
+    );
+    expect(validateLabOptions({ workDir: dir, cases: ['F1'], real: true, library: 'pyiceberg' }).libraries).toEqual(
+      new Map([['F1', 'pyiceberg']]),
+    );
+    expect(validateLabOptions({ workDir: dir, cases: ['F1'] }).libraries).toBeNull();
   });
 
   it('the command: exit 2 with the reasons, or with what is missing of the Python side, before anything runs', () => {
     const work = join(dir, 'work');
-    const refused = runLab(['A1', 'F1', '--real', '--runs', '1', '--work-dir', work]);
+    const refused = runLab(['A1', 'F1', '--real', '--library', 'delta-rs', '--runs', '1', '--work-dir', work]);
     expect(refused.status).toBe(2);
-    expect(refused.stderr).toContain('lab: the race was refused:\n  - F1 is an Iceberg case');
+    expect(refused.stderr).toContain('lab: the race was refused:\n  - F1 is an Iceberg case: delta-rs writes Delta');
     const missing = runLab(['A1', '--real', '--runs', '1', '--work-dir', work], {
       RACELAB_PYTHON_CACHE: join(dir, 'empty-cache'),
       RACELAB_PYTHON: '',

@@ -35,7 +35,7 @@ import { sweepCommand, sweepFailure } from './sweep';
 
 const LAB_COMMAND: CommandSpec = {
   usage: [
-    'npm run lab -- [CASE…] [--runs N] [--scale S] [--json FILE|-] [--real [--library delta-rs]] [options]',
+    'npm run lab -- [CASE…] [--runs N] [--scale S] [--json FILE|-] [--real [--library delta-rs|pyiceberg]] [options]',
     'npm run lab -- --table LOCATION --writers FILE.json [--properties k=v,…] [--runs N] [--json FILE|-]',
     'npm run lab -- sweep …   (npm run lab -- sweep --help)',
   ],
@@ -53,9 +53,10 @@ const LAB_COMMAND: CommandSpec = {
     '--work-dir DIR': 'where the data set, base tables and runs live (LAB_WORK_DIR, default var/lab)',
     '--table-root s3://…': 'run tables on S3 (endpoint and keys from the AWS environment)',
     '--keep-runs': "keep each run's table folder afterwards",
-    '--real': 'run the Delta writers in the real library (delta-rs 1.6.6 via Python; npm run setup:python installs it)',
+    '--real':
+      'run the writers in the real library (delta-rs 1.6.6, pyiceberg 0.12.0 via Python; npm run setup:python installs it)',
     '--library NAME':
-      'with --real: the library, delta-rs (the default; pyiceberg and delta-spark are not available yet)',
+      "with --real: the library, delta-rs or pyiceberg (default: the case's format's; delta-spark is not available yet)",
     '--list': "list every case, the lesson's then the store cases, and run none",
   },
   examples: [

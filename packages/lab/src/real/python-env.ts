@@ -17,9 +17,13 @@ import { REPO_ROOT } from '../build/repo-root';
 /** The command that installs the Python side. */
 export const SETUP_COMMAND = 'npm run setup:python';
 
-/** The real libraries the lab runs, by the engine's names for them, with their Python package and pinned version. */
+/**
+ * The real libraries the lab runs, by the engine's names for them, with their Python package, pinned version, and the
+ * table format whose cases they run (and run by default).
+ */
 export const REAL_LIBRARIES = {
-  'delta-rs': { package: 'deltalake', version: '1.6.6' },
+  'delta-rs': { package: 'deltalake', version: '1.6.6', format: 'delta' },
+  pyiceberg: { package: 'pyiceberg', version: '0.12.0', format: 'iceberg' },
 } as const;
 
 export type RealLibrary = keyof typeof REAL_LIBRARIES;

@@ -1,7 +1,7 @@
 /**
- * What a real run (`--real`) cannot do yet, refused before anything runs with the reason: only delta-rs runs for
- * real, on this machine, on local run tables, for the lesson's Delta cases whose writers need none of the engine's
- * own hooks. Every problem is named at once.
+ * What a real run (`--real`) can do, refused before anything runs with the reason: delta-rs runs the lesson's Delta
+ * cases and pyiceberg the Iceberg ones (each format's library unless `--library` names one), on this machine, on
+ * local run tables, for cases whose writers need none of the engine's own hooks. Every problem is named at once.
  */
 import type { LabCase } from '../cases/catalog';
 import { caseGroup } from '../cases/groups';
@@ -16,47 +16,69 @@ export class RealRunRefusedError extends Error {
 
 /** The engine's names for libraries that a later step runs for real; said as such, not as unknown. */
 const NOT_YET: Record<string, string> = {
-  pyiceberg: 'pyiceberg does not run for real yet (the Iceberg cases F1 and F2 run emulated only, without --real)',
-  'delta-spark': 'delta-spark does not run for real yet: only delta-rs does',
+  'delta-spark': 'delta-spark does not run for real yet: delta-rs and pyiceberg do',
 };
 
-/** The library a real run asks for, checked: delta-rs, or a refusal saying which libraries exist and which run. */
-export function realLibrary(name: string | undefined): RealLibrary {
-  const library = name ?? 'delta-rs';
-  if (library in REAL_LIBRARIES) return library as RealLibrary;
+/** How the refusals name the formats the real libraries write. */
+const FORMAT_NAMES: Record<string, [article: string, name: string]> = {
+  delta: ['a', 'Delta'],
+  iceberg: ['an', 'Iceberg'],
+};
+
+/** The library a real run asks for, checked; undefined when none is named (each case's format picks its own). */
+export function realLibrary(name: string | undefined): RealLibrary | undefined {
+  if (name === undefined || name in REAL_LIBRARIES) return name as RealLibrary | undefined;
   throw new RealRunRefusedError([
-    NOT_YET[library] ??
-      `--library ${library} is not a library the lab knows: ${Object.keys(REAL_LIBRARIES).join(', ')} runs for real (pyiceberg and delta-spark later)`,
+    NOT_YET[name] ??
+      `--library ${name} is not a library the lab knows: ${Object.keys(REAL_LIBRARIES).join(', ')} run for real (delta-spark later)`,
   ]);
 }
 
-/** The engine's own hooks: faults and options delta-rs does not have. */
+/** The real library of a case's format, if it has one. */
+function formatLibrary(c: LabCase): RealLibrary | undefined {
+  return (Object.keys(REAL_LIBRARIES) as RealLibrary[]).find((l) => REAL_LIBRARIES[l].format === c.format);
+}
+
+/** The library that runs `c`'s writers: the one asked for, else its format's (checked by refuseReal first). */
+export function libraryOf(c: LabCase, asked: RealLibrary | undefined): RealLibrary {
+  const library = asked ?? formatLibrary(c);
+  if (!library) throw new RealRunRefusedError([`${c.id} is a ${c.format} case: it has no library to run for real`]);
+  return library;
+}
+
+/** The engine's own hooks: faults and options the real libraries do not have. */
 const ENGINE_HOOKS = ['lostAnswer', 'recogniseOwnCommit'] as const;
 
-/** Refuses a real run of `cases` with every reason at once. */
+/** Refuses a real run of `cases` (in `asked`, or each in its format's library) with every reason at once. */
 export function refuseReal(
   cases: readonly LabCase[],
   where: { tableRoot?: string | undefined; acrossHosts?: unknown },
+  asked?: RealLibrary,
 ): void {
   const problems: string[] = [];
   if (where.acrossHosts) problems.push('real writers run on this machine only, not on other hosts');
   if (where.tableRoot?.toLowerCase().startsWith('s3://'))
     problems.push('real writers write local run tables only, not an S3 table root (--table-root)');
   for (const c of cases) {
+    const own = formatLibrary(c);
     if (caseGroup(c) === 'store') {
       problems.push(
         `${c.id} is a store case: its point is a store fault that only the engine's own writers can be given`,
       );
-    } else if (c.format === 'iceberg') {
-      problems.push(`${c.id} is an Iceberg case: ${NOT_YET.pyiceberg}`);
-    } else if (c.format !== 'delta') {
+    } else if (c.format === 'postgres' || !own) {
       problems.push(`${c.id} is a ${c.format} case: it has no library to run for real`);
+    } else if (asked && asked !== own) {
+      const [article, name] = FORMAT_NAMES[c.format] ?? ['a', c.format];
+      const writes = FORMAT_NAMES[REAL_LIBRARIES[asked].format]?.[1];
+      problems.push(
+        `${c.id} is ${article} ${name} case: ${asked} writes ${writes} tables; ${own} runs it (--library ${own}, or no --library)`,
+      );
     } else {
       for (const w of c.writers)
         for (const hook of ENGINE_HOOKS)
           if (w[hook] !== undefined)
             problems.push(
-              `${c.id}'s writer ${w.name} uses ${hook}, a hook of the engine's own that delta-rs does not have`,
+              `${c.id}'s writer ${w.name} uses ${hook}, a hook of the engine's own that ${own} does not have`,
             );
     }
   }
