@@ -47,7 +47,12 @@ def commit_retries(warnings: Sequence[str]) -> int:
 
 
 def append(table: Table, job: WriterJob, warnings: Sequence[str], on_commit: Callable[[None], None]) -> WriterOutcome:
-    """The writer's append on the table as opened; the outcome the lab reads (`version` null, as the engine's)."""
+    """
+    The writer's append on the table as opened; the outcome the lab reads, with the engine's meanings: `version`
+    null (an Iceberg snapshot has no version number to match), one attempt (pyiceberg's retries are inside it),
+    `commitRetries` the retries of a commit that landed and null for one that failed (its retries are in its
+    warnings), files written those the snapshot added (pyiceberg deletes a failed commit's files).
+    """
     name = job["writer"]["name"]
     rows_file = job.get("rowsFile")
     if not rows_file:
@@ -60,7 +65,6 @@ def append(table: Table, job: WriterJob, warnings: Sequence[str], on_commit: Cal
     except Exception as e:
         outcome["errorClass"] = type(e).__name__
         outcome["errorMessage"] = str(e)
-        outcome["commitRetries"] = commit_retries(warnings[logged:])
         return outcome
     on_commit(None)
     outcome["committed"] = True
