@@ -12,7 +12,7 @@ import { datasetCacheDir, lazyDataset } from './data/index';
 import { formatOf, selectCases, tableFormats } from './formats/registry';
 import { VerdictMemo } from './oracle/memo';
 import { type PythonEnv, pythonEnv, REAL_LIBRARIES, type RealLibrary } from './real/python-env';
-import { libraryOf, realLibrary, refuseReal } from './real/refusals';
+import { realLibraries, realLibrary } from './real/refusals';
 import { REAL_WRITER_TIMEOUT_MS, realWriterCommand } from './real/writer-command';
 import { withOutcome } from './results/summary';
 import type { CaseResult, LabResults, RunResult, WriterResult } from './results/types';
@@ -89,13 +89,8 @@ export function validateLabOptions(o: LabOptions): {
     : given.map((c) => (typeof c === 'string' ? (selectCases([c])[0] as LabCase) : c));
   if (o.library !== undefined && !o.real)
     throw new LabInputError('--library picks the real library: give --real with it');
-  let libraries: Map<string, RealLibrary> | null = null;
-  if (o.real) {
-    const asked = realLibrary(o.library);
-    // A real run's reasons first: a store case is refused as a store case there, whatever its store.
-    refuseReal(cases, o, asked);
-    libraries = new Map(cases.map((c) => [c.id, libraryOf(c, asked)]));
-  }
+  // A real run's reasons first: a store case is refused as a store case there, whatever its store.
+  const libraries = o.real ? realLibraries(cases, o, realLibrary(o.library)) : null;
   for (const c of cases) refuseWithoutStore(c, o.tableRoot);
   return { cases, runs, scale, libraries };
 }

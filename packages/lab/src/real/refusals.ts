@@ -39,23 +39,20 @@ function formatLibrary(c: LabCase): RealLibrary | undefined {
   return (Object.keys(REAL_LIBRARIES) as RealLibrary[]).find((l) => REAL_LIBRARIES[l].format === c.format);
 }
 
-/** The library that runs `c`'s writers: the one asked for, else its format's (checked by refuseReal first). */
-export function libraryOf(c: LabCase, asked: RealLibrary | undefined): RealLibrary {
-  const library = asked ?? formatLibrary(c);
-  if (!library) throw new RealRunRefusedError([`${c.id} is a ${c.format} case: it has no library to run for real`]);
-  return library;
-}
-
 /** The engine's own hooks: faults and options the real libraries do not have. */
 const ENGINE_HOOKS = ['lostAnswer', 'recogniseOwnCommit'] as const;
 
-/** Refuses a real run of `cases` (in `asked`, or each in its format's library) with every reason at once. */
-export function refuseReal(
+/**
+ * The library that runs each case's writers in a real run, by case id (`asked`, else the case's format's); or the
+ * run refused with every reason at once.
+ */
+export function realLibraries(
   cases: readonly LabCase[],
   where: { tableRoot?: string | undefined; acrossHosts?: unknown },
   asked?: RealLibrary,
-): void {
+): Map<string, RealLibrary> {
   const problems: string[] = [];
+  const libraries = new Map<string, RealLibrary>();
   if (where.acrossHosts) problems.push('real writers run on this machine only, not on other hosts');
   if (where.tableRoot?.toLowerCase().startsWith('s3://'))
     problems.push('real writers write local run tables only, not an S3 table root (--table-root)');
@@ -74,6 +71,7 @@ export function refuseReal(
         `${c.id} is ${article} ${name} case: ${asked} writes ${writes} tables; ${own} runs it (--library ${own}, or no --library)`,
       );
     } else {
+      libraries.set(c.id, own);
       for (const w of c.writers)
         for (const hook of ENGINE_HOOKS)
           if (w[hook] !== undefined)
@@ -83,4 +81,5 @@ export function refuseReal(
     }
   }
   if (problems.length > 0) throw new RealRunRefusedError(problems);
+  return libraries;
 }
