@@ -9,16 +9,14 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { DeltaTable } from '@racelab/engine';
 import type { LabCase, TableAt } from '../cases/catalog';
-import { CaseInputError, type CustomCaseInput } from '../cases/custom';
+import type { CustomCaseInput } from '../cases/custom';
 import { type CaseGroup, caseGroup, storeNeed } from '../cases/groups';
 import { locationCase } from '../cases/location';
 import { noMatchWarnings } from '../cases/no-match';
 import { labCases } from '../formats/registry';
 import { runLab } from '../lab';
 import { caseVerdict } from '../oracle/index';
-import { RealRunRefusedError } from '../real/refusals';
 import { caseOutcome, loserErrors, tableAfter } from '../results/summary';
-import { CopyRefusedError } from '../tables/copy-refusals';
 import { locationConfigFromEnv } from '../tables/locations';
 import {
   type CommandSpec,
@@ -31,6 +29,8 @@ import {
 } from '../terminal/command-line';
 import { progressBar } from '../terminal/progress-board';
 import { REPO, workDirOption } from './args';
+import { compareCommand } from './compare';
+import { labFailure } from './lab-failure';
 import { sweepCommand, sweepFailure } from './sweep';
 
 const LAB_COMMAND: CommandSpec = {
@@ -38,6 +38,7 @@ const LAB_COMMAND: CommandSpec = {
     'npm run lab -- [CASE…] [--runs N] [--scale S] [--json FILE|-] [--real [--library delta-rs]] [options]',
     'npm run lab -- --table LOCATION --writers FILE.json [--properties k=v,…] [--runs N] [--json FILE|-]',
     'npm run lab -- sweep …   (npm run lab -- sweep --help)',
+    'npm run lab -- compare CASE… …   (npm run lab -- compare --help)',
   ],
   about:
     "Races the lesson's cases (every case when none is named) with real writer processes behind a barrier, or\n" +
@@ -75,6 +76,10 @@ async function labCommand(argv: string[]): Promise<number> {
   if (flags.has('list')) {
     printCaseList(out.say);
     return 0;
+  }
+  // The writers file names no table of its own: without --table it would race nothing it describes.
+  if (options.writers !== undefined && options.table === undefined) {
+    throw new UsageError('--writers FILE.json needs --table LOCATION: the table whose copies its writers race');
   }
   const own = options.table !== undefined ? await ownTableCase(options, positionals) : null;
   // Said before anything runs: a writer whose predicate matches nothing will have nothing to commit.
@@ -179,26 +184,9 @@ async function ownTableCase(
   return { case: c, roots: cfg.roots, warnings: await noMatchWarnings(table, c.writers) };
 }
 
-/** Exit 2 for a refused race or what the user can fix (every problem listed), 1 otherwise. */
-function labFailure(e: unknown): number {
-  if (e instanceof CaseInputError || e instanceof CopyRefusedError || e instanceof RealRunRefusedError) {
-    process.stderr.write(`\nlab: the race was refused:\n${e.problems.map((p) => `  - ${p}`).join('\n')}\n`);
-    return 2;
-  }
-  process.stderr.write(`\nlab: ${e instanceof Error ? e.message : String(e)}\n`);
-  return e instanceof Error &&
-    [
-      'UsageError',
-      'LabInputError',
-      'UnknownCaseError',
-      'StoreNeededError',
-      'DatasetError',
-      'PythonSideMissingError',
-    ].includes(e.name)
-    ? 2
-    : 1;
-}
-
-// `lab sweep …`: many writers under a retry policy, with its own options and exit codes (cli/sweep.ts).
-const sweep = process.argv[2] === 'sweep';
-await runCommand((argv) => (sweep ? sweepCommand(argv.slice(1)) : labCommand(argv)), sweep ? sweepFailure : labFailure);
+// `lab sweep …`: many writers under a retry policy, with its own options and exit codes (cli/sweep.ts);
+// `lab compare …`: cases emulated and real, side by side (cli/compare.ts).
+const sub = process.argv[2];
+if (sub === 'sweep') await runCommand((argv) => sweepCommand(argv.slice(1)), sweepFailure);
+else if (sub === 'compare') await runCommand((argv) => compareCommand(argv.slice(1)), labFailure);
+else await runCommand(labCommand, labFailure);

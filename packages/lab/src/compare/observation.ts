@@ -1,0 +1,124 @@
+/**
+ * What one run shows, in the terms a comparison of two libraries reads it: who commits and each writer's
+ * attempts, each loser's exception and message (ids masked), the table's figures afterwards, and every commit's
+ * actions as parsed values. Read up to a renaming of symmetric writers (symmetry.ts): the canonical form is the
+ * least of the run's renamed readings, so that "vendor1 wins" and "vendor2 wins" read the same.
+ */
+
+import { writerOutcomeOf } from '@racelab/contracts';
+import type { CommitSummary, RunResult, TableCheck } from '../results/types';
+import { maskIds } from './mask';
+import type { Renaming } from './symmetry';
+
+export interface WriterObservation {
+  name: string;
+  outcome: string;
+  attempts: number;
+  errorClass: string | null;
+  errorMessage: string | null;
+}
+
+export interface RunObservation {
+  writers: WriterObservation[];
+  table: Record<string, unknown>;
+  commits: Omit<CommitSummary, 'version'>[];
+}
+
+/** The table check's figures that say what the table holds (files on disk and staging leftovers vary with timing). */
+const TABLE_FIGURES = [
+  'version',
+  'rows',
+  'distinctTripIds',
+  'tripsOnDay',
+  'tipDeltaByVendor',
+  'tipChangedByVendor',
+  'tipDeltaValues',
+  'tripsByVendor',
+  'dataFilesInLog',
+] as const satisfies readonly (keyof TableCheck)[];
+
+const regExpText = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Replaces each key of `map` found in `text` at once, so that a swap a ↔ b does not turn back on itself. */
+function replaceAll(text: string, map: ReadonlyMap<string, string>, words: boolean): string {
+  const keys = [...map.keys()].filter((k) => k !== '').sort((a, b) => b.length - a.length);
+  if (keys.length === 0) return text;
+  const alt = keys.map(regExpText).join('|');
+  const re = new RegExp(words ? `(?<![\\w-])(?:${alt})(?![\\w-])` : alt, 'g');
+  return text.replace(re, (m) => map.get(m) ?? m);
+}
+
+const renameKey = (k: string, r: Renaming) => r.values.get(k) ?? k;
+
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, v]) => [k, sortedKeys(v)]),
+  );
+}
+
+/** Text values renamed: whole operation values (a predicate) as substrings, names as words. */
+function renameText(text: string, r: Renaming): string {
+  const whole = new Map([...r.values].filter(([k]) => k.length > 3));
+  return replaceAll(replaceAll(text, whole, false), r.names, true);
+}
+
+function renameDeep(value: unknown, r: Renaming): unknown {
+  if (typeof value === 'string') return renameText(value, r);
+  if (Array.isArray(value)) return value.map((v) => renameDeep(v, r));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renameDeep(v, r)]));
+}
+
+/** The run read under one renaming. */
+export function observe(run: RunResult, r: Renaming): RunObservation {
+  const name = (n: string) => r.names.get(n) ?? n;
+  const writers = run.writers
+    .map((w) => ({
+      name: name(w.name),
+      outcome: writerOutcomeOf(w),
+      attempts: w.attempts,
+      errorClass: w.errorClass,
+      errorMessage: w.errorMessage === null ? null : renameText(maskIds(w.errorMessage), r),
+    }))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
+  const table: Record<string, unknown> = {};
+  for (const k of TABLE_FIGURES) {
+    const v = run.table[k];
+    if (v === undefined) continue;
+    table[k] =
+      v !== null && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).map(([key, n]) => [renameKey(key, r), n]))
+        : v;
+  }
+  const commits = (run.commits ?? []).map(({ version: _v, ...c }) => ({
+    ...c,
+    writer: c.writer === null ? null : name(c.writer),
+    operationParameters: renameDeep(c.operationParameters, r) as Record<string, unknown>,
+    files: c.files
+      .map((f) => ({
+        ...f,
+        partitionValues: Object.fromEntries(
+          Object.entries(f.partitionValues).map(([k, v]) => [k, v === null ? v : renameKey(v, r)]),
+        ),
+      }))
+      .map((f) => JSON.stringify(sortedKeys(f)))
+      .sort()
+      .map((f) => JSON.parse(f) as CommitSummary['files'][number]),
+  }));
+  return sortedKeys({ writers, table: sortedKeys(table), commits }) as RunObservation;
+}
+
+/** The run's canonical reading: the least (as JSON) over every renaming of its symmetric writers. */
+export function canonicalObservation(run: RunResult, renamings: readonly Renaming[]): RunObservation {
+  let best: { text: string; obs: RunObservation } | null = null;
+  for (const r of renamings) {
+    const obs = observe(run, r);
+    const text = JSON.stringify(obs);
+    if (best === null || text < best.text) best = { text, obs };
+  }
+  return (best as { obs: RunObservation }).obs;
+}

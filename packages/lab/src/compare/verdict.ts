@@ -1,0 +1,93 @@
+/**
+ * The differential's verdict on one case: its emulated runs and its real runs, each read as a canonical
+ * observation (observation.ts), compared as the sets of outcomes seen, since timing picks the winner in some
+ * cases. Every observation one side saw and the other never did is a difference, said in words with the fields
+ * where it parts from the other side's nearest observation.
+ */
+import type { WriterSpec } from '../cases/catalog';
+import type { CaseResult } from '../results/types';
+import { canonicalObservation, type RunObservation } from './observation';
+import { renamings } from './symmetry';
+
+export interface CaseVerdict {
+  id: string;
+  agree: boolean;
+  differences: string[];
+}
+
+/** The most fields named per difference. */
+const MAX_FIELDS = 12;
+
+/** An observation's fields by path (`writers[0].outcome`, `commits[1].readVersion`), leaves as JSON. */
+function flatten(value: unknown, path = '', out = new Map<string, string>()): Map<string, string> {
+  if (value !== null && typeof value === 'object' && !(Array.isArray(value) && value.length === 0)) {
+    for (const [k, v] of Object.entries(value))
+      flatten(v, Array.isArray(value) ? `${path}[${k}]` : path ? `${path}.${k}` : k, out);
+  } else out.set(path, JSON.stringify(value));
+  return out;
+}
+
+/** Where `a` and `b` differ, field by field. */
+export function fieldDifferences(a: RunObservation, b: RunObservation): { path: string; a?: string; b?: string }[] {
+  const fa = flatten(a);
+  const fb = flatten(b);
+  const paths = [...new Set([...fa.keys(), ...fb.keys()])].sort();
+  return paths
+    .filter((p) => fa.get(p) !== fb.get(p))
+    .map((p) => ({ path: p, ...(fa.has(p) && { a: fa.get(p) }), ...(fb.has(p) && { b: fb.get(p) }) }));
+}
+
+/** "vendor1 committed; vendor2 failed (CommitFailedError), 2 attempts" */
+function outcomeWords(o: RunObservation): string {
+  return o.writers
+    .map(
+      (w) =>
+        `${w.name} ${w.outcome}${w.errorClass ? ` (${w.errorClass})` : ''}${w.attempts > 1 ? `, ${w.attempts} attempts` : ''}`,
+    )
+    .join('; ');
+}
+
+function distinct(observations: RunObservation[]): Map<string, { obs: RunObservation; runs: number }> {
+  const out = new Map<string, { obs: RunObservation; runs: number }>();
+  for (const obs of observations) {
+    const key = JSON.stringify(obs);
+    const seen = out.get(key);
+    out.set(key, { obs, runs: (seen?.runs ?? 0) + 1 });
+  }
+  return out;
+}
+
+function onlyOn(
+  side: 'emulated' | 'real',
+  mine: Map<string, { obs: RunObservation; runs: number }>,
+  theirs: Map<string, { obs: RunObservation; runs: number }>,
+): string[] {
+  const other = side === 'emulated' ? 'real' : 'emulated';
+  const out: string[] = [];
+  for (const [key, { obs, runs }] of mine) {
+    if (theirs.has(key)) continue;
+    const nearest = [...theirs.values()]
+      .map((t) => fieldDifferences(obs, t.obs))
+      .sort((x, y) => x.length - y.length)[0];
+    const head = `${side} only (${runs} run${runs === 1 ? '' : 's'}): ${outcomeWords(obs)}`;
+    if (nearest === undefined) {
+      out.push(`${head}; ${other} has no run`);
+      continue;
+    }
+    const fields = nearest
+      .slice(0, MAX_FIELDS)
+      .map((f) => `${f.path}: ${side} ${f.a ?? '(absent)'}, ${other} ${f.b ?? '(absent)'}`);
+    const more = nearest.length > MAX_FIELDS ? [`… and ${nearest.length - MAX_FIELDS} more fields`] : [];
+    out.push([`${head}; against ${other}'s nearest run:`, ...fields.map((f) => `  ${f}`), ...more].join('\n'));
+  }
+  return out;
+}
+
+/** The verdict on a case: `emulated` and `real` are its results from the two runs, `writers` its writer specs. */
+export function compareCase(writers: readonly WriterSpec[], emulated: CaseResult, real: CaseResult): CaseVerdict {
+  const r = renamings(writers);
+  const e = distinct(emulated.runs.map((run) => canonicalObservation(run, r)));
+  const x = distinct(real.runs.map((run) => canonicalObservation(run, r)));
+  const differences = [...onlyOn('emulated', e, x), ...onlyOn('real', x, e)];
+  return { id: emulated.id, agree: differences.length === 0, differences };
+}
