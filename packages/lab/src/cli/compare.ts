@@ -96,6 +96,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
   for (const v of verdicts) {
     out.say(`\n${v.id}  ${v.agree ? 'agree' : 'differs'}`);
     for (const d of v.differences) out.say(`    ${d.replaceAll('\n', '\n    ')}`);
+    for (const t of v.timing) out.say(`    timing: ${t}`);
   }
   const differing = verdicts.filter((v) => !v.agree).map((v) => v.id);
   out.say(

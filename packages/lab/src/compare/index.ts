@@ -3,6 +3,6 @@
  * outcomes seen, up to renaming symmetric writers.
  */
 export { maskIds } from './mask';
-export { canonicalObservation, observe, type RunObservation } from './observation';
+export { canonicalObservation, canonicalShape, observe, type RunObservation } from './observation';
 export { renamings, symmetricGroups } from './symmetry';
 export { type CaseVerdict, compareCase, fieldDifferences } from './verdict';

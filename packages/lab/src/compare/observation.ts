@@ -2,7 +2,8 @@
  * What one run shows, in the terms a comparison of two libraries reads it: who commits and each writer's
  * attempts, each loser's exception and message (ids masked), the table's figures afterwards, and every commit's
  * actions as parsed values. Read up to a renaming of symmetric writers (symmetry.ts): the canonical form is the
- * least of the run's renamed readings, so that "vendor1 wins" and "vendor2 wins" read the same.
+ * least of the run's renamed readings, so that "vendor1 wins" and "vendor2 wins" read the same. Commits are read
+ * as a set (each with its writer and readVersion): which landed first is timing, as the table's version says.
  */
 
 import { writerOutcomeOf } from '@racelab/contracts';
@@ -39,12 +40,11 @@ const TABLE_FIGURES = [
 
 const regExpText = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Replaces each key of `map` found in `text` at once, so that a swap a ↔ b does not turn back on itself. */
-function replaceAll(text: string, map: ReadonlyMap<string, string>, words: boolean): string {
+/** Replaces each key of `map` found in `text` as a whole word, all in one pass so that a swap a ↔ b stays a swap. */
+function replaceAll(text: string, map: ReadonlyMap<string, string>): string {
   const keys = [...map.keys()].filter((k) => k !== '').sort((a, b) => b.length - a.length);
   if (keys.length === 0) return text;
-  const alt = keys.map(regExpText).join('|');
-  const re = new RegExp(words ? `(?<![\\w-])(?:${alt})(?![\\w-])` : alt, 'g');
+  const re = new RegExp(`(?<![\\w-])(?:${keys.map(regExpText).join('|')})(?![\\w-])`, 'g');
   return text.replace(re, (m) => map.get(m) ?? m);
 }
 
@@ -60,14 +60,17 @@ function sortedKeys(value: unknown): unknown {
   );
 }
 
-/** Text values renamed: whole operation values (a predicate) as substrings, names as words. */
+/** A message renamed: writers' names and their operations' whole values (a predicate), never a lone number. */
 function renameText(text: string, r: Renaming): string {
-  const whole = new Map([...r.values].filter(([k]) => k.length > 3));
-  return replaceAll(replaceAll(text, whole, false), r.names, true);
+  return replaceAll(text, new Map([...[...r.values].filter(([k]) => k.length > 3), ...r.names]));
 }
 
+/**
+ * A commit's parameters renamed: names, whole values, and the words where symmetric writers' operations differ
+ * (a predicate written `"VendorID" = 1` by one library and `VendorID = 1` by another).
+ */
 function renameDeep(value: unknown, r: Renaming): unknown {
-  if (typeof value === 'string') return renameText(value, r);
+  if (typeof value === 'string') return replaceAll(value, new Map([...r.values, ...r.names]));
   if (Array.isArray(value)) return value.map((v) => renameDeep(v, r));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renameDeep(v, r)]));
@@ -94,6 +97,7 @@ export function observe(run: RunResult, r: Renaming): RunObservation {
         ? Object.fromEntries(Object.entries(v).map(([key, n]) => [renameKey(key, r), n]))
         : v;
   }
+  // Sorted by writer: which of two writers' commits landed first is timing, and their versions say it anyway.
   const commits = (run.commits ?? []).map(({ version: _v, ...c }) => ({
     ...c,
     writer: c.writer === null ? null : name(c.writer),
@@ -109,16 +113,43 @@ export function observe(run: RunResult, r: Renaming): RunObservation {
       .sort()
       .map((f) => JSON.parse(f) as CommitSummary['files'][number]),
   }));
+  commits.sort((a, b) => {
+    const [x, y] = [JSON.stringify(sortedKeys(a)), JSON.stringify(sortedKeys(b))];
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
   return sortedKeys({ writers, table: sortedKeys(table), commits }) as RunObservation;
 }
 
-/** The run's canonical reading: the least (as JSON) over every renaming of its symmetric writers. */
-export function canonicalObservation(run: RunResult, renamings: readonly Renaming[]): RunObservation {
+/**
+ * The run's shape: its reading without what follows from which writer's data went in (the table's figures, each
+ * file's record count). Symmetric writers that differ in their data (A2's two days, B2's two deletes) leave
+ * different figures when a different one wins; the shape is the same.
+ */
+export function shapeOf(obs: RunObservation): RunObservation {
+  return {
+    ...obs,
+    table: {},
+    commits: obs.commits.map((c) => ({ ...c, files: c.files.map((f) => ({ ...f, numRecords: null })) })),
+  };
+}
+
+/** The least (as JSON) of `read` over every renaming of the case's symmetric writers. */
+function least(run: RunResult, renamings: readonly Renaming[], read: (o: RunObservation) => RunObservation) {
   let best: { text: string; obs: RunObservation } | null = null;
   for (const r of renamings) {
-    const obs = observe(run, r);
+    const obs = read(observe(run, r));
     const text = JSON.stringify(obs);
     if (best === null || text < best.text) best = { text, obs };
   }
   return (best as { obs: RunObservation }).obs;
+}
+
+/** The run's canonical reading: the least (as JSON) over every renaming of its symmetric writers. */
+export function canonicalObservation(run: RunResult, renamings: readonly Renaming[]): RunObservation {
+  return least(run, renamings, (o) => o);
+}
+
+/** The run's canonical shape (shapeOf), the least over every renaming. */
+export function canonicalShape(run: RunResult, renamings: readonly Renaming[]): RunObservation {
+  return least(run, renamings, shapeOf);
 }

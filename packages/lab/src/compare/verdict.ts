@@ -2,17 +2,23 @@
  * The differential's verdict on one case: its emulated runs and its real runs, each read as a canonical
  * observation (observation.ts), compared as the sets of outcomes seen, since timing picks the winner in some
  * cases. Every observation one side saw and the other never did is a difference, said in words with the fields
- * where it parts from the other side's nearest observation.
+ * where it parts from the other side's nearest observation, unless the other side saw its very shape with other
+ * writers winning: that is timing, listed apart.
  */
 import type { WriterSpec } from '../cases/catalog';
-import type { CaseResult } from '../results/types';
-import { canonicalObservation, type RunObservation } from './observation';
-import { renamings } from './symmetry';
+import type { CaseResult, RunResult } from '../results/types';
+import { canonicalObservation, canonicalShape, type RunObservation } from './observation';
+import { type Renaming, renamings } from './symmetry';
 
 export interface CaseVerdict {
   id: string;
   agree: boolean;
   differences: string[];
+  /**
+   * Outcomes one side saw with other symmetric writers winning than the other side saw (the same shape, with
+   * the figures the winners' data leaves): timing, said but not a difference.
+   */
+  timing: string[];
 }
 
 /** The most fields named per difference. */
@@ -47,25 +53,48 @@ function outcomeWords(o: RunObservation): string {
     .join('; ');
 }
 
-function distinct(observations: RunObservation[]): Map<string, { obs: RunObservation; runs: number }> {
-  const out = new Map<string, { obs: RunObservation; runs: number }>();
-  for (const obs of observations) {
+interface Seen {
+  obs: RunObservation;
+  /** Its canonical shape, as JSON. */
+  shape: string;
+  /** The writers that committed, by their own names. */
+  winners: string;
+  runs: number;
+}
+
+function distinct(runs: readonly RunResult[], r: readonly Renaming[]): Map<string, Seen> {
+  const out = new Map<string, Seen>();
+  for (const run of runs) {
+    const obs = canonicalObservation(run, r);
     const key = JSON.stringify(obs);
     const seen = out.get(key);
-    out.set(key, { obs, runs: (seen?.runs ?? 0) + 1 });
+    const winners = run.writers
+      .filter((w) => w.committed)
+      .map((w) => w.name)
+      .sort()
+      .join(',');
+    out.set(key, { obs, shape: JSON.stringify(canonicalShape(run, r)), winners, runs: (seen?.runs ?? 0) + 1 });
   }
   return out;
 }
 
 function onlyOn(
   side: 'emulated' | 'real',
-  mine: Map<string, { obs: RunObservation; runs: number }>,
-  theirs: Map<string, { obs: RunObservation; runs: number }>,
-): string[] {
+  mine: Map<string, Seen>,
+  theirs: Map<string, Seen>,
+): { differences: string[]; timing: string[] } {
   const other = side === 'emulated' ? 'real' : 'emulated';
   const out: string[] = [];
-  for (const [key, { obs, runs }] of mine) {
+  const timing: string[] = [];
+  for (const [key, { obs, runs, shape, winners }] of mine) {
     if (theirs.has(key)) continue;
+    const sameShape = [...theirs.values()].find((t) => t.shape === shape && t.winners !== winners);
+    if (sameShape) {
+      timing.push(
+        `${side} saw ${winners || 'no writer'} commit where ${other} saw ${sameShape.winners || 'no writer'} (same outcome up to renaming; the figures follow the winners' data)`,
+      );
+      continue;
+    }
     const nearest = [...theirs.values()]
       .map((t) => fieldDifferences(obs, t.obs))
       .sort((x, y) => x.length - y.length)[0];
@@ -80,14 +109,15 @@ function onlyOn(
     const more = nearest.length > MAX_FIELDS ? [`… and ${nearest.length - MAX_FIELDS} more fields`] : [];
     out.push([`${head}; against ${other}'s nearest run:`, ...fields.map((f) => `  ${f}`), ...more].join('\n'));
   }
-  return out;
+  return { differences: out, timing };
 }
 
 /** The verdict on a case: `emulated` and `real` are its results from the two runs, `writers` its writer specs. */
 export function compareCase(writers: readonly WriterSpec[], emulated: CaseResult, real: CaseResult): CaseVerdict {
   const r = renamings(writers);
-  const e = distinct(emulated.runs.map((run) => canonicalObservation(run, r)));
-  const x = distinct(real.runs.map((run) => canonicalObservation(run, r)));
-  const differences = [...onlyOn('emulated', e, x), ...onlyOn('real', x, e)];
-  return { id: emulated.id, agree: differences.length === 0, differences };
+  const e = distinct(emulated.runs, r);
+  const x = distinct(real.runs, r);
+  const [a, b] = [onlyOn('emulated', e, x), onlyOn('real', x, e)];
+  const differences = [...a.differences, ...b.differences];
+  return { id: emulated.id, agree: differences.length === 0, differences, timing: [...a.timing, ...b.timing] };
 }
