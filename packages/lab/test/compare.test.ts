@@ -4,6 +4,7 @@
  * masked, and a planted difference (an isBlindAppend, a message, a row count with the same winner) is reported.
  */
 import { describe, expect, it } from 'vitest';
+import { recordedPredicateSql } from '../src/audit/history/recorded-predicate';
 import type { WriterSpec } from '../src/cases/catalog';
 import { compareCase, maskIds, symmetricGroups } from '../src/compare/index';
 import { summarizeCommit } from '../src/formats/delta/commit-summary';
@@ -198,5 +199,14 @@ describe("a commit's actions as parsed values", () => {
       ],
       otherActions: ['txn job 4'],
     });
+  });
+});
+
+describe("delta-rs's recorded predicates read back by the history audit", () => {
+  it("turns arrow_cast(x, 'Date32') and '…'::date into the SQL the parser reads, and leaves the rest", () => {
+    expect(recordedPredicateSql("arrow_cast(tpep_pickup_datetime, 'Date32') = '2025-02-14'::date")).toBe(
+      "CAST(tpep_pickup_datetime AS DATE) = DATE '2025-02-14'",
+    );
+    expect(recordedPredicateSql('"VendorID" = 1')).toBe('"VendorID" = 1');
   });
 });
