@@ -160,6 +160,35 @@ describe('the comparison', () => {
   });
 });
 
+describe('timing between writers that are not symmetric', () => {
+  it('lists another winner in the same outcome as timing, but another outcome as a difference', () => {
+    const c1: WriterSpec[] = [{ name: 'compact', operation: { kind: 'optimize' } }, update(2)];
+    const run = (winner: string, loser: string, bothCommit = false): RunResult => ({
+      index: 1,
+      writers: [
+        writerResult(winner, { version: 1 }),
+        writerResult(
+          loser,
+          bothCommit ? { version: 2 } : { committed: false, errorClass: 'CommitFailedError', errorMessage: 'lost' },
+        ),
+      ],
+      table: { version: bothCommit ? 2 : 1, rows: 10, distinctTripIds: 10, dataFilesOnDisk: 1, dataFilesInLog: 1 },
+      commits: [commit(winner, 'p')],
+    });
+    const v = compareCase(
+      c1,
+      caseOf(run('compact', 'vendor2'), run('compact', 'vendor2')),
+      caseOf(run('vendor2', 'compact')),
+    );
+    expect(v.agree).toBe(true);
+    expect(v.timing.join('\n')).toContain(
+      'real saw compact failed (CommitFailedError); vendor2 committed (1 run); emulated never saw vendor2 win',
+    );
+    const both = compareCase(c1, caseOf(run('compact', 'vendor2')), caseOf(run('vendor2', 'compact', true)));
+    expect(both.agree).toBe(false);
+  });
+});
+
 describe("a commit's actions as parsed values", () => {
   it('keeps roles, partition values, record counts and commitInfo fields, not names, sizes or times', () => {
     const s = summarizeCommit(3, [

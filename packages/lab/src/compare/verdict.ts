@@ -2,8 +2,10 @@
  * The differential's verdict on one case: its emulated runs and its real runs, each read as a canonical
  * observation (observation.ts), compared as the sets of outcomes seen, since timing picks the winner in some
  * cases. Every observation one side saw and the other never did is a difference, said in words with the fields
- * where it parts from the other side's nearest observation, unless the other side saw its very shape with other
- * writers winning: that is timing, listed apart.
+ * where it parts from the other side's nearest observation, unless it is timing, listed apart: the other side saw
+ * its very shape with other symmetric writers winning, or never saw these writers win but saw the same outcome
+ * (as many committing, failing and with nothing to commit) with others winning. The same winners with other
+ * details, or another outcome, is always a difference.
  */
 import type { WriterSpec } from '../cases/catalog';
 import type { CaseResult, RunResult } from '../results/types';
@@ -59,6 +61,8 @@ interface Seen {
   shape: string;
   /** The writers that committed, by their own names. */
   winners: string;
+  /** How many writers committed, failed, had nothing to commit: the outcome whoever won. */
+  pattern: string;
   runs: number;
 }
 
@@ -73,7 +77,17 @@ function distinct(runs: readonly RunResult[], r: readonly Renaming[]): Map<strin
       .map((w) => w.name)
       .sort()
       .join(',');
-    out.set(key, { obs, shape: JSON.stringify(canonicalShape(run, r)), winners, runs: (seen?.runs ?? 0) + 1 });
+    const pattern = obs.writers
+      .map((w) => w.outcome)
+      .sort()
+      .join(',');
+    out.set(key, {
+      obs,
+      shape: JSON.stringify(canonicalShape(run, r)),
+      winners,
+      pattern,
+      runs: (seen?.runs ?? 0) + 1,
+    });
   }
   return out;
 }
@@ -86,12 +100,22 @@ function onlyOn(
   const other = side === 'emulated' ? 'real' : 'emulated';
   const out: string[] = [];
   const timing: string[] = [];
-  for (const [key, { obs, runs, shape, winners }] of mine) {
+  const seenWinners = new Set([...theirs.values()].map((t) => t.winners));
+  for (const [key, { obs, runs, shape, winners, pattern }] of mine) {
     if (theirs.has(key)) continue;
     const sameShape = [...theirs.values()].find((t) => t.shape === shape && t.winners !== winners);
     if (sameShape) {
       timing.push(
         `${side} saw ${winners || 'no writer'} commit where ${other} saw ${sameShape.winners || 'no writer'} (same outcome up to renaming; the figures follow the winners' data)`,
+      );
+      continue;
+    }
+    // The same outcome with another winner (C1: the compaction or the update), never seen with this one on the
+    // other side: which one wins is timing. With as many committing, failing and idle, it is no difference.
+    const samePattern = [...theirs.values()].find((t) => t.pattern === pattern);
+    if (!seenWinners.has(winners) && samePattern) {
+      timing.push(
+        `${side} saw ${outcomeWords(obs)} (${runs} run${runs === 1 ? '' : 's'}); ${other} never saw ${winners || 'no writer'} win, only ${samePattern.winners || 'no writer'} in the same outcome: timing picks the winner`,
       );
       continue;
     }
