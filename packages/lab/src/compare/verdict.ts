@@ -100,7 +100,13 @@ function onlyOn(
   const other = side === 'emulated' ? 'real' : 'emulated';
   const out: string[] = [];
   const timing: string[] = [];
-  const seenWinners = new Set([...theirs.values()].map((t) => t.winners));
+  // Winners up to renaming: a symmetric writer's win is the other's too, and no excuse for other details.
+  const renamedWinners = (o: RunObservation) =>
+    o.writers
+      .filter((w) => w.outcome === 'committed')
+      .map((w) => w.name)
+      .join(',');
+  const seenWinners = new Set([...theirs.values()].map((t) => renamedWinners(t.obs)));
   for (const [key, { obs, runs, shape, winners, pattern }] of mine) {
     if (theirs.has(key)) continue;
     const sameShape = [...theirs.values()].find((t) => t.shape === shape && t.winners !== winners);
@@ -113,7 +119,7 @@ function onlyOn(
     // The same outcome with another winner (C1: the compaction or the update), never seen with this one on the
     // other side: which one wins is timing. With as many committing, failing and idle, it is no difference.
     const samePattern = [...theirs.values()].find((t) => t.pattern === pattern);
-    if (!seenWinners.has(winners) && samePattern) {
+    if (!seenWinners.has(renamedWinners(obs)) && samePattern) {
       timing.push(
         `${side} saw ${outcomeWords(obs)} (${runs} run${runs === 1 ? '' : 's'}); ${other} never saw ${winners || 'no writer'} win, only ${samePattern.winners || 'no writer'} in the same outcome: timing picks the winner`,
       );
