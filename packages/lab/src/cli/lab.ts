@@ -1,7 +1,7 @@
 /**
  * `npm run lab -- …`: the lesson's cases by id, or a race on copies of the user's own table (LAB_COMMAND is its
- * help); `npm run lab -- sweep …` is cli/sweep.ts. With --table, the writers of FILE (a custom race,
- * `{ writers: [...], properties? }`) race copies of the table at LOCATION (a path under LAB_ROOTS, or
+ * help); `npm run lab -- sweep …` is cli/sweep.ts, `npm run lab -- compare …` cli/compare.ts. With --table, the
+ * writers of FILE (a custom race, `{ writers: [...], properties? }`) race copies of the table at LOCATION (a path under LAB_ROOTS, or
  * s3://bucket/path in LAB_S3_BUCKETS); a refusal exits 2 with every problem.
  * `npm run lab -- --list` prints every case, the lesson's then the store cases, with the store each store case needs.
  */
