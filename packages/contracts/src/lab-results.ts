@@ -155,6 +155,31 @@ const verdict = object({
   oracleMs: number,
 });
 
+const ROLES = ['add', 'remove', 'cdc'] as const;
+const nullableText = v.nullable(text);
+const commitSummary = object({
+  version: integer,
+  writer: nullableText,
+  operation: nullableText,
+  operationParameters: v.pipe(
+    v.custom<Record<string, unknown>>(isObject, 'must be an object'),
+    v.metadata({ jsonSchema: { type: 'object' } }),
+  ),
+  readVersion: v.nullable(integer),
+  isolationLevel: nullableText,
+  isBlindAppend: v.nullable(flag),
+  files: list(
+    object({
+      role: v.picklist(ROLES, oneOf(ROLES)),
+      partitionValues: map(nullableText),
+      numRecords: v.nullable(count),
+      dataChange: v.nullable(flag),
+      deletionVector: flag,
+    }),
+  ),
+  otherActions: texts,
+});
+
 const runResult = object({
   index: v.pipe(integer, v.minValue(1, 'must be at least 1')),
   writers: list(writerResult),
@@ -163,6 +188,10 @@ const runResult = object({
   verdict: v.optional(verdict),
   commitOrder: v.optional(texts),
   durationMs: v.optional(number),
+  commits: v.pipe(
+    v.optional(list(commitSummary)),
+    v.description('each commit the race wrote, as parsed values (Delta cases; `npm run lab -- compare` reads them)'),
+  ),
 });
 
 const caseResult = object({

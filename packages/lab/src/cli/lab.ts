@@ -1,7 +1,7 @@
 /**
  * `npm run lab -- …`: the lesson's cases by id, or a race on copies of the user's own table (LAB_COMMAND is its
- * help); `npm run lab -- sweep …` is cli/sweep.ts. With --table, the writers of FILE (a custom race,
- * `{ writers: [...], properties? }`) race copies of the table at LOCATION (a path under LAB_ROOTS, or
+ * help); `npm run lab -- sweep …` is cli/sweep.ts, `npm run lab -- compare …` cli/compare.ts. With --table, the
+ * writers of FILE (a custom race, `{ writers: [...], properties? }`) race copies of the table at LOCATION (a path under LAB_ROOTS, or
  * s3://bucket/path in LAB_S3_BUCKETS); a refusal exits 2 with every problem.
  * `npm run lab -- --list` prints every case, the lesson's then the store cases, with the store each store case needs.
  */
@@ -9,16 +9,14 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { DeltaTable } from '@racelab/engine';
 import type { LabCase, TableAt } from '../cases/catalog';
-import { CaseInputError, type CustomCaseInput } from '../cases/custom';
+import type { CustomCaseInput } from '../cases/custom';
 import { type CaseGroup, caseGroup, storeNeed } from '../cases/groups';
 import { locationCase } from '../cases/location';
 import { noMatchWarnings } from '../cases/no-match';
 import { labCases } from '../formats/registry';
 import { runLab } from '../lab';
 import { caseVerdict } from '../oracle/index';
-import { RealRunRefusedError } from '../real/refusals';
 import { caseOutcome, loserErrors, tableAfter } from '../results/summary';
-import { CopyRefusedError } from '../tables/copy-refusals';
 import { locationConfigFromEnv } from '../tables/locations';
 import {
   type CommandSpec,
@@ -31,6 +29,8 @@ import {
 } from '../terminal/command-line';
 import { progressBar } from '../terminal/progress-board';
 import { REPO, workDirOption } from './args';
+import { compareCommand } from './compare';
+import { labFailure } from './lab-failure';
 import { sweepCommand, sweepFailure } from './sweep';
 
 const LAB_COMMAND: CommandSpec = {
@@ -38,6 +38,7 @@ const LAB_COMMAND: CommandSpec = {
     'npm run lab -- [CASE…] [--runs N] [--scale S] [--json FILE|-] [--real [--library delta-rs|pyiceberg]] [options]',
     'npm run lab -- --table LOCATION --writers FILE.json [--properties k=v,…] [--runs N] [--json FILE|-]',
     'npm run lab -- sweep …   (npm run lab -- sweep --help)',
+    'npm run lab -- compare CASE… …   (npm run lab -- compare --help)',
   ],
   about:
     "Races the lesson's cases (every case when none is named) with real writer processes behind a barrier, or\n" +
@@ -76,6 +77,10 @@ async function labCommand(argv: string[]): Promise<number> {
   if (flags.has('list')) {
     printCaseList(out.say);
     return 0;
+  }
+  // The writers file names no table of its own: without --table it would race nothing it describes.
+  if (options.writers !== undefined && options.table === undefined) {
+    throw new UsageError('--writers FILE.json needs --table LOCATION: the table whose copies its writers race');
   }
   const own = options.table !== undefined ? await ownTableCase(options, positionals) : null;
   // Said before anything runs: a writer whose predicate matches nothing will have nothing to commit.
@@ -180,26 +185,9 @@ async function ownTableCase(
   return { case: c, roots: cfg.roots, warnings: await noMatchWarnings(table, c.writers) };
 }
 
-/** Exit 2 for a refused race or what the user can fix (every problem listed), 1 otherwise. */
-function labFailure(e: unknown): number {
-  if (e instanceof CaseInputError || e instanceof CopyRefusedError || e instanceof RealRunRefusedError) {
-    process.stderr.write(`\nlab: the race was refused:\n${e.problems.map((p) => `  - ${p}`).join('\n')}\n`);
-    return 2;
-  }
-  process.stderr.write(`\nlab: ${e instanceof Error ? e.message : String(e)}\n`);
-  return e instanceof Error &&
-    [
-      'UsageError',
-      'LabInputError',
-      'UnknownCaseError',
-      'StoreNeededError',
-      'DatasetError',
-      'PythonSideMissingError',
-    ].includes(e.name)
-    ? 2
-    : 1;
-}
-
-// `lab sweep …`: many writers under a retry policy, with its own options and exit codes (cli/sweep.ts).
-const sweep = process.argv[2] === 'sweep';
-await runCommand((argv) => (sweep ? sweepCommand(argv.slice(1)) : labCommand(argv)), sweep ? sweepFailure : labFailure);
+// `lab sweep …`: many writers under a retry policy, with its own options and exit codes (cli/sweep.ts);
+// `lab compare …`: cases emulated and real, side by side (cli/compare.ts).
+const sub = process.argv[2];
+if (sub === 'sweep') await runCommand((argv) => sweepCommand(argv.slice(1)), sweepFailure);
+else if (sub === 'compare') await runCommand((argv) => compareCommand(argv.slice(1)), labFailure);
+else await runCommand(labCommand, labFailure);

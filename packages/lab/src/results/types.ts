@@ -196,4 +196,33 @@ export interface RunResult {
   commitOrder?: string[];
   /** Extension: the run's wall time, ms. */
   durationMs?: number;
+  /** Extension: each commit the race wrote, as parsed values (Delta cases; `npm run lab -- compare` reads them). */
+  commits?: CommitSummary[];
+}
+
+/** A file a commit added or removed, without what differs between libraries by nature (name, size, time). */
+export interface CommitFile {
+  role: 'add' | 'remove' | 'cdc';
+  partitionValues: Record<string, string | null>;
+  /** From the action's `stats`; null without them. */
+  numRecords: number | null;
+  dataChange: boolean | null;
+  /** The action carries a deletion vector. */
+  deletionVector: boolean;
+}
+
+/** One commit of a run, as parsed values: its files by role, and commitInfo's fields that mean something. */
+export interface CommitSummary {
+  version: number;
+  /** commitInfo's `writer` tag. */
+  writer: string | null;
+  operation: string | null;
+  /** commitInfo.operationParameters, each value parsed where it is JSON text. */
+  operationParameters: Record<string, unknown>;
+  readVersion: number | null;
+  isolationLevel: string | null;
+  isBlindAppend: boolean | null;
+  files: CommitFile[];
+  /** The commit's other actions: `txn <appId> <version>`, or the action's kind (metaData, protocol, …). */
+  otherActions: string[];
 }

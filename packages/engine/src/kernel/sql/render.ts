@@ -86,21 +86,31 @@ function precedence(e: Expr): number {
 }
 
 const BARE_IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** DataFusion's unparser leaves an identifier bare only when it is lower case. */
+const DATAFUSION_BARE_IDENT = /^[a-z_][a-z0-9_]*$/;
 
 /**
- * The expression as a person would write it, with only the parentheses it needs (plus one around
- * a NOT's operand, for readability), for logs and commitInfo's `predicate`. It parses back to the
- * same tree.
+ * How an expression is spelled: `human` as a person writes it (logs, messages); `delta-rs` as delta-rs 1.6.6
+ * records a predicate in commitInfo (DataFusion's SQL unparser, measured): an identifier with upper case quoted
+ * (`"VendorID" = 1`), a cast to DATE as `arrow_cast(x, 'Date32')`, a DATE literal as `'2025-02-14'::date`.
  */
-export function renderExpression(e: Expr): string {
+export type ExpressionStyle = 'human' | 'delta-rs';
+
+/**
+ * The expression with only the parentheses it needs (plus one around a NOT's operand, for
+ * readability), in `style`. The human spelling parses back to the same tree.
+ */
+export function renderExpression(e: Expr, style: ExpressionStyle = 'human'): string {
   const child = (c: Expr, min: number): string => {
-    const text = renderExpression(c);
+    const text = renderExpression(c, style);
     return precedence(c) < min ? `(${text})` : text;
   };
+  const deltaRs = style === 'delta-rs';
   switch (e.kind) {
     case 'literal':
-      return renderLiteral(e, true);
+      return deltaRs && e.sqlType === 'date' ? `'${e.value}'::date` : renderLiteral(e, true);
     case 'column':
+      if (deltaRs) return DATAFUSION_BARE_IDENT.test(e.name) && !isKeyword(e.name) ? e.name : quoteIdent(e.name);
       return BARE_IDENT.test(e.name) && !isKeyword(e.name) ? e.name : quoteIdent(e.name);
     case 'negate':
       return `-${child(e.operand, 8)}`;
@@ -123,8 +133,9 @@ export function renderExpression(e: Expr): string {
     case 'between':
       return `${child(e.operand, 5)} ${e.negated ? 'NOT ' : ''}BETWEEN ${renderLiteral(e.low, true)} AND ${renderLiteral(e.high, true)}`;
     case 'cast':
-      return `CAST(${renderExpression(e.operand)} AS ${deltaToDuckType(e.to)})`;
+      if (deltaRs && e.to === 'date') return `arrow_cast(${renderExpression(e.operand, style)}, 'Date32')`;
+      return `CAST(${renderExpression(e.operand, style)} AS ${deltaToDuckType(e.to)})`;
     case 'call':
-      return `${e.fn}(${e.args.map(renderExpression).join(', ')})`;
+      return `${e.fn}(${e.args.map((a) => renderExpression(a, style)).join(', ')})`;
   }
 }

@@ -29,6 +29,7 @@ import {
 } from '@racelab/engine';
 import { rejudgementFindings } from './findings';
 import { type LogAccess, logAccess } from './log-access';
+import { recordedPredicateSql } from './recorded-predicate';
 import type { HistoryCommit, HistoryFinding, HistoryWriter, LibraryJudgement, Rejudgement } from './types';
 
 /** The operations the checkers model. */
@@ -92,7 +93,7 @@ function readSideOf(commit: HistoryCommit, table: DeltaTable): Parsed {
   }
   if (commit.predicate === null) return { operation, expr: null, wholeTable: operation === 'MERGE' };
   try {
-    return { operation, expr: table.parsePredicate(commit.predicate), wholeTable: false };
+    return { operation, expr: table.parsePredicate(recordedPredicateSql(commit.predicate)), wholeTable: false };
   } catch (e) {
     return {
       why: `its recorded predicate ${JSON.stringify(commit.predicate)} does not parse against the table's schema: ${(e as Error).message}`,

@@ -14,6 +14,7 @@ import { CopyRefusedError, raceRefusals } from '../../tables/copy-refusals';
 import { freshCopy } from '../../tables/fresh-copy';
 import { removeTable } from '../../tables/table-store';
 import { commitOrder } from './commit-order';
+import { commitSummaries } from './commit-summary';
 import { checkTable } from './table-check';
 import { deltaVerdict } from './verdict';
 
@@ -64,6 +65,7 @@ export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunCon
       : await race(jobs, started, ctx);
     const table = await checkTable(dir, lab ? { januaryFile: (await ctx.dataset.get()).january } : undefined);
     const order = await commitOrder(dir);
+    const commits = await commitSummaries(dir);
     // The run's own time ends here: the oracle's is its verdict's oracleMs.
     const durationMs = Date.now() - started;
     // The next race's writer processes load now, beside the verdict: loading beside the check slowed it.
@@ -80,7 +82,7 @@ export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunCon
       copyDir: (i) => `${dir}-oracle-${i}`,
       ...(ctx.memo && { memo: ctx.memo }),
     });
-    return { index, writers, table, verdict, commitOrder: order, durationMs };
+    return { index, writers, table, verdict, commitOrder: order, durationMs, commits };
   } finally {
     if (!ctx.keep) await removeTable(dir);
   }

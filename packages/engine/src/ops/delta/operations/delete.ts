@@ -63,7 +63,7 @@ export async function prepareDelete(
     const tx = new Transaction({
       table,
       operation: 'DELETE',
-      operationParameters: { predicate: renderExpression(expr) },
+      operationParameters: { predicate: renderExpression(expr, 'delta-rs') },
       recordReadVersion: true,
       readPredicate: expr,
       actions: [

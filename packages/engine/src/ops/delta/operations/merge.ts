@@ -118,7 +118,7 @@ export async function prepareMerge(
         const written = await writeTableRows(conn, table, output);
         const now = Date.now();
         const params: Record<string, unknown> = {
-          ...(filter && { predicate: renderExpression(filter) }),
+          ...(filter && { predicate: renderExpression(filter, 'delta-rs') }),
           mergePredicate: keys.map((k) => `target.${k} = source.${k}`).join(' AND '),
           matchedPredicates: [{ actionType: 'update' }],
           notMatchedPredicates: [{ actionType: 'insert' }],

@@ -71,7 +71,9 @@ export async function prepareUpdate(
     const tx = new Transaction({
       table,
       operation: 'UPDATE',
-      operationParameters: { predicate: spec.predicate === undefined ? TRUE_PREDICATE : renderExpression(expr) },
+      operationParameters: {
+        predicate: spec.predicate === undefined ? TRUE_PREDICATE : renderExpression(expr, 'delta-rs'),
+      },
       recordReadVersion: true,
       readPredicate: expr,
       actions: [...matches.map((m) => ({ remove: removeFor(m.add, now) })), ...written.adds.map((add) => ({ add }))],

@@ -229,7 +229,7 @@ function writeOperation(w: WrittenWrite): PreparedOperation {
     table && mode === 'overwrite' ? (replaced?.files ?? table.activeFiles()).map((f) => removeFor(f, now)) : [];
   const params: Record<string, unknown> = { mode: MODE_NAMES[mode] };
   if (!table && metadata.partitionColumns.length > 0) params.partitionBy = metadata.partitionColumns;
-  if (expr) params.predicate = renderExpression(expr);
+  if (expr) params.predicate = renderExpression(expr, 'delta-rs');
   const metrics = {
     execution_time_ms: now - w.started,
     num_added_files: written.adds.length,
