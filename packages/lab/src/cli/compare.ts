@@ -63,8 +63,8 @@ export async function compareCommand(argv: string[]): Promise<number> {
   };
   const real = { ...common, real: true, ...(options.library !== undefined && { library: options.library }) };
   // Refused before either side runs: a case the library cannot run, or the Python side missing.
-  const { library } = validateLabOptions(real);
-  if (library) await pythonEnv(library);
+  const { libraries } = validateLabOptions(real);
+  for (const library of new Set(libraries?.values())) await pythonEnv(library);
   const cases = new Map(selectCases(positionals).map((c) => [c.id, c]));
   const side = async (name: string, o: Parameters<typeof runLab>[0]): Promise<LabResults> => {
     const bar = progressBar();
