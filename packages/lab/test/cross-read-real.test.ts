@@ -2,21 +2,29 @@
  * Delta tables cross the boundary both ways: tables the engine writes (flat, partitioned, column-mapped, with a
  * checkpoint, and the engine's update and delete on a table carrying deletion vectors) are read by the real
  * deltalake 1.6.6 with the same rows and version, and tables the real deltalake writes (append, overwrite,
- * partitioned, update, delete) are read by the engine with the same rows and version. This needs the Python side
- * (`npm run setup:python`): without it the test fails with the message that says what is missing.
+ * partitioned, update, delete) are read by the engine with the same rows and version; a table deltalake creates with
+ * deletion vectors enabled also requires variantType, which the engine refuses to read (docs/fidelity.md,
+ * "Cross-reading"). An Iceberg table crosses both ways through one SQLite catalog with pyiceberg 0.12.0. This needs
+ * the Python side (`npm run setup:python`): without it the test fails with the message that says what is missing.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type Add,
+  appendParquetToIcebergTable,
+  createIcebergTable,
   DeltaTable,
   deleteRows,
+  IcebergSqliteCatalog,
+  openIcebergTable,
   type Protocol,
   type StructType,
+  scanIcebergTable,
   UnsupportedFeatureError,
   update,
+  withConnection,
   writeCheckpoint,
   writeDeltaTable,
 } from '@racelab/engine';
@@ -35,6 +43,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 let python = '';
 beforeAll(async () => {
   python = (await pythonEnv('delta-rs')).python;
+  await pythonEnv('pyiceberg');
 });
 
 /** Rows in one order, numbers as numbers, so two readers' answers compare as values. */
@@ -246,5 +255,56 @@ print("{}")
     const read = (await DeltaTable.open(dir)).rows();
     await expect(read).rejects.toThrow(UnsupportedFeatureError);
     await expect(read).rejects.toThrow('unsupported reader features required: variantType;');
+  });
+});
+
+describe('Iceberg both ways through one SQLite catalog with the real pyiceberg 0.12.0', () => {
+  it("the engine's appends read by pyiceberg, then pyiceberg's append read by the engine: same rows", async () => {
+    const dir = fresh();
+    mkdirSync(dir, { recursive: true });
+    const db = join(dir, 'catalog.db');
+    const parquet = (first: number, n: number): Promise<string> => {
+      const file = join(dir, `rows-${first}.parquet`);
+      return withConnection(async (c) => {
+        await c.run(
+          `COPY (SELECT (${first} + i)::BIGINT AS id, 'n' || (${first} + i)::VARCHAR AS name FROM range(${n}) t(i)) ` +
+            `TO '${file}' (FORMAT parquet)`,
+        );
+        return file;
+      });
+    };
+    const catalog = await IcebergSqliteCatalog.open({ path: db, warehouse: join(dir, 'warehouse') });
+    try {
+      const first = await parquet(0, 3);
+      await createIcebergTable(catalog, 'lab.cross', { schemaFrom: first });
+      await appendParquetToIcebergTable(catalog, 'lab.cross', [first]);
+      await appendParquetToIcebergTable(catalog, 'lab.cross', [await parquet(10, 2)]);
+    } finally {
+      await catalog.close();
+    }
+    const script = `
+import json, sys
+import pyarrow as pa
+from pyiceberg.catalog.sql import SqlCatalog
+catalog = SqlCatalog("default", uri=f"sqlite:///{sys.argv[1]}")
+table = catalog.load_table("lab.cross")
+before = table.scan().to_arrow().to_pylist()
+table.append(pa.table({"id": pa.array([20, 21], pa.int64()), "name": ["n20", "n21"]}, schema=table.schema().as_arrow()))
+print(json.dumps({"before": before, "snapshots": len(table.snapshots())}))
+`;
+    const py = runPython<{ before: Row[]; snapshots: number }>(script, db);
+    const expected = (ids: number[]): Row[] => sorted(ids.map((id) => ({ id, name: `n${id}` })));
+    expect(sorted(py.before)).toEqual(expected([0, 1, 2, 10, 11]));
+    expect(py.snapshots).toBe(3);
+
+    const reopened = await IcebergSqliteCatalog.open({ path: db, warehouse: join(dir, 'warehouse') });
+    try {
+      const scan = await scanIcebergTable(await openIcebergTable(reopened, 'lab.cross'));
+      expect(scan.columns).toEqual(['id', 'name']);
+      const rows = scan.rows.map(([id, name]) => ({ id: Number(id), name }));
+      expect(sorted(rows)).toEqual(expected([0, 1, 2, 10, 11, 20, 21]));
+    } finally {
+      await reopened.close();
+    }
   });
 });
