@@ -19,26 +19,8 @@ export class ProductMetrics {
   readonly registry = new Registry();
   private readonly races = this.gauge('racelab_races', 'Races by status.', ['status']);
   private readonly sweeps = this.gauge('racelab_sweeps', 'Sweeps by status.', ['status']);
-  private readonly raceQueued = this.histogram(
-    'racelab_race_queue_wait_seconds',
-    `Seconds from a race's creation to a worker taking it (startedAt - createdAt), for those that started of ${recent('races')}.`,
-    QUEUE_BUCKETS,
-  );
-  private readonly raceRan = this.histogram(
-    'racelab_race_run_seconds',
-    `Seconds a race ran (finishedAt - startedAt), for those that ended of ${recent('races')}.`,
-    RUN_BUCKETS,
-  );
-  private readonly sweepQueued = this.histogram(
-    'racelab_sweep_queue_wait_seconds',
-    `Seconds from a sweep's creation to a worker taking it (startedAt - createdAt), for those that started of ${recent('sweeps')}.`,
-    QUEUE_BUCKETS,
-  );
-  private readonly sweepRan = this.histogram(
-    'racelab_sweep_run_seconds',
-    `Seconds a sweep ran (finishedAt - startedAt), for those that ended of ${recent('sweeps')}.`,
-    RUN_BUCKETS,
-  );
+  private readonly raceDurations = this.durations('race', 'races');
+  private readonly sweepDurations = this.durations('sweep', 'sweeps');
   private readonly writers = this.gauge(
     'racelab_race_writers',
     `Writers in the runs of ${recent('races')}, by outcome: committed, failed (with an error), nothing_to_commit (neither).`,
@@ -77,6 +59,22 @@ export class ProductMetrics {
     return new Histogram({ name, help, buckets, registers: [this.registry] });
   }
 
+  /** A race's or a sweep's two durations: its wait in the queue and its run. */
+  private durations(kind: 'race' | 'sweep', plural: 'races' | 'sweeps'): DurationHistograms {
+    return {
+      queued: this.histogram(
+        `racelab_${kind}_queue_wait_seconds`,
+        `Seconds from a ${kind}'s creation to a worker taking it (startedAt - createdAt), for those that started of ${recent(plural)}.`,
+        QUEUE_BUCKETS,
+      ),
+      ran: this.histogram(
+        `racelab_${kind}_run_seconds`,
+        `Seconds a ${kind} ran (finishedAt - startedAt), for those that ended of ${recent(plural)}.`,
+        RUN_BUCKETS,
+      ),
+    };
+  }
+
   /** The metrics' text (Prometheus's format) for `f`. */
   render(f: Figures): Promise<string> {
     for (const g of [this.races, this.sweeps, this.writers, this.failures, this.queue, this.workerUp]) g.reset();
@@ -85,8 +83,8 @@ export class ProductMetrics {
       this.races.set({ status }, f.races[status]);
       this.sweeps.set({ status }, f.sweeps[status]);
     }
-    observe(this.raceQueued, this.raceRan, f.raceDurations);
-    observe(this.sweepQueued, this.sweepRan, f.sweepDurations);
+    observe(this.raceDurations, f.raceDurations);
+    observe(this.sweepDurations, f.sweepDurations);
     for (const [outcome, n] of Object.entries(f.writers)) this.writers.set({ outcome }, n);
     for (const error_class of [...WRITER_ERROR_CLASSES, OTHER_ERROR_CLASS])
       this.failures.set({ error_class }, f.failures.get(error_class) ?? 0);
@@ -104,7 +102,12 @@ export class ProductMetrics {
   }
 }
 
-function observe(queued: Histogram, ran: Histogram, rows: Durations[]): void {
+interface DurationHistograms {
+  queued: Histogram;
+  ran: Histogram;
+}
+
+function observe({ queued, ran }: DurationHistograms, rows: Durations[]): void {
   for (const h of [queued, ran]) {
     h.reset();
     h.zero({}); // an empty histogram still has its buckets, at 0
