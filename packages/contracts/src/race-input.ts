@@ -393,6 +393,14 @@ function startRaceSchema(options: RaceInputOptions = {}, table: RaceTable = race
         v.nullish(v.boolean(mustBe('a boolean'))),
         "writers may run on other workers' hosts; needs tableRoot",
       ),
+      real: described(
+        v.nullish(v.boolean(mustBe('a boolean')), false),
+        "run the writers in the real library (the server's Python side: see realLibraries), not the engine's emulation of it",
+      ),
+      library: described(
+        v.nullish(text),
+        "the real library, by the engine's name (delta-rs, pyiceberg, delta-spark); the case's format's when omitted. A library the engine does not emulate (delta-spark) implies real",
+      ),
     }),
     v.rawCheck(({ dataset, addIssue }) => {
       if (!isObject(dataset.value)) return;

@@ -102,6 +102,15 @@ export {
 } from './formats/registry';
 export { LabInputError, type LabOptions, type LabProgress, MAX_RUNS, runLab, validateLabOptions } from './lab';
 export { caseVerdict } from './oracle/index';
+export {
+  type PythonEnv,
+  PythonSideMissingError,
+  pythonEnv,
+  REAL_LIBRARIES,
+  type RealLibrary,
+  SETUP_COMMAND,
+} from './real/python-env';
+export { RealRunRefusedError, realLibraries, realLibrary } from './real/refusals';
 export { clientSafeMessage, namedRoots } from './results/safe-message';
 export { caseOutcome, loserErrors, runOutcome, tableAfter } from './results/summary';
 export * from './results/types';
