@@ -49,6 +49,17 @@ export class StoreNeededError extends GraphQLError {
   }
 }
 
+/**
+ * A race asked to run in a real library that this server cannot run it in: the lab's reasons, each in
+ * `extensions.problems` (a case the library does not write, a hook of the engine's own, the Python side missing with
+ * the command that installs it).
+ */
+export class RealRunRefusedApiError extends GraphQLError {
+  constructor(readonly problems: string[]) {
+    super(`the real run was refused: ${problems.join('; ')}`, { extensions: { code: 'REAL_RUN_REFUSED', problems } });
+  }
+}
+
 export class ConflictError extends GraphQLError {
   constructor(message: string) {
     super(message, { extensions: { code: 'CONFLICT' } });

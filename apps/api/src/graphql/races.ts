@@ -5,6 +5,7 @@ import { storedActor } from '../actors/actor';
 import type { Db, Prisma, Race } from '../db/prisma';
 import { ConflictError, InputError, NotFoundError } from '../errors/client-errors';
 import { raceEvents } from '../races/progress';
+import { realRunOf } from '../races/real-run';
 import { raceSpec, specOf } from '../races/spec';
 import { CANCEL_CHANNEL, createRace, emit } from '../races/store';
 import { builder } from './builder';
@@ -144,7 +145,9 @@ builder.mutationFields((t) => ({
     type: RaceType,
     args: { input: t.arg({ type: StartRaceInputType, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      const spec = await raceSpec(input, ctx.locations);
+      const checked = await raceSpec(input, ctx.locations);
+      const realLibrary = await realRunOf(input, checked.case, checked, ctx.locations);
+      const spec = realLibrary === undefined ? checked : { ...checked, realLibrary };
       refuseLongRace(spec, ctx.maxWorkMinutes);
       return createRace(ctx.db, ctx.boss, spec, input.caseId == null ? null : spec.case.id, callerOf(ctx));
     },

@@ -1,5 +1,5 @@
 /** One run of a race: each writer's outcome, the table it left, its commit log and its verdict. */
-import { WRITER_OUTCOMES, writerOutcomeOf } from '@racelab/contracts';
+import { WRITER_OUTCOMES, WRITER_RUNS, writerOutcomeOf } from '@racelab/contracts';
 import type { Run, TableCheck, WriterOutcome } from '../db/prisma';
 import type { StoredVerdict } from '../races/store';
 import { builder } from './builder';
@@ -43,6 +43,11 @@ const WriterOutcomeKindEnum = builder.enumType('WriterOutcomeKind', {
   values: Object.fromEntries(WRITER_OUTCOMES.map((o) => [enumName(o), { value: enumName(o) }])),
 });
 
+const LibraryRunEnum = builder.enumType('LibraryRun', {
+  description: 'REAL: the library itself ran the change; EMULATED: the engine ran it as the library would',
+  values: Object.fromEntries(WRITER_RUNS.map((r) => [enumName(r), { value: enumName(r) }])),
+});
+
 const WriterOutcomeType = builder.objectRef<WriterOutcome>('WriterOutcome').implement({
   fields: (t) => ({
     name: t.exposeString('name'),
@@ -74,6 +79,21 @@ const WriterOutcomeType = builder.objectRef<WriterOutcome>('WriterOutcome').impl
     }),
     peakRssMb: t.exposeFloat('peakRssMb', { nullable: true }),
     host: t.exposeString('host', { nullable: true, description: 'the worker that ran it, for races across workers' }),
+    library: t.exposeString('library', {
+      nullable: true,
+      description:
+        "the library that ran the change, by the engine's names (delta-rs, pyiceberg, delta-spark); null on outcomes stored before libraries were recorded, and for Postgres writers",
+    }),
+    libraryVersion: t.exposeString('libraryVersion', {
+      nullable: true,
+      description: "that library's version: a real library's own (e.g. 1.6.6), the engine's for an emulated writer",
+    }),
+    run: t.field({
+      type: LibraryRunEnum,
+      nullable: true,
+      description: 'whether the library itself ran the change or the engine emulated it; null where library is',
+      resolve: (w) => (w.libraryRun === null ? null : enumName(w.libraryRun)),
+    }),
   }),
 });
 

@@ -1,6 +1,7 @@
 /** The schema, code-first: every module adds its fields to the one builder, then it is built once. */
 import { builder } from './builder';
 import './races';
+import './real-libraries';
 import './tables';
 import './jobs';
 import './code-audit';

@@ -32,6 +32,7 @@ import {
   labTableSchema,
   locationCase,
   noMatchWarnings,
+  type RealLibrary,
   refuseWithoutStore,
   resolveTableLocation,
   runnableCustomCase,
@@ -52,6 +53,8 @@ export interface RaceSpec {
   /** Where the run tables live, when not on the worker's disk: an s3:// prefix. */
   tableRoot?: string;
   acrossWorkers?: boolean;
+  /** The real library the writers run in (the lab's name for it); the engine's emulation when unset. */
+  realLibrary?: RealLibrary;
   /** Said when the race was submitted: a writer whose predicate matches no rows of the table (noMatchWarnings). */
   warnings?: string[];
 }

@@ -127,6 +127,9 @@ export async function saveRun(db: Db, raceId: string, r: RunResult): Promise<voi
         filesRemoved: w.filesRemoved ?? null,
         filesAdded: w.filesAdded ?? null,
         observed: w.observed ?? Prisma.DbNull,
+        library: w.library ?? null,
+        libraryVersion: w.libraryVersion ?? null,
+        libraryRun: w.run ?? null,
       })),
     });
     await tx.tableCheck.create({

@@ -87,6 +87,7 @@ export async function runRaceJob(deps: WorkerDeps, raceId: string): Promise<void
         onProgress: (p) => steps.push(progressStep(db, raceId, spec.runs, p)),
         ...(spec.tableRoot && { tableRoot: spec.tableRoot }),
         roots: deps.roots,
+        ...(spec.realLibrary && { real: true, library: spec.realLibrary }),
         ...(spec.acrossWorkers && { acrossHosts: { url: deps.url, dispatch: deps.dispatch } }),
       });
     } catch (e) {

@@ -1153,6 +1153,7 @@ export type introspection = {
         stats: { name: 'stats'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
       };
     };
+    LibraryRun: { name: 'LibraryRun'; enumValues: 'EMULATED' | 'REAL' };
     LogEntry: {
       kind: 'OBJECT';
       name: 'LogEntry';
@@ -1559,6 +1560,18 @@ export type introspection = {
           name: 'races';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'RaceConnection'; ofType: null } };
         };
+        realLibraries: {
+          name: 'realLibraries';
+          type: {
+            kind: 'NON_NULL';
+            name: never;
+            ofType: {
+              kind: 'LIST';
+              name: never;
+              ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'RealLibrary'; ofType: null } };
+            };
+          };
+        };
         storeBuckets: {
           name: 'storeBuckets';
           type: {
@@ -1800,6 +1813,33 @@ export type introspection = {
       };
     };
     RaceStatus: { name: 'RaceStatus'; enumValues: 'CANCELLED' | 'DONE' | 'FAILED' | 'QUEUED' | 'RUNNING' };
+    RealLibrary: {
+      kind: 'OBJECT';
+      name: 'RealLibrary';
+      fields: {
+        installed: {
+          name: 'installed';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null } };
+        };
+        name: {
+          name: 'name';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        package: {
+          name: 'package';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        reason: { name: 'reason'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        tableFormat: {
+          name: 'tableFormat';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+        version: {
+          name: 'version';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        };
+      };
+    };
     RetryPolicy: {
       kind: 'OBJECT';
       name: 'RetryPolicy';
@@ -2000,6 +2040,8 @@ export type introspection = {
       inputFields: [
         { name: 'acrossWorkers'; type: { kind: 'SCALAR'; name: 'Boolean'; ofType: null }; defaultValue: null },
         { name: 'caseId'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
+        { name: 'library'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
+        { name: 'real'; type: { kind: 'SCALAR'; name: 'Boolean'; ofType: null }; defaultValue: 'false' },
         { name: 'runs'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null }; defaultValue: '5' },
         { name: 'scale'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null }; defaultValue: '1' },
         { name: 'table'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
@@ -3084,6 +3126,8 @@ export type introspection = {
         errorMessage: { name: 'errorMessage'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         filesWritten: { name: 'filesWritten'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         host: { name: 'host'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        library: { name: 'library'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+        libraryVersion: { name: 'libraryVersion'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         name: {
           name: 'name';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
@@ -3098,6 +3142,7 @@ export type introspection = {
         };
         peakRssMb: { name: 'peakRssMb'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
         readVersion: { name: 'readVersion'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
+        run: { name: 'run'; type: { kind: 'ENUM'; name: 'LibraryRun'; ofType: null } };
         timings: { name: 'timings'; type: { kind: 'OBJECT'; name: 'WriterTimings'; ofType: null } };
         version: { name: 'version'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
         warnings: {
