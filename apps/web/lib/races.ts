@@ -23,7 +23,7 @@ export const RACE = graphql(`query Race($id: ID!) {
         nothingToCommit { name summary } }
       commitLog { position writer version operation }
       writers { name operation committed outcome version attempts commitRetries errorClass errorMessage readVersion
-        filesWritten bytesWritten timings { opened prepared released finished } }
+        filesWritten bytesWritten library libraryVersion run timings { opened prepared released finished } }
       table { version rows distinctTripIds dataFilesOnDisk dataFilesInLog stagingFilesOnDisk tempLogFilesOnDisk
         tripsOnDay { key value } tipDeltaByVendor { key value } }
     }
@@ -32,6 +32,11 @@ export const RACE = graphql(`query Race($id: ID!) {
 
 export const CASES = graphql(
   'query Cases { cases { id title description engine writers takesTableProperties group store needsS3TableRoot } }',
+);
+
+/** The libraries a race can run in for real, and which of them the server has installed. */
+export const REAL_LIBRARIES = graphql(
+  'query RealLibraries { realLibraries { name version tableFormat installed reason } }',
 );
 
 export const START_RACE = graphql('mutation StartRace($input: StartRaceInput!) { startRace(input: $input) { id } }');
@@ -72,6 +77,12 @@ export function settableProperties(pairs: readonly { key: string; value: string 
     if (value !== null && propertyProblems({ [key]: value }).length === 0) settable.set(key, value);
   }
   return [...settable].map(([key, value]) => ({ key, value }));
+}
+
+/** "real delta-rs 1.6.6", or "emulated delta-rs" (the engine ran it as the library would); null when not recorded. */
+export function libraryRunLabel(w: Pick<WriterRow, 'library' | 'libraryVersion' | 'run'>): string | null {
+  if (w.library === null || w.run === null) return null;
+  return w.run === 'REAL' ? `real ${w.library} ${w.libraryVersion ?? ''}`.trimEnd() : `emulated ${w.library}`;
 }
 
 export const isLive = (status: string) => status === 'QUEUED' || status === 'RUNNING';

@@ -1,7 +1,8 @@
 'use client';
 /**
  * Starting a race: a preset of the lesson, or writers of one's own, on a lab table or on copies of a
- * table of one's own (tableLocation). The race input's schema
+ * table of one's own (tableLocation), emulated by the engine or, where the server has it installed, in the real
+ * library (real-run-choice.tsx). The race input's schema
  * (@racelab/contracts) checks it here before it is sent, in the API's words; the API checks it again
  * with the same schema and also parses the expressions against the table's schema. Either's
  * problems are listed here.
@@ -13,6 +14,7 @@ import { gql } from '../../lib/gql';
 import { CASES } from '../../lib/races';
 import { type DraftWriter, newWriter, toWriterInput } from '../../lib/writer-draft';
 import { Failed } from '../states';
+import { type RealRun, RealRunChoice, realRunInput, useRealLibraries } from './real-run-choice';
 import { useStartRace } from './use-start-race';
 import { WriterEditor } from './writer-editor';
 
@@ -38,8 +40,12 @@ export function StartRaceForm() {
     newWriter('second', 'update-2'),
   ]);
   const [problems, setProblems] = useState<string[]>([]);
+  const [realRun, setRealRun] = useState<RealRun>({ real: false, library: '' });
   const start = useStartRace();
   const chosen = cases.data?.cases.find((c) => c.id === caseId);
+  // Custom writers write Delta tables; a preset names its own format.
+  const format = mode === 'preset' ? chosen?.engine : 'delta';
+  const { fitting } = useRealLibraries(format);
   // A preset on a table format without table properties (Iceberg, Postgres) takes no isolation level: the field says so.
   const noProperties = mode === 'preset' && chosen !== undefined && !chosen.takesTableProperties;
   const noPropertiesId = useId();
@@ -49,7 +55,12 @@ export function StartRaceForm() {
     const tableProperties = isolation.trim() === '' ? [] : [{ key: 'delta.isolationLevel', value: isolation.trim() }];
     const ownTable = mode === 'custom' && own;
     // The scale is the lab month's: a table of one's own is raced as it is.
-    const common = { runs, ...(!ownTable && { scale }), ...(tableProperties.length > 0 && { tableProperties }) };
+    const common = {
+      runs,
+      ...(!ownTable && { scale }),
+      ...(tableProperties.length > 0 && { tableProperties }),
+      ...realRunInput(realRun, fitting),
+    };
     const where = ownTable ? { tableLocation: tableLocation.trim() } : { table };
     const input: StartRaceInput =
       mode === 'preset'
@@ -182,6 +193,7 @@ export function StartRaceForm() {
           </span>
         )}
       </div>
+      <RealRunChoice format={format} value={realRun} onChange={setRealRun} />
       <div className="row">
         <button type="submit" disabled={start.isPending}>
           {start.isPending ? 'Starting…' : 'Start race'}

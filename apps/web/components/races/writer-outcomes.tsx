@@ -1,9 +1,10 @@
 /**
  * A run's writers in a table: operation, outcome (the error, when one failed; "matched no rows: nothing to commit"
- * when a delete or update found nothing to change), read version, attempts and writes.
+ * when a delete or update found nothing to change) and who ran it ("real delta-rs 1.6.6", or "emulated delta-rs"),
+ * read version, attempts and writes.
  */
 import { nothingToCommitWords } from '@racelab/contracts';
-import { formatBytes, countOrDash as n, type RunRow } from '../../lib/races';
+import { formatBytes, libraryRunLabel, countOrDash as n, type RunRow } from '../../lib/races';
 
 export function WriterOutcomes({ writers }: { writers: RunRow['writers'] }) {
   return (
@@ -20,37 +21,49 @@ export function WriterOutcomes({ writers }: { writers: RunRow['writers'] }) {
         </tr>
       </thead>
       <tbody>
-        {writers.map((w) => (
-          <tr key={w.name} data-testid="writer" data-committed={String(w.committed)} data-outcome={w.outcome}>
-            <td>
-              <strong>{w.name}</strong>
-            </td>
-            <td>{w.operation}</td>
-            <td>
-              {w.outcome === 'COMMITTED' ? (
-                <span className="badge ok">committed v{w.version}</span>
-              ) : w.outcome === 'NOTHING_TO_COMMIT' ? (
-                // No failure: the writer ended without an error and wrote nothing.
-                <span className="badge words">{nothingToCommitWords(w.operation)}</span>
-              ) : (
-                <>
-                  <span className="badge bad">{w.errorClass ?? 'failed'}</span>
-                  {w.errorMessage && (
-                    <p className="error-text" data-testid="error-message">
-                      {w.errorMessage}
-                    </p>
-                  )}
-                </>
-              )}
-            </td>
-            <td className="num">{n(w.readVersion)}</td>
-            <td className="num">{w.attempts}</td>
-            <td className="num">{n(w.commitRetries)}</td>
-            <td className="num">
-              {n(w.filesWritten)} file{w.filesWritten === 1 ? '' : 's'} · {formatBytes(w.bytesWritten)}
-            </td>
-          </tr>
-        ))}
+        {writers.map((w) => {
+          const ranBy = libraryRunLabel(w);
+          return (
+            <tr key={w.name} data-testid="writer" data-committed={String(w.committed)} data-outcome={w.outcome}>
+              <td>
+                <strong>{w.name}</strong>
+              </td>
+              <td>{w.operation}</td>
+              <td>
+                {w.outcome === 'COMMITTED' ? (
+                  <span className="badge ok">committed v{w.version}</span>
+                ) : w.outcome === 'NOTHING_TO_COMMIT' ? (
+                  // No failure: the writer ended without an error and wrote nothing.
+                  <span className="badge words">{nothingToCommitWords(w.operation)}</span>
+                ) : (
+                  <>
+                    <span className="badge bad">{w.errorClass ?? 'failed'}</span>
+                    {w.errorMessage && (
+                      <p className="error-text" data-testid="error-message">
+                        {w.errorMessage}
+                      </p>
+                    )}
+                  </>
+                )}
+                {ranBy && (
+                  <span
+                    className={`badge ${w.run === 'REAL' ? 'ok' : 'words'}`}
+                    data-testid="writer-run"
+                    data-run={w.run}
+                  >
+                    {ranBy}
+                  </span>
+                )}
+              </td>
+              <td className="num">{n(w.readVersion)}</td>
+              <td className="num">{w.attempts}</td>
+              <td className="num">{n(w.commitRetries)}</td>
+              <td className="num">
+                {n(w.filesWritten)} file{w.filesWritten === 1 ? '' : 's'} · {formatBytes(w.bytesWritten)}
+              </td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );
