@@ -46,13 +46,12 @@ export function WriterOutcomes({ writers }: { writers: RunRow['writers'] }) {
                   </>
                 )}
                 {ranBy && (
-                  <span
-                    className={`badge ${w.run === 'REAL' ? 'ok' : 'words'}`}
-                    data-testid="writer-run"
-                    data-run={w.run}
-                  >
-                    {ranBy}
-                  </span>
+                  <>
+                    {' '}
+                    <span className="badge words" data-testid="writer-run" data-run={w.run}>
+                      {ranBy}
+                    </span>
+                  </>
                 )}
               </td>
               <td className="num">{n(w.readVersion)}</td>
