@@ -3,7 +3,8 @@
  * start-race form offers "Run with the real library" with the libraries the server has installed that write the
  * case's format (delta-rs for a Delta case, pyiceberg for an Iceberg one, none for a Postgres case, which says so);
  * A1 started so ends with each writer labelled "real delta-rs 1.6.6" beside its outcome, and a race run without it
- * labels them "emulated delta-rs". This needs the Python side (`npm run setup:python`); no page may log a console
+ * labels them "emulated delta-rs". A server without the Python side offers no real run and says how to install it.
+ * This needs the Python side (`npm run setup:python`); no page may log a console
  * error.
  */
 import type { Browser } from 'playwright-core';
@@ -52,7 +53,9 @@ describe('a race in the real library', () => {
     expect(await real.isChecked()).toBe(false);
     expect(await page.locator('#library').count()).toBe(0);
     await real.check();
-    await expect.poll(libraryOptions).toEqual(['delta-rs 1.6.6']);
+    // Every installed Delta library (delta-rs first), none of another format's.
+    await expect.poll(libraryOptions).toContain('delta-rs 1.6.6');
+    expect(await libraryOptions()).not.toContain('pyiceberg 0.12.0');
     await select.selectOption('F1');
     await expect.poll(libraryOptions).toEqual(['pyiceberg 0.12.0']);
     await select.selectOption('P1');
@@ -79,5 +82,30 @@ describe('a race in the real library', () => {
     await page.locator('#case').selectOption('A1');
     expect(await startA1()).toEqual(['emulated delta-rs', 'emulated delta-rs']);
     expect(tab.errors).toEqual([]);
+  });
+});
+
+describe('a server without the Python side', () => {
+  let bare: E2eStack;
+  let bareTab: TestPage;
+  beforeAll(async () => {
+    bare = await startE2eStack({}, { RACELAB_PYTHON: '/opt/racelab-test/no-such-venv/bin/python' });
+    bareTab = await openPage(browser, bare.webUrl, bare.loginLink);
+  });
+  afterAll(async () => {
+    await bare?.stop();
+  });
+
+  it('offers no real run, and says the command that installs it', async () => {
+    const { page } = bareTab;
+    await page.goto('/races');
+    await page.locator('#case').selectOption('A1');
+    const note = page.getByTestId('real-unavailable');
+    await note.waitFor();
+    expect(await note.textContent()).toMatch(
+      /^The real libraries \(delta-rs, pyiceberg[^)]*\) are not installed on this server: npm run setup:python installs them;/,
+    );
+    expect(await page.getByTestId('real-run').count()).toBe(0);
+    expect(bareTab.errors).toEqual([]);
   });
 });
