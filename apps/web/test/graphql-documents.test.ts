@@ -59,6 +59,7 @@ describe('the dashboard against schema.graphql', () => {
       'PROGRESS',
       'RACE',
       'RACES',
+      'REAL_LIBRARIES',
       'START_RACE',
       'START_SWEEP',
       'SWEEPS_QUERY',
