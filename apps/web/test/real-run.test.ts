@@ -72,6 +72,7 @@ describe('a race in the real library', () => {
     await page.getByLabel('Run with the real library').check();
     await page.locator('#library').selectOption('delta-rs');
     expect(await startA1()).toEqual(['real delta-rs 1.6.6', 'real delta-rs 1.6.6']);
+    expect(await page.getByTestId('real-library').textContent()).toBe(' · in the real delta-rs');
     expect(await page.locator('[data-testid=writer-run][data-run=REAL]').count()).toBe(2);
     await tab.shot('race-real-delta-rs');
   });
@@ -81,6 +82,7 @@ describe('a race in the real library', () => {
     await page.goto('/races');
     await page.locator('#case').selectOption('A1');
     expect(await startA1()).toEqual(['emulated delta-rs', 'emulated delta-rs']);
+    expect(await page.getByTestId('real-library').count()).toBe(0);
     expect(tab.errors).toEqual([]);
   });
 });

@@ -35,6 +35,11 @@ export const RaceType = builder.objectRef<Race>('Race').implement({
       resolve: (r, _args, ctx) => specForClients(r.spec, namedRoots(ctx.locations)),
     }),
     tableRoot: t.string({ nullable: true, resolve: (r) => specOf(r.spec).tableRoot ?? null }),
+    realLibrary: t.string({
+      nullable: true,
+      description: "the real library the writers ran in (startRace's real run); null when the engine emulated them",
+      resolve: (r) => specOf(r.spec).realLibrary ?? null,
+    }),
     warnings: t.stringList({
       description:
         'what was said when the race was submitted, e.g. a writer whose predicate matches no rows of the table as it was then (that writer will end with nothing to commit)',

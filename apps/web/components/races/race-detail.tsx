@@ -75,6 +75,7 @@ export function RaceDetail({ id }: { id: string }) {
           {plural(race.runsRequested, 'run')} · started {new Date(race.createdAt).toLocaleString()}
           {race.startedBy && <span data-testid="started-by"> by {race.startedBy.description}</span>}
           {race.worker && ` · worker ${race.worker}`}
+          {race.realLibrary && <span data-testid="real-library"> · in the real {race.realLibrary}</span>}
           {race.tableProperties.length > 0 && ` · ${race.tableProperties.map((p) => `${p.key}=${p.value}`).join(', ')}`}
         </span>
         {live && (

@@ -1636,6 +1636,7 @@ export type introspection = {
           name: 'id';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'ID'; ofType: null } };
         };
+        realLibrary: { name: 'realLibrary'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         reason: { name: 'reason'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         runs: {
           name: 'runs';
