@@ -99,8 +99,10 @@ export function validateLabOptions(o: LabOptions): {
   if (cases.some(hasJobCommands)) {
     // A job runs on this machine, on a copy on its disk, and is its own code: not another library's writer.
     if (o.tableRoot !== undefined || o.acrossHosts)
-      throw new LabInputError('command writers race local copies on this machine: give no S3 table root or other hosts');
-    if (o.real) throw new LabInputError('command writers run their own code: --real applies to the lab\'s writers only');
+      throw new LabInputError(
+        'command writers race local copies on this machine: give no S3 table root or other hosts',
+      );
+    if (o.real) throw new LabInputError("command writers run their own code: --real applies to the lab's writers only");
   }
   return { cases, runs, scale, libraries };
 }

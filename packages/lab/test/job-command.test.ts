@@ -7,7 +7,7 @@
  * caught by the base table's checksum, and one that fails is a failed outcome with what it printed. This needs the
  * Python side (`npm run setup:python`): without it the tests fail with the message that says what is missing.
  */
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,7 +85,6 @@ describe('the example job raced against itself (E1 with your own code)', () => {
     expect(run?.writers.map((w) => w.version).sort()).toEqual([1, 2]);
     expect([...(run?.commitOrder ?? [])].sort()).toEqual(['job1', 'job2']);
     expect(run?.table.rows).toBe(F.januaryTrips + 2 * F.feb14);
-    expect(run?.table.tripsOnDay?.[DAY]).toBe(2 * F.feb14);
     // The replay ran the job alone: the second found the day there and appended nothing; the race has it twice.
     expect(run?.verdict).toMatchObject({ status: 'not-serializable', rowsDuplicated: F.feb14, rowsMissing: 0 });
   }, 600_000);
@@ -116,9 +115,13 @@ describe('faults of a job', () => {
       { name: 'job1', command: stray },
       { name: 'job2', command: stray },
     ]);
-    await expect(lab(c)).rejects.toThrow(
-      /changed while the jobs raced: 2 added \(job[12]\.stray, job[12]\.stray\)\. A job of job1, job2 wrote outside its copy/,
-    );
+    try {
+      await expect(lab(c)).rejects.toThrow(
+        /changed while the jobs raced: 2 added \(job[12]\.stray, job[12]\.stray\)\. A job of job1, job2 wrote outside its copy/,
+      );
+    } finally {
+      for (const name of ['job1', 'job2']) rmSync(join(tables.flat, `${name}.stray`), { force: true });
+    }
   }, 300_000);
 
   it('a job that fails is a failed outcome: its exception, or its exit status and what it printed last', async () => {
@@ -198,7 +201,9 @@ describe('where commands may come from (LAB_JOB_ROOTS)', () => {
     const args = ['--table', tables.flat, '--writers', file, '--runs', '1', '--work-dir', work];
     const refused = runLabCommand(args, { LAB_ROOTS: work, LAB_JOB_ROOTS: jobRoots().join(':') });
     expect(refused.status, refused.stderr).toBe(2);
-    expect(refused.stderr).toContain("the race was refused:\n  - writer job1: 'python -c' runs code given on the command line");
+    expect(refused.stderr).toContain(
+      "the race was refused:\n  - writer job1: 'python -c' runs code given on the command line",
+    );
     const unset = runLabCommand(args, { LAB_ROOTS: work, LAB_JOB_ROOTS: '' });
     expect(unset.status, unset.stderr).toBe(2);
     expect(unset.stderr).toContain(
@@ -208,7 +213,14 @@ describe('where commands may come from (LAB_JOB_ROOTS)', () => {
 
   it('a command writer takes no field of an operation', () => {
     expect(() =>
-      customCase({ writers: [{ name: 'a', command: ['job'], operation: 'append', day: DAY }, { name: 'b', command: ['job'] }] }),
-    ).toThrow('writer a: a command writer takes no operation (only name, command, cwd, startAfter); writer a: a command writer takes no day');
+      customCase({
+        writers: [
+          { name: 'a', command: ['job'], operation: 'append', day: DAY },
+          { name: 'b', command: ['job'] },
+        ],
+      }),
+    ).toThrow(
+      'writer a: a command writer takes no operation (only name, command, cwd, startAfter); writer a: a command writer takes no day',
+    );
   });
 });

@@ -80,11 +80,7 @@ async function realRoots(roots: readonly string[]): Promise<string[]> {
 }
 
 /** A command writer's operation with absolute paths, or every problem with it (each names the writer). */
-export async function checkedJobCommand(
-  name: string,
-  op: CommandOp,
-  places: JobPlaces,
-): Promise<CommandOp | string[]> {
+export async function checkedJobCommand(name: string, op: CommandOp, places: JobPlaces): Promise<CommandOp | string[]> {
   const said = (problem: string) => [`writer ${name}: ${problem}`];
   if (places.roots.length === 0) {
     return said('a command writer runs only when LAB_JOB_ROOTS names the folders jobs may come from');
@@ -98,7 +94,9 @@ export async function checkedJobCommand(
   const cwd = resolve(places.base ?? '/', given ?? '.');
   if (!(await isDirectory(cwd))) return said(`cwd '${given ?? '.'}' is not a folder`);
   const [program, ...args] = op.command as [string, ...string[]];
-  const found = program.includes('/') ? resolve(cwd, program) : await onPath(program, places.path ?? process.env.PATH ?? '');
+  const found = program.includes('/')
+    ? resolve(cwd, program)
+    : await onPath(program, places.path ?? process.env.PATH ?? '');
   if (found === null || !(await executable(found))) return said(`the program '${program}' is not an executable file`);
   const inRoots = async (path: string) => under(await realpath(path), roots);
   if (!(await inRoots(found)))
@@ -147,5 +145,4 @@ export async function withJobCommands(c: DeltaCase, places: JobPlaces): Promise<
 }
 
 /** Whether a case has a writer that runs a job of its own. */
-export const hasJobCommands = (c: LabCase) =>
-  'writers' in c && c.writers.some((w) => w.operation.kind === 'command');
+export const hasJobCommands = (c: LabCase) => 'writers' in c && c.writers.some((w) => w.operation.kind === 'command');

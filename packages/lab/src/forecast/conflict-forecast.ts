@@ -81,7 +81,9 @@ export function simulatedWriter(spec: WriterSpec): SimulatedWriter {
       case 'overwrite':
         return { kind: 'overwrite', predicate: op.predicate, rows: rowsName(spec, op) };
       case 'command':
-        throw new ForecastError(`writer ${spec.name} runs a job of its own: its change is its code's, not one to forecast`);
+        throw new ForecastError(
+          `writer ${spec.name} runs a job of its own: its change is its code's, not one to forecast`,
+        );
       default:
         return op;
     }

@@ -39,7 +39,15 @@ export function jobCommand(job: WriterJob, repo: string, env: NodeJS.ProcessEnv 
 }
 
 /** The outcome fields a job may say itself; the rest are the lab's to find out. */
-const SAID = ['readVersion', 'observed', 'warnings', 'attempts', 'attemptErrors', 'errorClass', 'errorMessage'] as const;
+const SAID = [
+  'readVersion',
+  'observed',
+  'warnings',
+  'attempts',
+  'attemptErrors',
+  'errorClass',
+  'errorMessage',
+] as const;
 
 /**
  * A job's outcome, from what it said (maybe nothing): not committed until its tagged commit is found in the log

@@ -91,7 +91,11 @@ export async function replaySerial(input: ReplayInput, order: string[], dir: str
  * A command writer's job run alone on the replay's copy, released at once: the version of its tagged commit, null
  * when it had nothing to commit, or its failure in words.
  */
-async function replayJob(spec: WriterSpec, dir: string, timeoutMs: number | undefined): Promise<number | string | null> {
+async function replayJob(
+  spec: WriterSpec,
+  dir: string,
+  timeoutMs: number | undefined,
+): Promise<number | string | null> {
   const job = { kind: 'race' as const, format: 'delta' as const, table: dir, writer: spec };
   const [r] = await race([job], Date.now(), { ...(timeoutMs !== undefined && { timeoutMs }) });
   const version = taggedVersion(spec.name, await commitOrder(dir));
