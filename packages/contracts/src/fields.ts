@@ -43,7 +43,7 @@ function kindOf(key: string, schema: Schema): FieldKind {
     case 'number':
       return schema.pipe?.some((item) => item.type === 'integer') ? 'integer' : 'number';
     case 'array':
-      return schema.item !== undefined && kindOf(key, schema.item) === 'text' ? 'texts' : 'list';
+      return schema.item?.type === 'string' ? 'texts' : 'list';
     default:
       throw new Error(`field ${key}: no plain kind for a ${schema.type} schema`);
   }
