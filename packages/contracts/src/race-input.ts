@@ -170,7 +170,10 @@ function writerEntries<S extends v.GenericSchema>(set: S) {
       ),
       "a command writer: your own job's program and arguments (under LAB_JOB_ROOTS), run on a full copy of the table; it takes no operation",
     ),
-    cwd: described(v.nullish(text), "a command writer's working folder: relative paths are taken from it (in a writers file, default its folder; through the API, an absolute path)"),
+    cwd: described(
+      v.nullish(text),
+      "a command writer's working folder: relative paths are taken from it (in a writers file, default its folder; through the API, an absolute path)",
+    ),
   };
 }
 
