@@ -17,11 +17,15 @@ import { customCase } from '../src/cases/custom';
 import { checkedJobCommand } from '../src/cases/job-roots';
 import { locationCase } from '../src/cases/location';
 import { type Dataset, scaledFigures } from '../src/data/index';
+import { UNTAGGED_WARNING, withJobOutcomes } from '../src/formats/delta/job-outcome';
 import { runLab } from '../src/index';
 import { pythonEnv } from '../src/real/python-env';
+import type { WriterResult } from '../src/results/types';
+import { jobOutcome } from '../src/runner/job-command';
 import type { BaseTables } from '../src/tables/base-tables';
 import { runLab as runLabCommand } from './helpers/lab-cli';
 import { noTlcDir, SMALL_SCALE, smallBase, tempDir } from './helpers/small-base';
+import { writerResult } from './helpers/writer-result';
 
 const EXAMPLE = fileURLToPath(new URL('../../../examples/jobs/check_then_append.py', import.meta.url));
 const EXAMPLES = dirname(EXAMPLE);
@@ -222,5 +226,37 @@ describe('where commands may come from (LAB_JOB_ROOTS)', () => {
     ).toThrow(
       'writer a: a command writer takes no operation (only name, command, cwd, startAfter); writer a: a command writer takes no day',
     );
+  });
+});
+
+describe("a job's outcome, read from the log", () => {
+  const result = (name: string): WriterResult =>
+    writerResult(name, { operation: 'command', committed: false, commitRetries: null, readVersion: 0 });
+  const specs: WriterSpec[] = ['job1', 'job2', 'feb01'].map((name) => ({
+    name,
+    operation: name === 'feb01' ? { kind: 'append', day: '2025-02-01' } : { kind: 'command', command: ['job'] },
+  }));
+
+  it('committed at its tagged version, retries from what it read; untagged commits are named; others untouched', () => {
+    const engine = writerResult('feb01', { operation: 'append', version: 1 });
+    const [job1, job2, feb01] = withJobOutcomes([result('job1'), result('job2'), engine], specs, [
+      'feb01',
+      'v2',
+      'job1',
+    ]);
+    expect(job1).toMatchObject({ committed: true, version: 3, commitRetries: 2 });
+    expect(job2).toMatchObject({ committed: false, version: null });
+    expect(job2?.warnings).toEqual([UNTAGGED_WARNING, 'nothing to commit']);
+    expect(feb01).toBe(engine);
+  });
+
+  it("what a job says itself is kept; committed and version are the log's alone", () => {
+    expect(jobOutcome({ committed: true, version: 7, observed: { d: 1 }, attempts: 2 } as never)).toMatchObject({
+      committed: false,
+      version: null,
+      observed: { d: 1 },
+      attempts: 2,
+      run: 'real',
+    });
   });
 });
