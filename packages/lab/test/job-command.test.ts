@@ -21,7 +21,7 @@ import { UNTAGGED_WARNING, withJobOutcomes } from '../src/formats/delta/job-outc
 import { runLab } from '../src/index';
 import { pythonEnv } from '../src/real/python-env';
 import type { WriterResult } from '../src/results/types';
-import { jobOutcome } from '../src/runner/job-command';
+import { jobCommand, jobOutcome } from '../src/runner/job-command';
 import type { BaseTables } from '../src/tables/base-tables';
 import { runLab as runLabCommand } from './helpers/lab-cli';
 import { noTlcDir, SMALL_SCALE, smallBase, tempDir } from './helpers/small-base';
@@ -257,6 +257,34 @@ describe("a job's outcome, read from the log", () => {
       observed: { d: 1 },
       attempts: 2,
       run: 'real',
+    });
+  });
+});
+
+describe("a job's command and environment", () => {
+  it("names its writer and copy, puts the helper first on PYTHONPATH, and keeps the lab's secrets from it", () => {
+    const writer: WriterSpec = {
+      name: 'job1',
+      operation: { kind: 'command', command: ['/jobs/run', '--x'], cwd: '/jobs' },
+    };
+    const cmd = jobCommand({ kind: 'race', format: 'delta', table: '/runs/copy', writer }, '/repo', {
+      PATH: '/usr/bin',
+      PYTHONPATH: '/mine',
+      DATABASE_URL: 'postgres://u:p@h/db',
+      LAB_API_TOKEN: 'rl_x',
+      AWS_SECRET_ACCESS_KEY: 'k',
+    });
+    expect(cmd).toEqual({
+      command: '/jobs/run',
+      args: ['--x'],
+      cwd: '/jobs',
+      env: {
+        PATH: '/usr/bin',
+        PYTHONPATH: '/repo/python:/mine',
+        RACELAB_WRITER: 'job1',
+        RACELAB_TABLE: '/runs/copy',
+        PYTHONUNBUFFERED: '1',
+      },
     });
   });
 });

@@ -19,17 +19,24 @@ type CommandOp = Extract<WriterOperation, { kind: 'command' }>;
 /** The folder of the helper module a job imports (`import racelab_barrier`). */
 export const helperPath = (repo: string) => join(repo, 'python');
 
-/** The command a job writer runs: its program and arguments, its folder, and the lab's variables. */
+/** The lab's own secrets (its database, its API token, anything named a secret), which a job is never given. */
+const SECRET = /TOKEN|SECRET|PASSWORD|PASSWD|DATABASE_URL|POSTGRES_URL/i;
+
+/**
+ * The command a job writer runs: its program and arguments, its folder, and the lab's environment without its
+ * secrets, with the lab's variables.
+ */
 export function jobCommand(job: WriterJob, repo: string, env: NodeJS.ProcessEnv = process.env): WriterCommand {
   const op = job.writer.operation as CommandOp;
   const [program, ...args] = op.command as [string, ...string[]];
   const pythonPath = [helperPath(repo), ...(env.PYTHONPATH ? [env.PYTHONPATH] : [])].join(delimiter);
+  const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !SECRET.test(name)));
   return {
     command: program,
     args,
     cwd: op.cwd ?? repo,
     env: {
-      ...env,
+      ...kept,
       RACELAB_WRITER: job.writer.name,
       RACELAB_TABLE: job.table,
       PYTHONPATH: pythonPath,
