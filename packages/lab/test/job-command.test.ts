@@ -94,6 +94,24 @@ describe('the example job raced against itself (E1 with your own code)', () => {
   }, 600_000);
 });
 
+describe('the example job, the second released after the first (startAfter)', () => {
+  it('commits second; it counted before the barrier, as the first did, so the day is still there twice', async () => {
+    const command = [python, 'check_then_append.py', '--day', DAY, '--rows', dataset.february(DAY)];
+    const c = await jobsCase([
+      { name: 'job1', command },
+      { name: 'job2', command, startAfter: 'job1' } as { name: string; command: string[] },
+    ]);
+    const run = (await lab(c)).cases[0]?.runs[0];
+    const [first, second] = run?.writers ?? [];
+    expect(first).toMatchObject({ committed: true, version: 1, commitRetries: 0, observed: { [DAY]: 0 } });
+    // Released once the first had ended: its version is the next, one version past what it read.
+    expect(second).toMatchObject({ committed: true, version: 2, commitRetries: 1, observed: { [DAY]: 0 } });
+    expect(second?.timings?.released).toBeGreaterThanOrEqual(first?.timings?.finished as number);
+    expect(run?.commitOrder).toEqual(['job1', 'job2']);
+    expect(run?.verdict).toMatchObject({ status: 'not-serializable', rowsDuplicated: F.feb14 });
+  }, 300_000);
+});
+
 describe('faults of a job', () => {
   it('a job that hangs past its bound is stopped, with its process group, and fails saying so', async () => {
     const hang = [python, join(FIXTURE_JOBS, 'hang.py')];

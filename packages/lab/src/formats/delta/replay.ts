@@ -96,7 +96,9 @@ async function replayJob(
   dir: string,
   timeoutMs: number | undefined,
 ): Promise<number | string | null> {
-  const job = { kind: 'race' as const, format: 'delta' as const, table: dir, writer: spec };
+  // Alone: nobody to start after.
+  const { startAfter: _, ...alone } = spec;
+  const job = { kind: 'race' as const, format: 'delta' as const, table: dir, writer: alone };
   const [r] = await race([job], Date.now(), { ...(timeoutMs !== undefined && { timeoutMs }) });
   const version = taggedVersion(spec.name, await commitOrder(dir));
   if (version > 0) return version;
