@@ -9,7 +9,7 @@
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DeltaCase, WriterSpec } from '../src/cases/catalog';
@@ -201,6 +201,13 @@ describe('where commands may come from (LAB_JOB_ROOTS)', () => {
     expect(await check([named, '-m', 'racelab_writer'])).toEqual(
       refusal('-m', 'runs a module looked up on the import path at run time'),
     );
+    // Each interpreter's own options: a shell's -c is code, its -e (stop at the first error) is not.
+    const shell = realpathSync('/bin/sh');
+    const withShell = [...jobRoots(), dirname(shell)];
+    expect(await check([shell, '-c', 'true'], withShell)).toEqual([
+      `writer job1: '${basename(shell)} -c' runs code given on the command line, which no job root can vouch for: give a script file under LAB_JOB_ROOTS`,
+    ]);
+    expect(await check([shell, '-e', join(FIXTURE_JOBS, 'hang.py')], withShell)).toMatchObject({ kind: 'command' });
     expect(await check([named])).toEqual([
       "writer job1: 'python' is given no script file: a command writer runs a script under LAB_JOB_ROOTS",
     ]);

@@ -23,32 +23,44 @@ export interface JobPlaces {
 
 type CommandOp = Extract<WriterOperation, { kind: 'command' }>;
 
-/** Interpreters whose first argument that is no option is the script they run. */
-const INTERPRETER = /^(python[\d.]*|pypy[\d.]*|node|bash|sh|dash|zsh|ksh|ruby|perl|Rscript)$/;
+const CODE = 'runs code given on the command line';
+const LOOKED_UP = 'loads a module looked up at run time';
 
-/** Options of an interpreter that run code not in a file under a root, and why each is refused. */
-const INLINE: Record<string, string> = {
-  '-c': 'runs code given on the command line',
-  '-m': 'runs a module looked up on the import path at run time',
-  '-e': 'runs code given on the command line',
-  '--eval': 'runs code given on the command line',
-  '-p': 'runs code given on the command line',
-  '--print': 'runs code given on the command line',
-  '-r': 'loads a module looked up at run time',
-  '--require': 'loads a module looked up at run time',
-  '--import': 'loads a module looked up at run time',
-};
-/** Python's options that take the next argument as their value. */
-const WITH_VALUE = new Set(['-W', '-X']);
+/**
+ * Interpreters whose first argument that is no option is the script they run, by family: the options of each that
+ * run code not in a file under a root (and why each is refused), and those that take the next argument as value.
+ */
+const FAMILIES: { name: RegExp; inline: Record<string, string>; withValue?: readonly string[] }[] = [
+  {
+    name: /^(python|pypy)[\d.]*$/,
+    inline: { '-c': CODE, '-m': 'runs a module looked up on the import path at run time' },
+    withValue: ['-W', '-X'],
+  },
+  {
+    name: /^node$/,
+    inline: {
+      '-e': CODE,
+      '--eval': CODE,
+      '-p': CODE,
+      '--print': CODE,
+      '-r': LOOKED_UP,
+      '--require': LOOKED_UP,
+      '--import': LOOKED_UP,
+    },
+  },
+  { name: /^(bash|sh|dash|zsh|ksh)$/, inline: { '-c': CODE } },
+  { name: /^(ruby|perl)$/, inline: { '-e': CODE, '-E': CODE, '-r': LOOKED_UP, '-M': LOOKED_UP } },
+  { name: /^Rscript$/, inline: { '-e': CODE } },
+];
 
-/** The refusal of an interpreter option, or null: Python's clustered short options (`-uc`) count too. */
-function inlineOption(program: string, arg: string): string | null {
-  if (INLINE[arg]) return arg;
-  if (program.startsWith('python') && /^-[A-Za-z]{2,}$/.test(arg)) {
-    const letter = [...arg.slice(1)].find((l) => l === 'c' || l === 'm');
-    if (letter) return `-${letter}`;
-  }
-  return null;
+type Family = (typeof FAMILIES)[number];
+
+/** The refusal of an interpreter's option, or null: clustered short options (`python -uc`) count too. */
+function inlineOption(family: Family, arg: string): string | null {
+  if (family.inline[arg]) return arg;
+  if (!/^-[A-Za-z]{2,}$/.test(arg)) return null;
+  const letter = [...arg.slice(1)].find((l) => family.inline[`-${l}`] !== undefined);
+  return letter ? `-${letter}` : null;
 }
 
 const under = (path: string, roots: readonly string[]) => roots.some((r) => path === r || path.startsWith(r + sep));
@@ -102,18 +114,22 @@ export async function checkedJobCommand(name: string, op: CommandOp, places: Job
   if (!(await inRoots(found)))
     return said(`the program '${program}' lies outside LAB_JOB_ROOTS (its real path must be under a job root)`);
   const checked: CommandOp = { kind: 'command', command: [found, ...args], cwd };
-  if (!INTERPRETER.test(basename(program)) && !INTERPRETER.test(basename(await realpath(found)))) return checked;
-  // An interpreter: every option before its script, then the script, which must be a file under a root.
-  const runs = basename(program);
+  // An interpreter by the name it was given, or by the file it is (a link named otherwise).
+  const names = [basename(program), basename(await realpath(found))];
+  const runs = names.find((n) => FAMILIES.some((f) => f.name.test(n)));
+  const family = FAMILIES.find((f) => runs !== undefined && f.name.test(runs));
+  if (runs === undefined || family === undefined) return checked;
+  // Every option before its script, then the script, which must be a file under a root.
+  const shown = basename(program);
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
-    const inline = inlineOption(runs, arg);
+    const inline = inlineOption(family, arg);
     if (inline) {
       return said(
-        `'${runs} ${inline}' ${INLINE[inline]}, which no job root can vouch for: give a script file under LAB_JOB_ROOTS`,
+        `'${shown} ${inline}' ${family.inline[inline]}, which no job root can vouch for: give a script file under LAB_JOB_ROOTS`,
       );
     }
-    if (WITH_VALUE.has(arg)) {
+    if (family.withValue?.includes(arg)) {
       i++;
       continue;
     }
@@ -124,7 +140,7 @@ export async function checkedJobCommand(name: string, op: CommandOp, places: Job
       return said(`the script '${arg}' lies outside LAB_JOB_ROOTS (its real path must be under a job root)`);
     return { ...checked, command: [found, ...args.slice(0, i), script, ...args.slice(i + 1)] };
   }
-  return said(`'${runs}' is given no script file: a command writer runs a script under LAB_JOB_ROOTS`);
+  return said(`'${shown}' is given no script file: a command writer runs a script under LAB_JOB_ROOTS`);
 }
 
 /** The case with its command writers checked and their paths made absolute, or a CaseInputError with every problem. */
