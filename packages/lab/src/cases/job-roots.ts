@@ -48,7 +48,7 @@ const FAMILIES: { name: RegExp; inline: Record<string, string>; withValue?: read
       '--import': LOOKED_UP,
     },
   },
-  { name: /^(bash|sh|dash|zsh|ksh)$/, inline: { '-c': CODE } },
+  { name: /^(bash|sh|dash|zsh|ksh)$/, inline: { '-c': CODE }, withValue: ['-o', '-O'] },
   { name: /^(ruby|perl)$/, inline: { '-e': CODE, '-E': CODE, '-r': LOOKED_UP, '-M': LOOKED_UP } },
   { name: /^Rscript$/, inline: { '-e': CODE } },
 ];
@@ -57,9 +57,10 @@ type Family = (typeof FAMILIES)[number];
 
 /** The refusal of an interpreter's option, or null: clustered short options (`python -uc`) count too. */
 function inlineOption(family: Family, arg: string): string | null {
-  if (family.inline[arg]) return arg;
+  // Own keys only: an argument such as `constructor` is no option.
+  if (Object.hasOwn(family.inline, arg)) return arg;
   if (!/^-[A-Za-z]{2,}$/.test(arg)) return null;
-  const letter = [...arg.slice(1)].find((l) => family.inline[`-${l}`] !== undefined);
+  const letter = [...arg.slice(1)].find((l) => Object.hasOwn(family.inline, `-${l}`));
   return letter ? `-${letter}` : null;
 }
 
