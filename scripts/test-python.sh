@@ -10,4 +10,8 @@ cd python
 "$python" -m ruff check .
 "$python" -m ruff format --check .
 "$python" -m mypy
+# The example jobs a team races (examples/jobs) are held to the same checks.
+"$python" -m ruff check ../examples/jobs
+"$python" -m ruff format --check ../examples/jobs
+"$python" -m mypy ../examples/jobs
 RACELAB_PYTEST_REPORT="$PWD/../var/test-reports/python.json" "$python" -m pytest -q -p no:cacheprovider

@@ -1,6 +1,8 @@
 """
 A writer's side of the race barrier: `ready` once its table is open, then it waits for the lab's `go`; at
 the end, `done` with its outcome. The module functions act on one barrier over fd 3, made on first use.
+deltalake is imported only by `commit_properties`, so that a job written with another library (pyiceberg, Spark)
+uses the barrier without it.
 """
 
 from __future__ import annotations
@@ -8,11 +10,12 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping
-from typing import Any
-
-from deltalake import CommitProperties, Transaction
+from typing import TYPE_CHECKING, Any
 
 from racelab_barrier.wire import Channel
+
+if TYPE_CHECKING:
+    from deltalake import CommitProperties, Transaction
 
 
 def now_ms() -> int:
@@ -100,11 +103,18 @@ def commit_properties(
     writer: str | None = None,
 ) -> CommitProperties:
     """delta-rs commit properties whose custom metadata names the writer (`writer`), as the lab reads commits."""
+    from deltalake import CommitProperties
+
     return CommitProperties(
         custom_metadata={**(custom_metadata or {}), **tag(writer)},
         max_commit_retries=max_commit_retries,
         app_transactions=app_transactions,
     )
+
+
+def committed(version: int | None = None) -> None:
+    """Tells the lab the job's commit is in (its version, when known): writers that start after it are released."""
+    _default().committed(version)
 
 
 def done(outcome: Mapping[str, Any]) -> None:

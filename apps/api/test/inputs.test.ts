@@ -66,6 +66,16 @@ describe('refused input stores nothing', () => {
       ),
       extensions: { code: 'STORE_NEEDED' },
     });
+    // Jobs of one's own run only where the server names the folders they may come from: its own code without them.
+    const job = { name: 'job1', command: ['python3', 'check_then_append.py'], cwd: '/srv/jobs' };
+    const jobs = { writers: [job, { ...job, name: 'job2' }], runs: 1, scale: 0.01 };
+    const off = await gql(stack.apiUrl, START, { input: jobs }, stack.token);
+    expect(off.data).toBeNull();
+    expect(off.errors?.[0]).toMatchObject({
+      message:
+        'command writers (jobs of your own) are not accepted here: the server names no folders they may come from (LAB_JOB_ROOTS)',
+      extensions: { code: 'JOB_COMMANDS_OFF' },
+    });
     expect((await refused({}))?.message).toBe('give either caseId (a preset) or writers (a custom race), not both');
     const custom = await refused({
       writers: [

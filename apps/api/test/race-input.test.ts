@@ -14,6 +14,10 @@ const KINDS: Record<string, FieldInfo['kind']> = {
   Boolean: 'boolean',
 };
 
+/** A list of objects (`list`) or of text (`texts`). */
+const listKind = (list: GraphQLInputType): FieldInfo['kind'] =>
+  isInputObjectType(getNamedType(list)) ? 'list' : 'texts';
+
 /** An input type's fields as the schema's facts say them. */
 function graphqlFields(name: string): FieldInfo[] {
   const type = schema.getType(name);
@@ -22,7 +26,7 @@ function graphqlFields(name: string): FieldInfo[] {
     const inner: GraphQLInputType = isNonNullType(f.type) ? f.type.ofType : f.type;
     return {
       key: f.name,
-      kind: isListType(inner) ? 'list' : (KINDS[getNamedType(inner).name] ?? 'text'),
+      kind: isListType(inner) ? listKind(inner) : (KINDS[getNamedType(inner).name] ?? 'text'),
       required: isNonNullType(f.type),
       ...(f.defaultValue !== undefined && { defaultValue: f.defaultValue }),
       ...(f.description != null && { description: f.description }),

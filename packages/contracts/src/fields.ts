@@ -5,7 +5,8 @@
  */
 import * as v from 'valibot';
 
-export type FieldKind = 'text' | 'integer' | 'number' | 'boolean' | 'list';
+/** `list`: of objects (an input type of its own); `texts`: of strings. */
+export type FieldKind = 'text' | 'integer' | 'number' | 'boolean' | 'list' | 'texts';
 
 export interface FieldInfo {
   key: string;
@@ -20,6 +21,7 @@ type Schema = v.GenericSchema & {
   wrapped?: Schema;
   default?: unknown;
   entries?: v.ObjectEntries;
+  item?: Schema;
   pipe?: readonly (Schema | { kind: string; type: string })[];
 };
 
@@ -41,7 +43,7 @@ function kindOf(key: string, schema: Schema): FieldKind {
     case 'number':
       return schema.pipe?.some((item) => item.type === 'integer') ? 'integer' : 'number';
     case 'array':
-      return 'list';
+      return schema.item?.type === 'string' ? 'texts' : 'list';
     default:
       throw new Error(`field ${key}: no plain kind for a ${schema.type} schema`);
   }

@@ -47,6 +47,11 @@ export const SOURCE_PREDICATE_OPERATIONS: readonly string[] = ['overwrite', 'che
 export const MAX_SAMPLE_ROWS = 1_000_000;
 export const MAX_COMMIT_RETRIES = 100;
 export const MAX_RETRY_LOOP = 20;
+/** A command writer's program and arguments: at most this many, each at most MAX_COMMAND_ARG long. */
+export const MAX_COMMAND_ARGS = 64;
+export const MAX_COMMAND_ARG = 4096;
+/** The fields a command writer takes besides its name (its job does everything else itself). */
+const COMMAND_FIELDS: readonly string[] = ['name', 'command', 'cwd', 'startAfter'];
 const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
 const MAX_SET_COLUMNS = 20;
 const MAX_PROPERTIES = 20;
@@ -117,8 +122,9 @@ function writerEntries<S extends v.GenericSchema>(set: S) {
     // The name's form and the operation are rules (writersSchema, writerProblems), whose messages name the writer.
     name: v.pipe(requiredText, v.metadata({ jsonSchema: { pattern: NAME.source } })),
     operation: described(
-      v.pipe(requiredText, v.metadata({ jsonSchema: { enum: WRITER_OPERATIONS } })),
-      'append, update, delete, optimize, overwrite (replace a day, or the rows a predicate picks), check-then-append',
+      // Required of every writer but a command writer: a rule (writerProblems) says so, naming the writer.
+      v.nullish(v.pipe(text, v.metadata({ jsonSchema: { enum: WRITER_OPERATIONS } }))),
+      'append, update, delete, optimize, overwrite (replace a day, or the rows a predicate picks), check-then-append; none for a command writer',
     ),
     predicate: described(
       v.nullish(v.pipe(text, v.maxLength(MAX_LENGTH, 'too long'))),
@@ -154,6 +160,20 @@ function writerEntries<S extends v.GenericSchema>(set: S) {
     ),
     blindAppend: v.nullish(v.boolean(mustBe('a boolean'))),
     startAfter: described(v.nullish(text), 'the name of a writer that must have committed first'),
+    command: described(
+      v.nullish(
+        v.pipe(
+          v.array(v.pipe(text, v.maxLength(MAX_COMMAND_ARG, 'too long')), mustBe('a list of strings')),
+          v.minLength(1, 'must name a program'),
+          v.maxLength(MAX_COMMAND_ARGS, `at most ${MAX_COMMAND_ARGS} items`),
+        ),
+      ),
+      "a command writer: your own job's program and arguments (under LAB_JOB_ROOTS), run on a full copy of the table; it takes no operation",
+    ),
+    cwd: described(
+      v.nullish(text),
+      "a command writer's working folder: relative paths are taken from it (in a writers file, default its folder; through the API, an absolute path)",
+    ),
   };
 }
 
@@ -173,7 +193,8 @@ function expressionProblem(what: string, parse: () => unknown): string[] {
 }
 
 interface WriterFields {
-  operation: string;
+  operation?: string | null;
+  command?: string[] | null;
   predicate?: string | null;
   set?: KeyValueInput[] | Record<string, string> | null;
   day?: string | null;
@@ -189,7 +210,7 @@ const OWN_ROWS = 'sourceLocation (a Parquet file under LAB_ROOTS) or sample (row
  * Where an operation that adds rows takes them from: a February day on the lab's tables, a file or a sample on a
  * table of one's own, exactly one. Any other operation takes none of them.
  */
-function rowsProblems(w: WriterFields, table: RaceTable): string[] {
+function rowsProblems(w: WriterFields & { operation: string }, table: RaceTable): string[] {
   const kind = w.operation;
   const given = ROWS_FIELDS.filter((f) => w[f] != null);
   if (!DAY_OPERATIONS.includes(kind)) return given.map((f) => `${kind} takes no ${f}`);
@@ -220,13 +241,22 @@ function rowsProblems(w: WriterFields, table: RaceTable): string[] {
 const needsPredicate = (kind: string, table: RaceTable) =>
   PREDICATE_OPERATIONS.includes(kind) || (table.own && SOURCE_PREDICATE_OPERATIONS.includes(kind));
 
+/** A command writer's rules: its job does the rest, so it takes no field of an operation. */
+function commandProblems(w: WriterFields): string[] {
+  const given = Object.entries(w).filter(([key, value]) => value != null && !COMMAND_FIELDS.includes(key));
+  return given.map(([key]) => `a command writer takes no ${key} (only ${COMMAND_FIELDS.join(', ')})`);
+}
+
 /** The rules between one writer's fields: what its operation needs and takes, then its expressions. */
 function writerProblems(w: WriterFields, table: RaceTable, tableSchema: StructType | undefined): string[] {
+  if (w.command != null) return commandProblems(w);
+  if ((w as { cwd?: unknown }).cwd != null) return ['cwd is for a command writer (command)'];
   const kind = w.operation;
+  if (kind == null) return ['operation is required (or command, for a job of your own)'];
   if (!(WRITER_OPERATIONS as readonly string[]).includes(kind)) {
     return [`unknown operation '${kind}' (one of ${WRITER_OPERATIONS.join(', ')})`];
   }
-  const rows = rowsProblems(w, table);
+  const rows = rowsProblems({ ...w, operation: kind }, table);
   if (rows.length > 0) return rows;
   const predicateNeeded = needsPredicate(kind, table);
   if (predicateNeeded !== (w.predicate != null)) {

@@ -4,7 +4,14 @@
  */
 import type { StructType } from '@racelab/engine/conflict';
 import { describe, expect, it } from 'vitest';
-import { checkCustomRace, checkStartRace, customRaceOf, fieldsOf, startRaceInputSchema } from '../src/index';
+import {
+  checkCustomRace,
+  checkStartRace,
+  customRaceOf,
+  fieldsOf,
+  startRaceInputSchema,
+  writerInputSchema,
+} from '../src/index';
 
 const TABLE: StructType = {
   type: 'struct',
@@ -143,5 +150,37 @@ describe('fieldsOf (what the API builds its GraphQL input types from)', () => {
         { key: 'scale', kind: 'number', required: false, defaultValue: 1 },
       ],
     );
+  });
+});
+
+describe('a command writer (a job of your own)', () => {
+  const job = (extra: object = {}) => ({ name: 'job1', command: ['python3', 'job.py'], ...extra });
+  it('takes a command, a cwd and startAfter, and no operation', () => {
+    const checked = checkCustomRace({ writers: [job({ cwd: '/jobs' }), job({ name: 'job2', startAfter: 'job1' })] });
+    expect(checked.ok).toBe(true);
+  });
+  it("is refused with an operation's fields, an empty command, or a cwd without a command; others need an operation", () => {
+    const checked = checkCustomRace({
+      writers: [
+        job({ operation: 'append', day: '2025-02-01' }),
+        { name: 'job2', command: [] },
+        { name: 'w3', cwd: '/jobs', operation: 'optimize' },
+        { name: 'w4' },
+      ],
+    });
+    expect(checked.ok ? [] : checked.problems).toEqual([
+      'writer job1: a command writer takes no operation (only name, command, cwd, startAfter)',
+      'writer job1: a command writer takes no day (only name, command, cwd, startAfter)',
+      'writer job2: command must name a program',
+      'writer w3: cwd is for a command writer (command)',
+      'writer w4: operation is required (or command, for a job of your own)',
+    ]);
+  });
+  it('gives the API command as a list of text', () => {
+    expect(fieldsOf(writerInputSchema).filter((f) => ['command', 'cwd', 'operation'].includes(f.key))).toMatchObject([
+      { key: 'operation', kind: 'text', required: false },
+      { key: 'command', kind: 'texts', required: false },
+      { key: 'cwd', kind: 'text', required: false },
+    ]);
   });
 });

@@ -67,6 +67,7 @@ export {
   runnableCustomCase,
 } from './cases/custom';
 export { caseGroup, refuseWithoutStore, StoreNeededError, storeNeed } from './cases/groups';
+export { hasJobCommands, type JobPlaces, withJobCommands } from './cases/job-roots';
 export { type LocationCaseOptions, locationCase } from './cases/location';
 export { labTableNoMatchWarnings, noMatchWarnings } from './cases/no-match';
 export { type Dataset, prepareDataset, SERVED_SCALES, scaledFigures } from './data/index';

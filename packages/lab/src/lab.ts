@@ -8,6 +8,7 @@ import { MAX_RUNS } from '@racelab/contracts';
 import { ENGINE_INFO, withConnection } from '@racelab/engine';
 import type { LabCase } from './cases/catalog';
 import { refuseWithoutStore } from './cases/groups';
+import { hasJobCommands } from './cases/job-roots';
 import { datasetCacheDir, lazyDataset } from './data/index';
 import { formatOf, selectCases, tableFormats } from './formats/registry';
 import { VerdictMemo } from './oracle/memo';
@@ -17,6 +18,7 @@ import { REAL_WRITER_TIMEOUT_MS, realWriterCommand } from './real/writer-command
 import { withOutcome } from './results/summary';
 import type { CaseResult, LabResults, RunResult, WriterResult } from './results/types';
 import type { AcrossHosts } from './runner/across-hosts';
+import { JOB_TIMEOUT_MS } from './runner/job-command';
 import { RaceCancelledError, type WriterEvent } from './runner/race';
 import type { FormatSession, LabSetting, TableFormat } from './runner/table-format';
 import { WriterPool } from './runner/writer-pool';
@@ -49,6 +51,8 @@ export interface LabOptions {
   real?: boolean;
   /** With `real`: the library, by the engine's name; each case's format's when omitted (delta-rs, pyiceberg for F1/F2). */
   library?: string;
+  /** How long a command writer's job may run before it is stopped by process group (default JOB_TIMEOUT_MS). */
+  jobTimeoutMs?: number;
 }
 
 export type LabProgress =
@@ -92,6 +96,14 @@ export function validateLabOptions(o: LabOptions): {
   // A real run's reasons first: a store case is refused as a store case there, whatever its store.
   const libraries = o.real ? realLibraries(cases, o, realLibrary(o.library)) : null;
   for (const c of cases) refuseWithoutStore(c, o.tableRoot);
+  if (cases.some(hasJobCommands)) {
+    // A job runs on this machine, on a copy on its disk, and is its own code: not another library's writer.
+    if (o.tableRoot !== undefined || o.acrossHosts)
+      throw new LabInputError(
+        'command writers race local copies on this machine: give no S3 table root or other hosts',
+      );
+    if (o.real) throw new LabInputError("command writers run their own code: --real applies to the lab's writers only");
+  }
   return { cases, runs, scale, libraries };
 }
 
@@ -101,6 +113,8 @@ function withLibrary(
   format: TableFormat,
   real: { library: RealLibrary; env: PythonEnv } | null,
 ): WriterResult {
+  // A command writer's job is the user's own code: real, whatever it uses.
+  if (w.operation === 'command') return { ...w, run: 'real' };
   if (real) {
     const installed = real.env.versions[REAL_LIBRARIES[real.library].package] as string;
     return { ...w, library: w.library ?? real.library, libraryVersion: w.libraryVersion ?? installed, run: 'real' };
@@ -187,6 +201,7 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
             ...(pool && { pool }),
             ...(memo && { memo }),
             ...(real && { command: realWriterCommand(real.env), timeoutMs: REAL_WRITER_TIMEOUT_MS }),
+            ...(hasJobCommands(c) && { timeoutMs: o.jobTimeoutMs ?? JOB_TIMEOUT_MS }),
             onEvent: (writer: string, event: WriterEvent) =>
               progress({ kind: 'writer', caseId: c.id, run: i, writer, event }),
           });

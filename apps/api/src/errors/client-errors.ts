@@ -60,6 +60,16 @@ export class RealRunRefusedApiError extends GraphQLError {
   }
 }
 
+/** A race with command writers (jobs of the user's own) on a server where no LAB_JOB_ROOTS says where they may come from. */
+export class JobCommandsOffError extends GraphQLError {
+  constructor() {
+    super(
+      'command writers (jobs of your own) are not accepted here: the server names no folders they may come from (LAB_JOB_ROOTS)',
+      { extensions: { code: 'JOB_COMMANDS_OFF' } },
+    );
+  }
+}
+
 export class ConflictError extends GraphQLError {
   constructor(message: string) {
     super(message, { extensions: { code: 'CONFLICT' } });

@@ -20,7 +20,7 @@ function inputFields<Types extends SchemaTypes>(
       const list = lists[key];
       if (kind === 'list' && !list) throw new Error(`${key}: a list field needs its input type named`);
       const type: InputType<Types> | [InputType<Types>] =
-        kind === 'list' ? [list as InputObjectRef<Types, unknown>] : SCALARS[kind];
+        kind === 'list' ? [list as InputObjectRef<Types, unknown>] : kind === 'texts' ? ['String'] : SCALARS[kind];
       return [
         key,
         t.field({

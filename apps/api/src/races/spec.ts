@@ -24,6 +24,7 @@ import {
   CaseInputError,
   type DeltaCase,
   formatOf,
+  hasJobCommands,
   type LabCase,
   StoreNeededError as LabStoreNeededError,
   type LocationConfig,
@@ -38,9 +39,10 @@ import {
   runnableCustomCase,
   selectCases,
   UnknownCaseError,
+  withJobCommands,
   withProperties,
 } from '@racelab/lab';
-import { InputError, StoreNeededError, TableRefusedError } from '../errors/client-errors';
+import { InputError, JobCommandsOffError, StoreNeededError, TableRefusedError } from '../errors/client-errors';
 import { openTable } from '../tables/open-table';
 
 export type { WriterInput } from '@racelab/contracts';
@@ -184,14 +186,33 @@ async function ownTableSpec(input: unknown, location: string, locations: Locatio
   };
 }
 
+/** Whether `input` (not yet checked) has a command writer. */
+function hasCommandWriter(input: unknown): boolean {
+  const writers = (input as { writers?: unknown } | null)?.writers;
+  return Array.isArray(writers) && writers.some((w) => (w as { command?: unknown } | null)?.command != null);
+}
+
+/** The case with its command writers checked against LAB_JOB_ROOTS (their cwd given as an absolute path). */
+async function withCheckedJobs(c: LabCase, locations: LocationConfig): Promise<LabCase> {
+  if (c.format !== 'delta' || !hasJobCommands(c)) return c;
+  try {
+    return await withJobCommands(c, { roots: locations.jobRoots ?? [] });
+  } catch (e) {
+    if (e instanceof CaseInputError) throw new InputError(e.message, e.problems);
+    throw e;
+  }
+}
+
 /** `input`: startRace's, as GraphQL typed it; everything else about it is checked here. */
 export async function raceSpec(input: unknown, locations: LocationConfig): Promise<RaceSpec> {
+  // A job of the user's own runs only where the server says where jobs may come from.
+  if (hasCommandWriter(input) && (locations.jobRoots ?? []).length === 0) throw new JobCommandsOffError();
   const own = ownTableOf(input);
   if (own !== null) return ownTableSpec(input, own, locations);
   const checked = checkStartRace(input, { tableSchema: labTableSchema() });
   if (!checked.ok) throw new InputError(checked.problems.join('; '), checked.problems);
   const start = checked.value;
-  const c = await caseOf(start);
+  const c = await withCheckedJobs(await caseOf(start), locations);
   const tableRoot = await tableRootOf(start.tableRoot, locations);
   if (tableRoot !== undefined && !formatOf(c).takesTableRoot) {
     throw new InputError(`tableRoot applies to Delta cases; ${c.id} is ${c.format}`);

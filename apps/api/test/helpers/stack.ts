@@ -96,6 +96,8 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
     API_PORT: String(port),
     LAB_API_TOKEN: token,
     LAB_ROOTS: join(dir, 'tables'),
+    // No jobs of one's own unless a test names where they may come from.
+    LAB_JOB_ROOTS: '',
     LAB_WORK_DIR: process.env.API_TEST_WORK_DIR ?? resolve(API_DIR, '../../var/lab'),
     LAB_REAPER_MS: '200',
     NODE_ENV: 'test',

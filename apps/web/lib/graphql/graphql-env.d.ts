@@ -3065,6 +3065,16 @@ export type introspection = {
       isOneOf: false;
       inputFields: [
         { name: 'blindAppend'; type: { kind: 'SCALAR'; name: 'Boolean'; ofType: null }; defaultValue: null },
+        {
+          name: 'command';
+          type: {
+            kind: 'LIST';
+            name: never;
+            ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
+          };
+          defaultValue: null;
+        },
+        { name: 'cwd'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
         { name: 'day'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
         { name: 'maxCommitRetries'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null }; defaultValue: null },
         {
@@ -3072,11 +3082,7 @@ export type introspection = {
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
           defaultValue: null;
         },
-        {
-          name: 'operation';
-          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
-          defaultValue: null;
-        },
+        { name: 'operation'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
         { name: 'predicate'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
         { name: 'retryLoopAttempts'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null }; defaultValue: null },
         { name: 'sample'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null }; defaultValue: null },

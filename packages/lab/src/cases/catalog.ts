@@ -28,7 +28,12 @@ export type WriterOperation =
   /** Overwrite with a predicate: replace every trip picked up on `day` with that day's trips. */
   | { kind: 'overwrite-day'; day: FebDay }
   /** Overwrite with a predicate on any table: replace the rows matching `predicate` with `from`'s rows. */
-  | { kind: 'overwrite'; predicate: string; from: RowsFrom };
+  | { kind: 'overwrite'; predicate: string; from: RowsFrom }
+  /**
+   * A team's own job: its program and arguments, run in `cwd` on a full copy of the table (runner/job-command.ts).
+   * Once a case is checked (cases/job-roots.ts) the program, its script and `cwd` are absolute paths.
+   */
+  | { kind: 'command'; command: string[]; cwd?: string };
 
 export interface WriterSpec {
   name: string;

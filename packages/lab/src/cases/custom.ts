@@ -42,6 +42,8 @@ const rowsFrom = (w: CheckedWriter): RowsFrom =>
 
 /** A checked writer's operation as the lab runs it (the contract's rules guarantee the fields it reads). */
 function operationOf(w: CheckedWriter): WriterOperation {
+  // Checked later against LAB_JOB_ROOTS (job-roots.ts), once the paths can be resolved.
+  if (w.command != null) return { kind: 'command', command: w.command, ...(w.cwd != null && { cwd: w.cwd }) };
   const day = w.day as FebDay;
   // The rules give an operation that adds rows exactly one of a day (lab tables) or a source (any other).
   const fromDay = w.day != null;

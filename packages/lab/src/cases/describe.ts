@@ -3,6 +3,7 @@
  * format's describeCase builds from its starting table and its writers.
  */
 
+import { basename } from 'node:path';
 import { plural } from '@racelab/contracts';
 import type { RowsFrom, WriterOperation, WriterSpec } from './catalog';
 
@@ -25,6 +26,9 @@ function operationText(op: WriterOperation): string {
       return op.kind;
     case 'overwrite':
       return `overwrite where ${op.predicate} with ${rowsText(op.from)}`;
+    case 'command':
+      // Paths are the server's: each item by its last segment only.
+      return `runs its own job: ${op.command.map((a) => basename(a)).join(' ')}`;
     default:
       if ('day' in op) return `${op.kind} ${op.day}${'blind' in op && op.blind ? ' (blind)' : ''}`;
       return op.kind === 'append'

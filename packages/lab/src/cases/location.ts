@@ -3,7 +3,8 @@
  * table opened, and everything that would stop the race refused up front, every problem at once, before any
  * writer starts: what delta-rs 1.6.x or a copy refuses (copy-refusals.ts), the writers' fields and expressions
  * against THE TABLE's schema (runnableCustomCase: stage 1 in @racelab/contracts, then DuckDB runs each), and
- * each `sourceLocation` resolved to a Parquet file under the roots whose columns are the table's.
+ * each `sourceLocation` resolved to a Parquet file under the roots whose columns are the table's, and each command
+ * writer's program and script under LAB_JOB_ROOTS (job-roots.ts).
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,10 +17,13 @@ import { type LocationConfig, LocationError, resolveTableLocation } from '../tab
 import { notATableReason } from '../tables/not-a-table';
 import type { DeltaCase, WriterOperation } from './catalog';
 import { CaseInputError, type CustomCaseInput, runnableCustomCase } from './custom';
+import { hasJobCommands, withJobCommands } from './job-roots';
 
 export interface LocationCaseOptions {
   /** Where run copies are made when not in `<workDir>/runs`: an s3:// prefix (LabOptions.tableRoot). */
   tableRoot?: string;
+  /** The folder a command writer's relative cwd is taken from (the writers file's); none: cwd must be absolute. */
+  jobBase?: string;
 }
 
 /** A user's error as the user may see it: the server's folders named by their settings. */
@@ -129,6 +133,11 @@ export async function locationCase(
   let c: DeltaCase | null = null;
   try {
     c = await runnableCustomCase(input, table.schema, { location: resolved.path, display });
+    if (hasJobCommands(c))
+      c = await withJobCommands(c, {
+        roots: cfg.jobRoots ?? [],
+        ...(options.jobBase !== undefined && { base: options.jobBase }),
+      });
   } catch (e) {
     if (!(e instanceof CaseInputError)) throw e;
     problems.push(...e.problems);

@@ -62,6 +62,8 @@ export async function prepareChange(
     return { kind: 'parquet', paths: [rowsFile] };
   };
   switch (op.kind) {
+    case 'command':
+      throw new Error("a command writer's change is its own job's: it runs as a process (runner/job-command.ts)");
     case 'append': {
       const meta = op.blind ? { ...options.customMetadata, isBlindAppend: true } : options.customMetadata;
       return {

@@ -48,8 +48,10 @@ const LAB_COMMAND: CommandSpec = {
     '--scale S': "the lab data set's scale, 0.01 to 1 (default 1)",
     '--json FILE|-': 'the results as JSON to FILE, or to standard output with - (the report then goes to stderr)',
     '--table LOCATION': 'race copies of this Delta table (under LAB_ROOTS, or s3://… in LAB_S3_BUCKETS)',
-    '--writers FILE.json': "with --table: the race's writers, { writers: [...], properties? }",
+    '--writers FILE.json':
+      "with --table: the race's writers, { writers: [...], properties? }; a writer { name, command: [...], cwd? } runs a job of your own (LAB_JOB_ROOTS)",
     '--properties k=v,…': "with --table: table properties for the copies (added to the file's)",
+    '--job-timeout S': 'with command writers: seconds a job may run before it is stopped (default 600)',
     '--data-dir DIR': 'where the NYC TLC files may be (LAB_DATA_DIR, default ~/lab-data/de)',
     '--work-dir DIR': 'where the data set, base tables and runs live (LAB_WORK_DIR, default var/lab)',
     '--table-root s3://…': 'run tables on S3 (endpoint and keys from the AWS environment)',
@@ -65,6 +67,7 @@ const LAB_COMMAND: CommandSpec = {
     'npm run lab -- --list',
     'npm run lab -- A1 B1 --real --runs 1',
     'npm run lab -- --table dv --writers two-updates.json --runs 2',
+    'LAB_JOB_ROOTS=examples/jobs:/usr/bin npm run lab -- --table flat-copy --writers examples/jobs/e1-jobs.json --runs 1',
     'npm run -s lab -- A1 --runs 1 --json - | jq .cases[0].runs[0].verdict',
   ],
 };
@@ -99,6 +102,9 @@ async function labCommand(argv: string[]): Promise<number> {
     // Refused by runLab with every reason when the cases or settings cannot run for real.
     ...(flags.has('real') && { real: true }),
     ...(options.library !== undefined && { library: options.library }),
+    ...(numberOption(options, 'job-timeout') !== undefined && {
+      jobTimeoutMs: (numberOption(options, 'job-timeout') as number) * 1000,
+    }),
     onProgress: (p) => {
       if (p.kind === 'setup') bar.note(`preparing ${p.message}…`);
       else if (p.kind === 'run') bar.update(p.done, p.total, `${p.caseId} run ${p.run}/${p.runs}`);
@@ -180,7 +186,9 @@ async function ownTableCase(
   } as CustomCaseInput;
   const cfg = { ...locationConfigFromEnv(REPO), workDir: workDirOption(options) };
   const tableRoot = options['table-root'];
-  const c = await locationCase(input, cfg, tableRoot ? { tableRoot } : {});
+  // A command writer's relative cwd is taken from the writers file's folder.
+  const jobBase = dirname(userPath(options.writers));
+  const c = await locationCase(input, cfg, { jobBase, ...(tableRoot && { tableRoot }) });
   const table = await DeltaTable.open((c.table as TableAt).location, { roots: cfg.roots });
   return { case: c, roots: cfg.roots, warnings: await noMatchWarnings(table, c.writers) };
 }

@@ -80,6 +80,10 @@ export function simulatedWriter(spec: WriterSpec): SimulatedWriter {
         return { kind: 'overwrite', predicate: dayPredicate(op.day), rows: rowsName(spec, op) };
       case 'overwrite':
         return { kind: 'overwrite', predicate: op.predicate, rows: rowsName(spec, op) };
+      case 'command':
+        throw new ForecastError(
+          `writer ${spec.name} runs a job of its own: its change is its code's, not one to forecast`,
+        );
       default:
         return op;
     }

@@ -28,7 +28,7 @@ export async function checkFailedWriters(
   const out: FailedWriterCheck[] = [];
   for (const w of failed) {
     const op = w.operation;
-    // The rows the change is about: its predicate's, its day's, or (a compaction) the whole table's.
+    // The rows the change is about: its predicate's, its day's, or (a compaction, a job) the whole table's.
     const scope = 'predicate' in op ? op.predicate : 'day' in op ? dayPredicate(op.day) : undefined;
     const isAppend = op.kind === 'append' || op.kind === 'check-then-append';
     const file = rowsFile(op);
@@ -50,6 +50,8 @@ export async function checkFailedWriters(
           return untouched
             ? `its ${describePredicate(op.predicate).rows(rowsTouched)} ${agree(rowsTouched, 'keeps its value', 'keep their values')}`
             : `yet rows matching ${op.predicate} differ from a serial result without it`;
+        // A job's change is its code's: the whole table is its scope.
+        case 'command':
         case 'optimize':
           return untouched
             ? `the table's ${rows(rowsTouched)} ${agree(rowsTouched, 'is', 'are')} as the other writers left them`

@@ -16,6 +16,7 @@ const OPERATION_WORDS: Record<WriterOperation['kind'], string> = {
   'check-then-append': 'check-then-append',
   'overwrite-day': 'overwrite',
   overwrite: 'overwrite',
+  command: 'job',
 };
 
 export const operationWord = (op: WriterOperation) => OPERATION_WORDS[op.kind];

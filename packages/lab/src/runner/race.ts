@@ -2,12 +2,15 @@
  * The race itself, whatever the table format: one OS process per writer, a barrier made of messages (every
  * writer holds its table and says "ready"; all are released at once), "start after X has committed" as a
  * message, never a sleep, and each writer's result, or why it has none. The messages travel over a transport
- * (transport.ts): Node IPC for the lab's own writers, JSON lines on fd 3 for a real library's writer program.
+ * (transport.ts): Node IPC for the lab's own writers, JSON lines on fd 3 for a real library's writer program and
+ * for a command writer's own job (job-command.ts).
  */
 import type { ChildProcess } from 'node:child_process';
+import { REPO_ROOT } from '../build/repo-root';
 import type { WriterSpec } from '../cases/catalog';
 import { clientSafeMessage, type NamedRoot, namedRoots } from '../results/safe-message';
 import type { WriterResult } from '../results/types';
+import { jobCommand, jobTransport } from './job-command';
 import type { FromWriter, WriterJob, WriterOutcome } from './messages';
 import { fd3Transport, ipcTransport, type WriterCommand, type WriterEnd, type WriterTransport } from './transport';
 import { startWriterProcess, type WriterPool, writerEntry } from './writer-pool';
@@ -103,12 +106,20 @@ export async function killAlive(writers: readonly { child: ChildProcess; closed:
   await Promise.all(alive.map((w) => w.closed));
 }
 
-/** A transport per writer: the command's over fd 3, or a lab writer process (from the pool when there is one). */
+/**
+ * A transport per writer: a command writer's own job over fd 3, the run's command over fd 3, or a lab writer
+ * process (from the pool when there is one).
+ */
 async function transports(jobs: WriterJob[], hooks: RaceHooks): Promise<WriterTransport[]> {
   const { command, pool } = hooks;
-  if (command) return jobs.map((j) => fd3Transport(command, j.writer.name));
-  const entry = pool ? null : await writerEntry();
-  return jobs.map((j) => ipcTransport(pool ? pool.take() : startWriterProcess(entry as string), j.writer.name));
+  const own = jobs.filter((j) => j.writer.operation.kind !== 'command');
+  const entry = pool || command || own.length === 0 ? null : await writerEntry();
+  return jobs.map((j) => {
+    const name = j.writer.name;
+    if (j.writer.operation.kind === 'command') return jobTransport(jobCommand(j, REPO_ROOT), name);
+    if (command) return fd3Transport(command, name);
+    return ipcTransport(pool ? pool.take() : startWriterProcess(entry as string), name);
+  });
 }
 
 /** Runs the writers' race and returns each writer's result, timings relative to `started`. */

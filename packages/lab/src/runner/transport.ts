@@ -96,7 +96,7 @@ export function pythonException(log: string): { errorClass: string; errorMessage
  * own so that stopping it stops everything it started. Its stdout and stderr are its log, kept here and never
  * printed: the lab's stdout may be a command's JSON.
  */
-export function fd3Transport(cmd: WriterCommand, name: string): WriterTransport {
+export function fd3Transport(cmd: WriterCommand, name: string): WriterTransport & { exitCode(): number | null } {
   const child = spawn(cmd.command, [...cmd.args], {
     cwd: cmd.cwd,
     env: cmd.env,
@@ -158,6 +158,7 @@ export function fd3Transport(cmd: WriterCommand, name: string): WriterTransport 
     onMessage: (listener) => listeners.push(listener),
     closed,
     running,
+    exitCode: () => child.exitCode,
     log: kept,
     end: () => {
       const text = output.join('');

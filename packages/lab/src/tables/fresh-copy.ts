@@ -6,12 +6,15 @@
  * domainMetadata. The files are copied cheaply: hard links on a local disk (Parquet and deletion vector files
  * are never modified, so sharing inodes is safe), server-side copies on S3 (the stores' copyIn). O(files), not
  * O(bytes), and nothing a run does can reach the source: new files get new names, the log is the run's own,
- * and the source is only ever read. A local table's deletion vectors at absolute paths (inside the table or the
+ * and the source is only ever read. A full copy (`fullCopy`) copies the bytes instead, for a job that may rewrite
+ * files in place. A local table's deletion vectors at absolute paths (inside the table or the
  * roots: copyRefusals refuses any elsewhere) are linked into the copy and named there, so the copy is read like
  * any table, through its own folder; on S3 they stay in the table's bucket, which the copy reads too.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { basename, join, resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { copyFile, mkdir } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   type Action,
@@ -35,6 +38,11 @@ export interface CopyOptions {
   roots?: readonly string[];
   /** The source as the user named it, for refusals (default: its last path segment). */
   display?: string;
+  /**
+   * Copy every file's bytes instead of linking it (local copies): for a command writer's job, which may rewrite a
+   * file in place, where a hard link would carry the change into the source.
+   */
+  fullCopy?: boolean;
 }
 
 /** Copies in flight at once: hard links are cheap, S3 copies are round trips. */
@@ -80,6 +88,14 @@ function ownVector(
   return { add: { ...add, deletionVector: { ...dv, pathOrInlineDv: uri } }, file: { from, key: at.key, to } };
 }
 
+/** A file's own bytes at its key of the copy (the source store checks the key is the table's). */
+async function copyBytes(c: CopiedFile, dest: string): Promise<void> {
+  if (isS3Url(dest)) throw new Error('a full copy is made on a local disk only');
+  const target = join(resolve(dest), ...c.to.split('/'));
+  await mkdir(dirname(target), { recursive: true });
+  await copyFile(await c.from.localPath(c.key), target, constants.COPYFILE_EXCL);
+}
+
 /** Copies `source`'s latest snapshot to `dest` (a new folder or s3:// prefix) as version 0; throws CopyRefusedError. */
 export async function freshCopy(source: string, dest: string, options: CopyOptions = {}): Promise<void> {
   const table = await DeltaTable.open(source, { ...(options.roots && { roots: options.roots }) });
@@ -106,6 +122,7 @@ export async function freshCopy(source: string, dest: string, options: CopyOptio
   const to = storeFor(dest);
   const folderOf = (base: string, key: string) => storeFor(join(base, ...key.split('/').slice(0, -1)));
   await inBatches([...copied.values()], async (c) => {
+    if (options.fullCopy) return copyBytes(c, dest);
     if (c.to === c.key) return to.copyIn(c.from, c.key);
     // The root's store refuses a key that is or passes through a symlink below the root; then the file's folder links it.
     await c.from.head(c.key);

@@ -7,7 +7,7 @@
  * LAB_ROOTS, never a folder of the server.
  */
 import { lstat, realpath, stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { type Dataset, DatasetError, datasetCacheDir, prepareDataset, SERVED_SCALES } from '../data/index';
 import { clientSafeMessage } from '../results/safe-message';
 import { type BaseTables, ensureBaseTables, type TableKind } from './base-tables';
@@ -21,6 +21,8 @@ export interface LocationConfig {
   dataDir?: string;
   /** Buckets whose tables may be named as s3://bucket/path (LAB_S3_BUCKETS). */
   buckets?: string[];
+  /** LAB_JOB_ROOTS: the folders a command writer's program and script may come from (none: no command writers). */
+  jobRoots?: string[];
 }
 
 export interface ResolvedLocation {
@@ -41,7 +43,10 @@ export const MAX_LOCATION_LENGTH = 1024;
 const ALIAS_KINDS: readonly TableKind[] = ['flat', 'partitioned'];
 const ALIAS_FORMS = 'lab:flat@S or lab:partitioned@S';
 
-/** LAB_ROOTS (comma-separated, relative entries against the repo), LAB_WORK_DIR and LAB_DATA_DIR. */
+/**
+ * LAB_ROOTS (comma-separated, relative entries against the repo), LAB_WORK_DIR, LAB_DATA_DIR, and LAB_JOB_ROOTS
+ * (':'-separated, like PATH: see cases/job-roots.ts).
+ */
 export function locationConfigFromEnv(repoRoot: string, env: NodeJS.ProcessEnv = process.env): LocationConfig {
   const listed = (env.LAB_ROOTS ?? '')
     .split(',')
@@ -56,7 +61,17 @@ export function locationConfigFromEnv(repoRoot: string, env: NodeJS.ProcessEnv =
       .split(',')
       .map((b) => b.trim())
       .filter(Boolean),
+    jobRoots: jobRootsFromEnv(repoRoot, env),
   };
+}
+
+/** LAB_JOB_ROOTS: folders separated by ':' (as PATH), relative ones against `repoRoot`; empty when unset. */
+export function jobRootsFromEnv(repoRoot: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  return (env.LAB_JOB_ROOTS ?? '')
+    .split(delimiter)
+    .map((r) => r.trim())
+    .filter((r) => r !== '')
+    .map((r) => resolve(repoRoot, r));
 }
 
 export async function resolveTableLocation(text: string, cfg: LocationConfig): Promise<ResolvedLocation> {

@@ -63,8 +63,8 @@ export const deltaFormat: TableFormat<DeltaCase> = {
       close: async () => {},
     };
   },
-  // Writers on other hosts run there, not in this machine's pool.
-  localWriters: (c, lab) => (lab.acrossHosts ? 0 : c.writers.length),
+  // Writers on other hosts run there, not in this machine's pool; a command writer is its own program.
+  localWriters: (c, lab) => (lab.acrossHosts ? 0 : c.writers.filter((w) => w.operation.kind !== 'command').length),
   openWriter: openDeltaWriter,
 
   numbersCommits: true,

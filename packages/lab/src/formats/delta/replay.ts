@@ -2,7 +2,8 @@
  * The serial replay: the committed writers' logic run whole, one after another, in this process, on a
  * fresh copy of the run's starting table. Each writer does what its process did (the same prepareChange),
  * but with nobody racing it: a check-then-append re-checks the table as it is then, a retry loop needs
- * one try, a compaction compacts what it finds.
+ * one try, a compaction compacts what it finds. A command writer's job runs alone as a process on the copy, as
+ * it ran in the race, released at once.
  */
 import { DeltaTable } from '@racelab/engine';
 import type { WriterOperation, WriterSpec } from '../../cases/catalog';
@@ -11,7 +12,10 @@ import type { FiguresCache } from '../../oracle/compare';
 import { committedInOrder } from '../../oracle/orders';
 import { memoKey, rowsFileFacts } from '../../oracle/replay-key';
 import type { WriterResult } from '../../results/types';
+import { race } from '../../runner/race';
 import { freshCopy } from '../../tables/fresh-copy';
+import { commitOrder } from './commit-order';
+import { taggedVersion } from './job-outcome';
 
 export interface ReplayInput {
   /** The table the run's copy was made from, and the properties the copy got. */
@@ -22,6 +26,10 @@ export interface ReplayInput {
   writers: WriterSpec[];
   /** The Parquet file of the rows a writer adds (see rowsFileOf). */
   rowsFile: (op: WriterOperation) => string | undefined;
+  /** Copy the files' bytes, not links (a command writer's job may rewrite files in place: see freshCopy). */
+  fullCopy?: boolean;
+  /** How long a command writer's job may run when replayed. */
+  jobTimeoutMs?: number;
 }
 
 export interface Replayed {
@@ -43,6 +51,7 @@ export async function replaySerial(input: ReplayInput, order: string[], dir: str
   await freshCopy(input.base, dir, {
     ...(input.properties && { properties: input.properties }),
     ...(input.roots && { roots: input.roots }),
+    ...(input.fullCopy && { fullCopy: true }),
   });
   const versions = new Map<string, number>();
   const failures: string[] = [];
@@ -50,6 +59,12 @@ export async function replaySerial(input: ReplayInput, order: string[], dir: str
     const spec = input.writers.find((w) => w.name === name);
     if (!spec) throw new Error(`replay: no writer named ${name}`);
     const op = spec.operation;
+    if (op.kind === 'command') {
+      const replayed = await replayJob(spec, dir, input.jobTimeoutMs);
+      if (typeof replayed === 'number') versions.set(name, replayed);
+      else if (replayed !== null) failures.push(replayed);
+      continue;
+    }
     const table = await DeltaTable.open(dir);
     const check = checkOf(op);
     // The check a check-then-append makes, made now on the table as the replay has left it.
@@ -70,6 +85,25 @@ export async function replaySerial(input: ReplayInput, order: string[], dir: str
     }
   }
   return { table: await DeltaTable.open(dir), versions, failures, figures: new Map() };
+}
+
+/**
+ * A command writer's job run alone on the replay's copy, released at once: the version of its tagged commit, null
+ * when it had nothing to commit, or its failure in words.
+ */
+async function replayJob(
+  spec: WriterSpec,
+  dir: string,
+  timeoutMs: number | undefined,
+): Promise<number | string | null> {
+  // Alone: nobody to start after.
+  const { startAfter: _, ...alone } = spec;
+  const job = { kind: 'race' as const, format: 'delta' as const, table: dir, writer: alone };
+  const [r] = await race([job], Date.now(), { ...(timeoutMs !== undefined && { timeoutMs }) });
+  const version = taggedVersion(spec.name, await commitOrder(dir));
+  if (version > 0) return version;
+  if (r?.errorClass == null) return null;
+  return `${spec.name}'s replayed job failed: ${r.errorClass}: ${(r.errorMessage ?? '').split('\n')[0]}`;
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
  * One run of a Delta case: a fresh copy at version 0 of the lab's base table or of the user's table, the
- * writers' race, then the table checks and the commit order the log records.
+ * writers' race, then the table checks and the commit order the log records. A case with command writers gets a
+ * full copy (bytes, not links), and the table it is copied from is checksummed before and after its jobs ran.
  */
 import { DeltaTable } from '@racelab/engine';
 import type { DeltaCase } from '../../cases/catalog';
+import { hasJobCommands } from '../../cases/job-roots';
 import { rowsFileOf } from '../../cases/operations';
 import type { RunResult } from '../../results/types';
 import { raceAcrossHosts } from '../../runner/across-hosts';
@@ -13,8 +15,10 @@ import type { BaseTables } from '../../tables/base-tables';
 import { CopyRefusedError, raceRefusals } from '../../tables/copy-refusals';
 import { freshCopy } from '../../tables/fresh-copy';
 import { removeTable } from '../../tables/table-store';
+import { treeChanges, treeSums } from '../../tables/tree-checksum';
 import { commitOrder } from './commit-order';
 import { commitSummaries } from './commit-summary';
+import { withJobOutcomes } from './job-outcome';
 import { checkTable } from './table-check';
 import { deltaVerdict } from './verdict';
 
@@ -30,12 +34,34 @@ export function sourceOf(c: DeltaCase, bases: BaseTables | null | undefined): { 
   return { location: bases[c.table], display: `lab:${c.table}` };
 }
 
+/** A command writer's job changed something outside its copy: the run is void, and the table it was copied from too. */
+export class JobFaultError extends Error {
+  override name = 'JobFaultError';
+}
+
+/** The base table's checksum before the jobs ran, checked again after: a job must change its copy only. */
+async function baseGuard(c: DeltaCase, source: { location: string; display: string }) {
+  if (!hasJobCommands(c)) return async () => {};
+  const before = await treeSums(source.location);
+  const jobs = c.writers.filter((w) => w.operation.kind === 'command').map((w) => w.name);
+  return async (when: string) => {
+    const changes = treeChanges(before, await treeSums(source.location));
+    if (changes === '') return;
+    throw new JobFaultError(
+      `the table the copies are made from (${source.display}) changed ${when}: ${changes}. A job of ${jobs.join(', ')} wrote outside its copy (RACELAB_TABLE); the run is void`,
+    );
+  };
+}
+
 export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunContext): Promise<RunResult> {
   const dir = runDir(ctx, c.id, index);
   const started = Date.now();
   const source = sourceOf(c, ctx.bases);
   const lab = typeof c.table === 'string';
   const roots = ctx.roots ?? [];
+  // A job may rewrite files in place: its copy gets their bytes, and the base is checked after the jobs ran.
+  const fullCopy = hasJobCommands(c);
+  const checkBase = await baseGuard(c, source);
   try {
     if (!lab) {
       // The user's table may have changed since the race was accepted: what delta-rs or a copy refuses is
@@ -51,6 +77,7 @@ export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunCon
       ...(c.properties && { properties: c.properties }),
       roots,
       display: source.display,
+      ...(fullCopy && { fullCopy }),
     });
     // The lab's data set only when a writer appends one of its days.
     const days = c.writers.some((w) => 'day' in w.operation) ? await ctx.dataset.get() : null;
@@ -60,11 +87,13 @@ export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunCon
       const file = rowsFile(writer.operation);
       return { kind: 'race' as const, format: c.format, table: dir, writer, ...(file && { rowsFile: file }) };
     });
-    const writers = ctx.acrossHosts
+    const raced = ctx.acrossHosts
       ? await raceAcrossHosts(jobs, started, ctx.dataset.scale, ctx.acrossHosts, ctx)
       : await race(jobs, started, ctx);
-    const table = await checkTable(dir, lab ? { januaryFile: (await ctx.dataset.get()).january } : undefined);
+    await checkBase('while the jobs raced');
     const order = await commitOrder(dir);
+    const writers = withJobOutcomes(raced, c.writers, order);
+    const table = await checkTable(dir, lab ? { januaryFile: (await ctx.dataset.get()).january } : undefined);
     const commits = await commitSummaries(dir);
     // The run's own time ends here: the oracle's is its verdict's oracleMs.
     const durationMs = Date.now() - started;
@@ -81,7 +110,10 @@ export async function runDeltaCase(c: DeltaCase, index: number, ctx: DeltaRunCon
       rowsFile,
       copyDir: (i) => `${dir}-oracle-${i}`,
       ...(ctx.memo && { memo: ctx.memo }),
+      ...(fullCopy && { fullCopy }),
+      ...(ctx.timeoutMs !== undefined && { jobTimeoutMs: ctx.timeoutMs }),
     });
+    await checkBase('while the jobs were replayed');
     return { index, writers, table, verdict, commitOrder: order, durationMs, commits };
   } finally {
     if (!ctx.keep) await removeTable(dir);
