@@ -76,7 +76,11 @@ class Host:
 
     def send(self, writer: str, message: dict[str, Any]) -> None:
         with self._send_lock:
-            self.channel.send({**message, "writer": writer})
+            try:
+                self.channel.send({**message, "writer": writer})
+            except OSError as e:
+                # The lab has gone (fd 3 closed): the writer's message has no one to read it.
+                print(f"spark host: {message['type']} of {writer} not sent: {e}", file=sys.stderr)
 
     def serve(self) -> None:
         """Reads the lab's messages until shutdown or fd 3's end; then lets the released writers finish."""
