@@ -126,7 +126,11 @@ def test_a_writer_that_crashes_gets_its_failed_done_while_the_other_finishes(hos
     assert lost["committed"] is False and lost["errorClass"] == "DeltaAnalysisException", lost
     assert "is not a Delta table" in lost["errorMessage"]
     assert hooked["errorClass"] == "JobError" and "lostAnswer is an engine-only hook" in hooked["errorMessage"]
-    host.next("fine", "ready")
+    # A second job for a writer whose first has not finished is refused; the first runs on.
+    host.job(fine)
+    first, second = sorted((host.take("fine"), host.take("fine")), key=lambda m: str(m["type"]))
+    assert first["type"] == "done" and second["type"] == "ready"
+    assert outcome_of(first)["errorMessage"] == "writer fine is still running its previous job"
     host.send("fine", {"type": "go"})
     assert outcome_of(host.finish("fine"))["committed"] is True
     assert commit_info(table, 1)["userMetadata"] == "fine"
