@@ -169,6 +169,8 @@ def jars_from_env() -> list[str]:
 def main() -> None:
     warnings = capture_library_warnings()
     jars = jars_from_env()
+    # The JVM binds to loopback only (the lab sets this too; a host started by hand gets it as well).
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     channel = Channel()
     started = time.monotonic()
     spark = start_session(jars)
