@@ -115,6 +115,7 @@ class Host:
 
     def run_writer(self, writer: str, raw: Any, gate: Gate) -> None:
         opened = now_ms()
+        logged_before = len(self.warnings.messages)
         released: int | None = None
         try:
             if not isinstance(raw, dict):
@@ -138,7 +139,7 @@ class Host:
             print(f"spark host: writer {writer} crashed", file=sys.stderr)
             traceback.print_exc()
             outcome = self.failed(e)
-        outcome["warnings"].extend(self.warnings.of_thread(writer))
+        outcome["warnings"].extend(self.warnings.of_thread(writer, logged_before))
         self.done(writer, released, outcome)
 
     def failed(self, e: Exception) -> WriterOutcome:
