@@ -12,6 +12,11 @@ import type { FromWriter, WriterJob, WriterOutcome } from './messages';
 import { fd3Transport, ipcTransport, type WriterCommand, type WriterEnd, type WriterTransport } from './transport';
 import { startWriterProcess, type WriterPool, writerEntry } from './writer-pool';
 
+/** Whatever gives a race's writers their views of one shared host process (real/spark-host.ts). */
+export interface WriterHosting {
+  writer(name: string): WriterTransport;
+}
+
 export type WriterEvent = 'ready' | 'released' | 'committed' | 'done';
 
 type Ready = { opened: number; prepared: number };
@@ -84,6 +89,8 @@ export interface RaceHooks {
   pool?: WriterPool;
   /** The writers are this program, spoken to over fd 3 (a real library's writer), instead of the lab's own. */
   command?: WriterCommand;
+  /** The writers are threads of this one host process (host-transport.ts), each spoken to through its view. */
+  host?: WriterHosting;
   /** Writers still running this long after they started are stopped, each failing with WriterTimedOut. */
   timeoutMs?: number;
 }
@@ -105,7 +112,8 @@ export async function killAlive(writers: readonly { child: ChildProcess; closed:
 
 /** A transport per writer: the command's over fd 3, or a lab writer process (from the pool when there is one). */
 async function transports(jobs: WriterJob[], hooks: RaceHooks): Promise<WriterTransport[]> {
-  const { command, pool } = hooks;
+  const { command, pool, host } = hooks;
+  if (host) return jobs.map((j) => host.writer(j.writer.name));
   if (command) return jobs.map((j) => fd3Transport(command, j.writer.name));
   const entry = pool ? null : await writerEntry();
   return jobs.map((j) => ipcTransport(pool ? pool.take() : startWriterProcess(entry as string), j.writer.name));
