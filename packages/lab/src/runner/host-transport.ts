@@ -124,7 +124,10 @@ export class WriterHost {
       this.garbled.push(line);
       return;
     }
-    if (msg.type === 'host-ready') return onReady(msg as HostReady);
+    if (msg.type === 'host-ready') {
+      onReady(msg as HostReady);
+      return;
+    }
     const view = this.views.get((msg as Tagged).writer ?? '');
     if (!view || view.done) return;
     const { writer: _, ...untagged } = msg as Tagged;
