@@ -1,7 +1,7 @@
 /**
  * The Python side that runs the real libraries: the virtual environment `npm run setup:python` makes, found by the
- * same rule it is made by (`${RACELAB_PYTHON_CACHE:-~/.cache/racelab/python}/<first 16 hex of sha256(lock file)>/`,
- * complete once its `ready` marker is there), and the versions of the libraries installed in it. RACELAB_PYTHON names
+ * same rule it is made by (`${RACELAB_PYTHON_CACHE:-~/.cache/racelab/python}/<first 16 hex of sha256(requirements.lock
+ * followed by spark-jars.lock)>/`, complete once its `ready` marker is there), and the versions of the libraries installed in it. RACELAB_PYTHON names
  * an interpreter to use instead (a venv made by hand, for tests and manual runs); its libraries are checked the same
  * way. Anything missing, or a library at another version than the lab's pin, is refused with what is missing and the
  * command that adds it.
@@ -47,6 +47,8 @@ interface Where {
 }
 
 const LOCK_FILE = 'python/requirements.lock';
+/** The Spark host's jars with their hashes: part of the environment's key when the clone has it. */
+const JARS_FILE = 'python/spark-jars.lock';
 
 /** The cache folder, and how messages show it (the setting's name or ~, never the home folder's path). */
 function cacheRoot(env: NodeJS.ProcessEnv): { path: string; shown: string } {
@@ -64,7 +66,10 @@ export function pythonEnvDir({ repo = REPO_ROOT, env = process.env }: Where = {}
       `the Python side is not in this clone: ${LOCK_FILE} is missing (it pins the real libraries, then ${SETUP_COMMAND} installs them)`,
     );
   }
-  const key = createHash('sha256').update(readFileSync(lock)).digest('hex').slice(0, 16);
+  const hash = createHash('sha256').update(readFileSync(lock));
+  const jars = join(repo, JARS_FILE);
+  if (existsSync(jars)) hash.update(readFileSync(jars));
+  const key = hash.digest('hex').slice(0, 16);
   const root = cacheRoot(env);
   return { path: join(root.path, key), shown: `${root.shown}/${key}` };
 }
