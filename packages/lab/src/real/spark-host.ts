@@ -12,7 +12,7 @@ import { REPO_ROOT } from '../build/repo-root';
 import { type HostReady, WriterHost } from '../runner/host-transport';
 import type { WriterHosting } from '../runner/race';
 import type { WriterCommand, WriterTransport } from '../runner/transport';
-import type { PythonEnv } from './python-env';
+import { type PythonEnv, sparkJarsDir } from './python-env';
 
 /** How long a JVM may take to start and build its session before the host is given up (2 shared cores: ~10-30 s). */
 export const SPARK_HOST_READY_MS = 180_000;
@@ -20,16 +20,14 @@ export const SPARK_HOST_READY_MS = 180_000;
 /** How long the host may take to stop its session once told to, before it is stopped by process group. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-/** The folder of the pinned Spark jars, beside the Python environment. */
-export const sparkJarsDir = (env: Pick<PythonEnv, 'dir'>) => join(env.dir, 'spark-jars');
-
 /** The pinned jars' paths, empty when there are none. */
 export function sparkJars(env: Pick<PythonEnv, 'dir'>): string[] {
+  const dir = sparkJarsDir(env.dir);
   try {
-    return readdirSync(sparkJarsDir(env))
+    return readdirSync(dir)
       .filter((f) => f.endsWith('.jar'))
       .sort()
-      .map((f) => join(sparkJarsDir(env), f));
+      .map((f) => join(dir, f));
   } catch {
     return [];
   }
