@@ -1,8 +1,8 @@
 """
 One writer's change through delta-rs's public API, as the lab's engine writer does it
 (packages/lab/src/formats/delta/writer.ts): the check a check-then-append makes before the barrier, then
-after it the operation on the table as opened, with an application retry loop that reopens the table and
-redoes the whole change, and an application transaction that skips a batch already committed.
+after it the operation on the table as opened, in racelab_writer.attempts' retry loop. The day predicate and
+what a check-then-append counts are shared with the Delta Spark writer.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import pyarrow.parquet as pq
 from deltalake import CommitProperties, DeltaTable, QueryBuilder, Transaction, write_deltalake
 from deltalake.exceptions import CommitFailedError
 
-from racelab_writer.delta_log import tagged_commit, version_carrying
+from racelab_writer.attempts import run_attempts
+from racelab_writer.delta_log import TaggedCommit
 from racelab_writer.jobs import Txn, WriterJob, WriterOperation, WriterSpec
 from racelab_writer.outcome import WriterOutcome, empty_outcome
 
@@ -90,14 +91,36 @@ def operation_call(table: DeltaTable, job: WriterJob, observed: dict[str, int]) 
     return overwrite(op["predicate"])
 
 
-def already_committed(table: DeltaTable, txn: Txn) -> bool:
-    """The table's last version for the txn's app is this batch's or later."""
-    last = table.transaction_version(txn["appId"])
-    return last is not None and last >= txn["version"]
+class DeltaRsTable:
+    """A writer's table in delta-rs: the table as opened, reopened for a redo."""
 
+    tag_field = "writer"
 
-def _retries(writer: WriterSpec, e: Exception) -> bool:
-    return isinstance(e, CommitFailedError) or writer.get("retryOn") == "any-error"
+    def __init__(self, opened: DeltaTable, job: WriterJob) -> None:
+        self.table = opened
+        self.job = job
+
+    def reopen(self) -> None:
+        self.table = DeltaTable(self.job["table"])
+
+    def read_version(self) -> int:
+        return self.table.version()
+
+    def already_committed(self, txn: Txn) -> bool:
+        last = self.table.transaction_version(txn["appId"])
+        return last is not None and last >= txn["version"]
+
+    def operation(self, observed: dict[str, int]) -> Callable[[], object] | None:
+        return operation_call(self.table, self.job, observed)
+
+    def conflict(self, e: Exception) -> bool:
+        return isinstance(e, CommitFailedError)
+
+    def describe(self, e: Exception) -> tuple[str, str]:
+        return type(e).__name__, str(e)
+
+    def commit_read_version(self, commit: TaggedCommit, read_version: int) -> int:
+        return read_version
 
 
 def run_change(
@@ -107,58 +130,4 @@ def run_change(
     on_commit: Callable[[int], None],
 ) -> WriterOutcome:
     """The writer's change after the barrier, with its retry loop; the outcome the lab reads."""
-    writer = job["writer"]
-    txn = writer.get("txn")
-    tries = writer.get("retryLoop", 1)
-    outcome = empty_outcome(observed)
-    opened_version = opened.version()
-    table = opened
-    for attempt in range(1, tries + 1):
-        if attempt > 1:
-            table = DeltaTable(job["table"])
-        read_version = table.version()
-        outcome["attempts"] = attempt
-        outcome["readVersion"] = read_version
-        try:
-            if txn and already_committed(table, txn):
-                version = version_carrying(job["table"], txn["appId"], txn["version"], read_version, opened_version)
-                outcome["warnings"].append(
-                    f"batch already committed: the table's txn for app {txn['appId']} is at version "
-                    f"{txn['version']} or later; skipped"
-                )
-                outcome["committed"] = version is not None
-                outcome["version"] = version
-                break
-            call = operation_call(table, job, observed)
-            if call is None:
-                outcome["warnings"].append("nothing to commit")
-                break
-            call()
-            commit = tagged_commit(job["table"], writer["name"], read_version)
-            if commit is None:
-                # delta-rs made no new version (an update or delete that matched no rows, nothing to compact).
-                outcome["warnings"].append("nothing to commit")
-                break
-            on_commit(commit.version)
-            outcome["committed"] = True
-            outcome["version"] = commit.version
-            outcome["commitRetries"] = commit.version - read_version - 1
-            outcome["filesWritten"] = outcome["filesAdded"] = commit.files_added
-            outcome["bytesWritten"] = commit.bytes_added
-            outcome["filesRemoved"] = commit.files_removed
-            break
-        except Exception as e:
-            if _retries(writer, e) and attempt < tries:
-                outcome["attemptErrors"].append(
-                    {
-                        "attempt": attempt,
-                        "errorClass": type(e).__name__,
-                        "errorMessage": str(e),
-                        "readVersion": read_version,
-                    }
-                )
-                continue
-            outcome["errorClass"] = type(e).__name__
-            outcome["errorMessage"] = str(e)
-            break
-    return outcome
+    return run_attempts(DeltaRsTable(opened, job), job, observed, on_commit, empty_outcome(observed))

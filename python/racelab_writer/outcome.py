@@ -1,6 +1,6 @@
 """
 A writer's outcome as the lab reads it (WriterOutcome of packages/lab/src/runner/messages.ts), with the
-real run's own fields: the library, its version, and `run: "real"`.
+real run's own fields: the library (by the engine's names for them), its version, and `run: "real"`.
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ import resource
 from typing import Literal, NotRequired, TypedDict
 
 import deltalake
+
+Library = Literal["delta-rs", "delta-spark", "pyiceberg"]
 
 
 class AttemptError(TypedDict):
@@ -34,14 +36,14 @@ class WriterOutcome(TypedDict):
     filesAdded: NotRequired[int]
     observed: NotRequired[dict[str, int]]
     peakRssMb: NotRequired[float]
-    library: Literal["delta-rs", "pyiceberg"]
+    library: Library
     libraryVersion: str
     run: Literal["real"]
 
 
 def empty_outcome(
     observed: dict[str, int],
-    library: Literal["delta-rs", "pyiceberg"] = "delta-rs",
+    library: Library = "delta-rs",
     version: str = deltalake.__version__,
 ) -> WriterOutcome:
     outcome: WriterOutcome = {
