@@ -39,7 +39,7 @@ describe.skipIf(missing !== null)(
   () => {
     it('agrees on the B, C (both levels) and I cases: who commits, the loser’s exception and message, the table', async () => {
       const started = Date.now();
-      const { verdicts, real } = await compareWithSpark(CASES, { workDir: work, scale: SCALE, runs: 2 });
+      const { verdicts, real } = await compareWithSpark(CASES, { workDir: work, scale: SCALE, runs: 1 });
       const seconds = (Date.now() - started) / 1000;
       console.info(`the Spark comparison of ${CASES.join(' ')} took ${seconds.toFixed(0)} s`);
       expect(real.versions).toMatchObject({ 'delta-spark': '4.4.0', pyspark: '4.2.0' });
@@ -47,9 +47,7 @@ describe.skipIf(missing !== null)(
       expect(Object.keys(real.versions)).not.toContain('pyiceberg');
       expect(verdicts.map((v) => v.id)).toEqual([
         ...['B1', 'B2', 'B3', 'C1', 'C2', 'C3'].flatMap((id) => [`${id}@WriteSerializable`, `${id}@Serializable`]),
-        'I3',
-        'I4',
-        'I5',
+        ...['I3', 'I4', 'I5'].flatMap((id) => [id, `${id}@together`]),
       ]);
       for (const c of real.cases)
         for (const r of c.runs)

@@ -11,6 +11,7 @@ import type { DeltaCase, LabCase } from '../cases/catalog';
 import {
   type ModelOutcome,
   modelOutcome,
+  overlapped,
   runOrder,
   sparkComparable,
   sparkVariants,
@@ -71,10 +72,12 @@ export async function compareWithSpark(
       const judged: { run: RunResult; model: ModelOutcome }[] = [];
       for (const r of real.cases.find((x) => x.id === c.id)?.runs ?? []) {
         const [first, second] = runOrder(c, r);
-        let m = forecasts.get(first.name);
+        const overlap = overlapped(r, first, second);
+        const key = `${first.name} ${overlap}`;
+        let m = forecasts.get(key);
         if (!m) {
-          m = await modelOutcome(table, first, second, dataset);
-          forecasts.set(first.name, m);
+          m = await modelOutcome(table, first, second, dataset, overlap);
+          forecasts.set(key, m);
         }
         judged.push({ run: r, model: m });
       }
