@@ -23,6 +23,7 @@ import { DEFAULT_MAX_RETRIES } from '../retry/policy';
 import type { SimulatedCommit } from './simulated-commit';
 import { type SimulatedWriter, writerCommit } from './simulated-writer';
 import type { SimulationFacts } from './simulation-facts';
+import { engineNote } from './spark-measured';
 
 /** One object, so that what the forecast is for can grow without changing its callers. */
 export interface ConflictInput {
@@ -42,9 +43,6 @@ export interface Refusal {
   check: LibraryConflict['check'] | null;
 }
 
-/** Said beside every Delta Spark and Databricks forecast: their checkers are models, never raced here. */
-export const MODELLED_NOT_MEASURED = 'modelled, not measured: races run delta-rs writers';
-
 /** SECOND's fate as one engine's writer: written and judged by that engine. */
 export interface EngineForecast {
   engine: CheckedLibrary;
@@ -57,7 +55,11 @@ export interface EngineForecast {
   message: string | null;
   /** The class of the error the refusal raises (`CommitFailedError`, `io.delta.exceptions.ConcurrentAppendException`); null when not refused. */
   exceptionClass: string | null;
-  /** MODELLED_NOT_MEASURED for every engine but delta-rs; null for delta-rs. */
+  /**
+   * Null for delta-rs (races run it); for Delta Spark, measured (naming the real run and the lab's case) where real
+   * Delta Spark runs of the same kinds of writers and level agreed with the model, else modelled; for Databricks,
+   * MODELLED_NOT_MEASURED (spark-measured.ts).
+   */
   note: string | null;
 }
 
@@ -223,7 +225,11 @@ export function simulateConflict(input: ConflictInput): ConflictForecast {
         ? committed(landed, winner ? 1 : 0)
         : (input.second.retryLoop ?? 1) > 1
           ? // The redo reads the version FIRST made and meets no rival.
-            { ...committed(landed, 0), attempts: 2, attemptErrors: [{ ...kept(refused), attempt: 1, readVersion: read }] }
+            {
+              ...committed(landed, 0),
+              attempts: 2,
+              attemptErrors: [{ ...kept(refused), attempt: 1, readVersion: read }],
+            }
           : { ...none, error: kept(refused) },
   );
   return {
@@ -245,7 +251,7 @@ export function simulateConflict(input: ConflictInput): ConflictForecast {
       failedCheck: f.refused?.check ?? null,
       message: f.refused?.message ?? null,
       exceptionClass: f.refused?.exceptionClass ?? null,
-      note: f.engine === 'delta-rs' ? null : MODELLED_NOT_MEASURED,
+      note: engineNote(f.engine, input.first, input.second, facts, levelFor(f.engine, facts)),
     })),
   };
 }
