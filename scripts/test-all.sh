@@ -9,14 +9,16 @@ cd "$(dirname "$0")/.."
 export TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
 
 # The dashboard's end-to-end tests drive Debian's Chromium (never a downloaded browser); the
-# durability tests read a real writer's fsyncs with strace.
-bash scripts/ensure-apt.sh chromium=chromium strace=strace
+# durability tests read a real writer's fsyncs with strace; the Spark suite runs Delta Spark on Java 17.
+bash scripts/ensure-apt.sh chromium=chromium strace=strace java=openjdk-17-jre-headless
 
 rm -rf var/test-reports
-# The pinned Python side (the real delta-rs and pyiceberg), installed once per lock file outside the clone,
-# and its own checks.
+# The pinned Python side (the real delta-rs, pyiceberg and Delta Spark with its jars), installed once per
+# lock file outside the clone, and its own checks.
 npm run -s setup:python
 bash scripts/test-python.sh
+# The real Delta Spark (one Spark host, one JVM) races its writers: a few minutes.
+bash scripts/test-spark.sh
 npx biome check --error-on-warnings .
 npx turbo run typecheck test build --output-logs=errors-only --concurrency=1
 # The S3 suites need a real S3 server: radosgw from Debian's packages, started and stopped around them.

@@ -1,6 +1,7 @@
 """
 What the library says through Python `logging` (WARNING and up) and `warnings.warn`: kept for the outcome's
-`warnings` and still printed on stderr, which the lab captures as the writer's log.
+`warnings` (by thread, for the Spark host's writer threads) and still printed on stderr, which the lab captures
+as the writer's log.
 """
 
 from __future__ import annotations
@@ -12,9 +13,15 @@ class WarningLog(logging.Handler):
     def __init__(self) -> None:
         super().__init__(level=logging.WARNING)
         self.messages: list[str] = []
+        self._threads: list[str | None] = []
 
     def emit(self, record: logging.LogRecord) -> None:
         self.messages.append(record.getMessage().strip())
+        self._threads.append(record.threadName)
+
+    def of_thread(self, name: str) -> list[str]:
+        """What was logged from the thread `name` (the Spark host runs each writer as a thread of its name)."""
+        return [m for m, t in zip(self.messages, self._threads, strict=True) if t == name]
 
 
 def capture_library_warnings() -> WarningLog:
