@@ -220,5 +220,16 @@ describe('what --real refuses, with every reason', () => {
     expect(missing.stderr).toMatch(/lab: the Python side is not installed: .*install it with npm run setup:python/);
     expect(missing.stderr).not.toMatch(/preparing/);
     expect(missing.stdout).toBe('');
+    // The Spark comparison: a case without a Spark twin, or one the two-writer model does not forecast, is refused
+    // before any JVM starts.
+    const twin = runLab(['compare', 'I1', 'B1', '--library', 'delta-spark', '--work-dir', work]);
+    expect(twin.status).toBe(2);
+    expect(twin.stderr).toContain('I1 has no Delta Spark twin: its point is append, an append not marked blind');
+    const four = runLab(['compare', 'D1', '--library', 'delta-spark', '--work-dir', work]);
+    expect(four.status).toBe(2);
+    expect(four.stderr).toContain(
+      'the Spark comparison sets real runs against a forecast for two writers; D1 races another number of writers',
+    );
+    expect(`${twin.stderr}${four.stderr}`).not.toMatch(/preparing|Spark host/);
   });
 });

@@ -44,7 +44,7 @@ export async function compareWithSpark(
   const other = chosen.filter((c) => !sparkComparable(c));
   if (other.length > 0)
     throw new UsageError(
-      `the Spark comparison sets real runs against a forecast for two writers; ${other.map((c) => c.id).join(', ')} race another number`,
+      `the Spark comparison sets real runs against a forecast for two writers; ${other.map((c) => c.id).join(', ')} race${other.length === 1 ? 's' : ''} another number of writers`,
     );
   const variants: LabCase[] = sparkVariants(chosen);
   const options = { ...common, cases: variants, library: 'delta-spark' };
