@@ -81,11 +81,6 @@ export class SparkHosting implements WriterHosting {
     return this.host.writer(name);
   }
 
-  /** The current host's whole log (what the results keep of a failed writer is its part of it). */
-  log(): string {
-    return this.host?.log() ?? '';
-  }
-
   /** Shuts the host down (stopped by process group if it does not exit in time). */
   async close(): Promise<void> {
     const host = this.host;

@@ -21,7 +21,7 @@ export interface HostReady {
 
 type Tagged = FromWriter & { writer?: string };
 
-export class HostStartError extends Error {
+class HostStartError extends Error {
   override name = 'HostStartError';
 }
 
