@@ -458,6 +458,11 @@ describe('by engine: FIRST written by its engine, SECOND judged by each', () => 
       second: updateOf(2),
     });
     expect(ws.byEngine[1]?.note).toBe(measured('I4@together', 'WriteSerializable'));
+    // C1 with the update first was seen under WriteSerializable only.
+    const updateFirst = (level: string) =>
+      simulateConflict({ facts: withLevel(FLAT, level), first: updateOf(2), second: compact }).byEngine[1]?.note;
+    expect(updateFirst('WriteSerializable')).toBe(measured('C1', 'WriteSerializable'));
+    expect(updateFirst('Serializable')).toBe(SPARK_NOT_MEASURED);
     const snapshot = simulateConflict({
       facts: withLevel(FLAT, 'SnapshotIsolation'),
       first: updateOf(1),
