@@ -19,9 +19,13 @@ class WarningLog(logging.Handler):
         self.messages.append(record.getMessage().strip())
         self._threads.append(record.threadName)
 
-    def of_thread(self, name: str) -> list[str]:
-        """What was logged from the thread `name` (the Spark host runs each writer as a thread of its name)."""
-        return [m for m, t in zip(self.messages, self._threads, strict=True) if t == name]
+    def of_thread(self, name: str, since: int = 0) -> list[str]:
+        """
+        What was logged from the thread `name` (the Spark host runs each writer as a thread of its name), from
+        the `since`-th message on (a writer's name comes back in the next race).
+        """
+        pairs = zip(self.messages[since:], self._threads[since:], strict=True)
+        return [m for m, t in pairs if t == name]
 
 
 def capture_library_warnings() -> WarningLog:

@@ -13,7 +13,16 @@ from collections.abc import Callable
 from importlib.metadata import version
 from typing import Any
 
-from delta.exceptions.base import DeltaConcurrentModificationException
+from delta.exceptions import (
+    ConcurrentAppendException,
+    ConcurrentDeleteDeleteException,
+    ConcurrentDeleteReadException,
+    ConcurrentTransactionException,
+    ConcurrentWriteException,
+    DeltaConcurrentModificationException,
+    MetadataChangedException,
+    ProtocolChangedException,
+)
 from delta.tables import DeltaTable
 from py4j.protocol import Py4JJavaError
 from pyspark.sql import DataFrame, SparkSession
@@ -25,6 +34,18 @@ from racelab_writer.jobs import Txn, WriterJob
 DELTA_SPARK_VERSION = version("delta-spark")
 
 # The session settings a writer's own session carries (Delta's SQL configuration keys).
+# Delta's commit conflicts, as delta-spark raises them: Python classes with no common parent.
+CONFLICTS = (
+    ConcurrentAppendException,
+    ConcurrentDeleteDeleteException,
+    ConcurrentDeleteReadException,
+    ConcurrentTransactionException,
+    ConcurrentWriteException,
+    DeltaConcurrentModificationException,
+    MetadataChangedException,
+    ProtocolChangedException,
+)
+
 USER_METADATA = "spark.databricks.delta.commitInfo.userMetadata"
 TXN_APP_ID = "spark.databricks.delta.write.txnAppId"
 TXN_VERSION = "spark.databricks.delta.write.txnVersion"
@@ -120,7 +141,7 @@ class SparkDeltaTable:
         return self.overwrite(op["predicate"])
 
     def conflict(self, e: Exception) -> bool:
-        return isinstance(e, DeltaConcurrentModificationException)
+        return isinstance(e, CONFLICTS)
 
     def describe(self, e: Exception) -> tuple[str, str]:
         return java_error(e)

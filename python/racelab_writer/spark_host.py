@@ -70,12 +70,14 @@ class Host:
         self.channel = channel
         self.spark = spark
         self.warnings = warnings
-        self._send_lock = threading.Lock()
+        self._lock = threading.Lock()
         self._gates: dict[str, Gate] = {}
-        self._threads: dict[str, threading.Thread] = {}
+        self._threads: list[threading.Thread] = []
+        # Writers whose job runs and whose `done` is not sent yet: the lab may reuse a name once it has its done.
+        self._busy: set[str] = set()
 
     def send(self, writer: str, message: dict[str, Any]) -> None:
-        with self._send_lock:
+        with self._lock:
             try:
                 self.channel.send({**message, "writer": writer})
             except OSError as e:
@@ -94,22 +96,26 @@ class Host:
                 self._gates[writer].release(go=True)
         for gate in self._gates.values():
             gate.release(go=False)
-        for thread in self._threads.values():
+        for thread in self._threads:
             thread.join()
 
     def start(self, writer: str, raw: Any) -> None:
-        running = self._threads.get(writer)
-        if running is not None and running.is_alive():
-            self.done(writer, None, self.failed(JobError(f"writer {writer} is still running its previous job")))
+        with self._lock:
+            running = writer in self._busy
+            self._busy.add(writer)
+        if running:
+            refused = JobError(f"writer {writer} is still running its previous job")
+            self.send(writer, done_message(None, self.failed(refused)))
             return
         gate = Gate()
         thread = threading.Thread(target=self.run_writer, args=(writer, raw, gate), name=writer, daemon=True)
         self._gates[writer] = gate
-        self._threads[writer] = thread
+        self._threads = [t for t in self._threads if t.is_alive()] + [thread]
         thread.start()
 
     def run_writer(self, writer: str, raw: Any, gate: Gate) -> None:
         opened = now_ms()
+        logged_before = len(self.warnings.messages)
         released: int | None = None
         try:
             if not isinstance(raw, dict):
@@ -133,7 +139,7 @@ class Host:
             print(f"spark host: writer {writer} crashed", file=sys.stderr)
             traceback.print_exc()
             outcome = self.failed(e)
-        outcome["warnings"].extend(self.warnings.of_thread(writer))
+        outcome["warnings"].extend(self.warnings.of_thread(writer, logged_before))
         self.done(writer, released, outcome)
 
     def failed(self, e: Exception) -> WriterOutcome:
@@ -142,9 +148,15 @@ class Host:
         return outcome
 
     def done(self, writer: str, released: int | None, outcome: WriterOutcome) -> None:
-        finished = now_ms()
-        released = released if released is not None else finished
-        self.send(writer, {"type": "done", "released": released, "finished": finished, "outcome": dict(outcome)})
+        with self._lock:
+            self._busy.discard(writer)
+        self.send(writer, done_message(released, outcome))
+
+
+def done_message(released: int | None, outcome: WriterOutcome) -> dict[str, Any]:
+    finished = now_ms()
+    released = released if released is not None else finished
+    return {"type": "done", "released": released, "finished": finished, "outcome": dict(outcome)}
 
 
 def jars_from_env() -> list[str]:
@@ -158,6 +170,8 @@ def jars_from_env() -> list[str]:
 def main() -> None:
     warnings = capture_library_warnings()
     jars = jars_from_env()
+    # The JVM binds to loopback only (the lab sets this too; a host started by hand gets it as well).
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     channel = Channel()
     started = time.monotonic()
     spark = start_session(jars)

@@ -37,10 +37,14 @@ class SparkHost:
 
     def next(self, writer: str, kind: str) -> dict[str, Any]:
         """The writer's next message, which must be of type `kind` ("" is the host's own)."""
-        message = self.peek(writer)
-        self._kept[writer].pop(0)
+        message = self.take(writer)
         assert message["type"] == kind, message
         return message
+
+    def take(self, writer: str) -> dict[str, Any]:
+        """The writer's next message, whatever its type."""
+        self.peek(writer)
+        return self._kept[writer].pop(0)
 
     def race(self, *bodies: dict[str, Any]) -> list[dict[str, Any]]:
         """Jobs for every writer, go once all are ready; their done messages in order."""

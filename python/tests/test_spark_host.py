@@ -97,6 +97,24 @@ def test_two_deletes_of_some_rows_of_one_file_the_loser_sees_the_rewritten_file_
     assert lost["errorMessage"].startswith("[DELTA_CONCURRENT_APPEND")
 
 
+def test_a_retry_loop_redoes_the_loser_s_update_after_delta_s_conflict(host: SparkHost, tmp_path: Path) -> None:
+    table = make_table(tmp_path)
+
+    def tips(vendor: int) -> dict[str, Any]:
+        update = {"kind": "update", "predicate": f"VendorID = {vendor}", "set": {"tip_amount": "tip_amount + 1"}}
+        return job(table, f"tips{vendor}", update, retryLoop=5)
+
+    outcomes = [outcome_of(d) for d in host.race(tips(1), tips(2))]
+    assert all(o["committed"] for o in outcomes), outcomes
+    assert sorted(o["version"] for o in outcomes) == [1, 2]
+    for o in outcomes:
+        assert o["attempts"] == len(o["attemptErrors"]) + 1
+        assert {e["errorClass"] for e in o["attemptErrors"]} <= {"ConcurrentAppendException"}
+        assert o["readVersion"] == commit_info(table, o["version"])["readVersion"]
+    assert sum(o["attempts"] for o in outcomes) >= 3, "the loser redid its update"
+    assert {(r["VendorID"], r["tip_amount"]) for r in rows(table)} == {(1, 2.0), (2, 2.0)}
+
+
 def test_a_writer_that_crashes_gets_its_failed_done_while_the_other_finishes(host: SparkHost, tmp_path: Path) -> None:
     table = make_table(tmp_path)
     missing = job(str(tmp_path / "no-table"), "lost", {"kind": "delete", "predicate": "VendorID = 1"})
@@ -108,7 +126,11 @@ def test_a_writer_that_crashes_gets_its_failed_done_while_the_other_finishes(hos
     assert lost["committed"] is False and lost["errorClass"] == "DeltaAnalysisException", lost
     assert "is not a Delta table" in lost["errorMessage"]
     assert hooked["errorClass"] == "JobError" and "lostAnswer is an engine-only hook" in hooked["errorMessage"]
-    host.next("fine", "ready")
+    # A second job for a writer whose first has not finished is refused; the first runs on.
+    host.job(fine)
+    first, second = sorted((host.take("fine"), host.take("fine")), key=lambda m: str(m["type"]))
+    assert first["type"] == "done" and second["type"] == "ready"
+    assert outcome_of(first)["errorMessage"] == "writer fine is still running its previous job"
     host.send("fine", {"type": "go"})
     assert outcome_of(host.finish("fine"))["committed"] is True
     assert commit_info(table, 1)["userMetadata"] == "fine"
