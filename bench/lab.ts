@@ -71,6 +71,9 @@ function rawStatement(w: WriterSpec, files: string[], dayFile: (d: string) => st
       if (rows === null) throw new Error(`${w.name}: a sample has no file before its race`);
       return copy(`SELECT * FROM read_parquet('${rows}')`);
     }
+    case 'command':
+      // A team's job is its own program: there is no one statement it amounts to.
+      throw new Error(`${w.name}: a command writer has no raw DuckDB statement to measure against`);
   }
 }
 

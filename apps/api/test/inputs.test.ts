@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { field, writeDeltaTable } from '@racelab/engine';
+import { field, SPARK_RUN, writeDeltaTable } from '@racelab/engine';
 import { scaledFigures } from '@racelab/lab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gql, subscribe } from './helpers/client';
@@ -348,8 +348,8 @@ describe('tables', () => {
     const flat = await gql<P>(stack.apiUrl, q, { t: 'lab:flat@0.01' });
     expect(flat.errors).toBeUndefined();
     expect(flat.data?.predictConflict).toMatchObject({ secondCommits: false, message: ADDED });
-    // By engine: delta-rs is the forecast above; Delta Spark's and Databricks' say they are modelled.
-    const modelled = 'modelled, not measured: races run delta-rs writers';
+    // By engine: delta-rs is the forecast above; Delta Spark's is measured (real runs of B1 agreed), Databricks' modelled.
+    const modelled = 'modelled, not measured: Databricks cannot run here';
     expect(flat.data?.predictConflict.byEngine).toEqual([
       {
         engine: 'delta-rs',
@@ -367,7 +367,7 @@ describe('tables', () => {
         message: expect.stringMatching(
           /^\[DELTA_CONCURRENT_APPEND\.WITHOUT_HINT\] Transaction conflict detected\. a concurrent UPDATE added data/,
         ),
-        note: modelled,
+        note: `measured: as the lab's B1 under Serializable, ${SPARK_RUN}`,
       },
       expect.objectContaining({
         engine: 'databricks',

@@ -1,7 +1,8 @@
 /**
  * SECOND's fate under each engine, as the playground's prediction and the jobs audit's pairs give it:
  * delta-rs 1.6.x (what races run) and the modelled Delta Spark and Databricks checkers, each of those
- * with its "modelled, not measured" note beside it.
+ * with its note beside it: Delta Spark's says "measured" (the lab's case and the real run) where real Delta Spark
+ * runs agreed with the model, Databricks' always "modelled, not measured".
  */
 
 /** One entry of a forecast's `byEngine`, from the engine's simulation or from the API alike. */

@@ -4,7 +4,13 @@
  * min/max spans 1..7 or 1..6), and a copy partitioned by VendorID.
  */
 import { checkStartRace } from '@racelab/contracts';
-import { CONFLICT_MESSAGES, filesMatchingPredicate, parsePredicate, type StructType } from '@racelab/engine/conflict';
+import {
+  CONFLICT_MESSAGES,
+  filesMatchingPredicate,
+  parsePredicate,
+  SPARK_RUN,
+  type StructType,
+} from '@racelab/engine/conflict';
 import { describe, expect, it } from 'vitest';
 import { cellColor, cellIntensity, legendSteps, numberRanges } from '../lib/playground/heatmap';
 import { cellTitle, labHeatmap, labHeatmapSummary } from '../lib/playground/lab-heatmap';
@@ -294,12 +300,12 @@ describe('predict: the other cases of the lesson', () => {
 describe('predict by engine: FIRST a delta-rs writer, SECOND judged by each engine', () => {
   const byEngine = (p: ReturnType<typeof predict>) => p.byEngine.map((e) => [e.engine, e.isolationLevel, e.commits]);
 
-  it("lists delta-rs as the prediction itself, and says beside Spark's and Databricks' that they are modelled", () => {
+  it("lists delta-rs as the prediction itself, Spark's as measured where real Delta Spark runs agreed, Databricks' as modelled", () => {
     const p = predict(FLAT, 'update-7', 'update-6');
     expect(p.byEngine.map((e) => [e.engine, e.note])).toEqual([
       ['delta-rs', null],
-      ['delta-spark', 'modelled, not measured: races run delta-rs writers'],
-      ['databricks', 'modelled, not measured: races run delta-rs writers'],
+      ['delta-spark', `measured: as the lab's B1 under Serializable, ${SPARK_RUN}`],
+      ['databricks', 'modelled, not measured: Databricks cannot run here'],
     ]);
     expect(p.byEngine[0]).toMatchObject({ commits: false, failedCheck: 'concurrentAppend', message: ADDED_NEW_DATA });
     expect(p.byEngine[1]?.message).toMatch(/^\[DELTA_CONCURRENT_APPEND\.WITHOUT_HINT\] Transaction conflict detected/);

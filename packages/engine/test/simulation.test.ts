@@ -17,6 +17,8 @@ import {
   MODELLED_NOT_MEASURED,
   type SimulatedWriter,
   type SimulationFacts,
+  SPARK_NOT_MEASURED,
+  SPARK_RUN,
   type StructType,
   simulateConflict,
   type WriterChange,
@@ -423,18 +425,20 @@ describe('by engine: FIRST written by its engine, SECOND judged by each', () => 
   const SPARK_APPEND =
     /^\[DELTA_CONCURRENT_APPEND\.WITHOUT_HINT\] Transaction conflict detected\. a concurrent WRITE added data/;
 
-  it('lists delta-rs, Delta Spark, Databricks; delta-rs is the forecast itself, the others say they are modelled', () => {
-    for (const [first, second] of [
-      [updateOf(1), updateOf(2)],
-      [updateOf(6), updateOf(7)],
-      [updateOf(2), append()],
-      [compact, updateOf(2)],
-      [append(false, { maxCommitRetries: 0 }), append(false, { maxCommitRetries: 0 })],
-    ] as [SimulatedWriter, SimulatedWriter][]) {
+  it('lists delta-rs, Delta Spark, Databricks; delta-rs is the forecast itself, Delta Spark measured where real runs agreed, Databricks modelled', () => {
+    const measured = (caseId: string, level: string) => `measured: as the lab's ${caseId} under ${level}, ${SPARK_RUN}`;
+    for (const [first, second, spark] of [
+      [updateOf(1), updateOf(2), measured('B1', 'Serializable')],
+      [updateOf(6), updateOf(7), measured('B1', 'Serializable')],
+      [updateOf(2), append(), SPARK_NOT_MEASURED],
+      [compact, updateOf(2), measured('C1', 'Serializable')],
+      [append(true), updateOf(2), measured('I3@together', 'Serializable')],
+      [append(false, { maxCommitRetries: 0 }), append(false, { maxCommitRetries: 0 }), SPARK_NOT_MEASURED],
+    ] as [SimulatedWriter, SimulatedWriter, string][]) {
       const p = simulateConflict({ facts: FLAT, first, second });
       expect(p.byEngine.map((e) => [e.engine, e.note])).toEqual([
         ['delta-rs', null],
-        ['delta-spark', MODELLED_NOT_MEASURED],
+        ['delta-spark', spark],
         ['databricks', MODELLED_NOT_MEASURED],
       ]);
       expect(p.byEngine[0]).toEqual({
@@ -443,10 +447,29 @@ describe('by engine: FIRST written by its engine, SECOND judged by each', () => 
         commits: p.secondCommits,
         failedCheck: p.failedCheck,
         message: p.message,
+        exceptionClass: p.message === null ? null : 'CommitFailedError',
         note: null,
       });
     }
-    expect(MODELLED_NOT_MEASURED).toBe('modelled, not measured: races run delta-rs writers');
+    // Another level than the one measured, or a partitioned table for B1's kinds: modelled.
+    const ws = simulateConflict({
+      facts: withLevel(FLAT, 'WriteSerializable'),
+      first: append(true),
+      second: updateOf(2),
+    });
+    expect(ws.byEngine[1]?.note).toBe(measured('I4@together', 'WriteSerializable'));
+    // C1 with the update first was seen under WriteSerializable only.
+    const updateFirst = (level: string) =>
+      simulateConflict({ facts: withLevel(FLAT, level), first: updateOf(2), second: compact }).byEngine[1]?.note;
+    expect(updateFirst('WriteSerializable')).toBe(measured('C1', 'WriteSerializable'));
+    expect(updateFirst('Serializable')).toBe(SPARK_NOT_MEASURED);
+    const snapshot = simulateConflict({
+      facts: withLevel(FLAT, 'SnapshotIsolation'),
+      first: updateOf(1),
+      second: updateOf(2),
+    });
+    expect(snapshot.byEngine[1]?.note).toBe(SPARK_NOT_MEASURED);
+    expect(MODELLED_NOT_MEASURED).toBe('modelled, not measured: Databricks cannot run here');
   });
 
   it('the example manifest: a blind-claiming append, then a capital-W update: Delta Spark commits, delta-rs fails', () => {
@@ -543,6 +566,7 @@ describe('by engine: FIRST written by its engine, SECOND judged by each', () => 
         commits: true,
         failedCheck: null,
         message: null,
+        exceptionClass: null,
         note: null,
       },
       ...(['delta-spark', 'databricks'] as const).map((engine) => ({
@@ -551,7 +575,8 @@ describe('by engine: FIRST written by its engine, SECOND judged by each', () => 
         commits: false,
         failedCheck: 'isolationLevel',
         message: INVALID,
-        note: MODELLED_NOT_MEASURED,
+        exceptionClass: 'org.apache.spark.sql.delta.DeltaIllegalArgumentException',
+        note: engine === 'delta-spark' ? SPARK_NOT_MEASURED : MODELLED_NOT_MEASURED,
       })),
     ]);
     // A Spark FIRST cannot commit there either: nothing wins, and SECOND commits first try under delta-rs.

@@ -14,6 +14,7 @@ import { formatOf, selectCases, tableFormats } from './formats/registry';
 import { VerdictMemo } from './oracle/memo';
 import { type PythonEnv, pythonEnv, REAL_LIBRARIES, type RealLibrary } from './real/python-env';
 import { realLibraries, realLibrary } from './real/refusals';
+import { SparkHosting, sparkHostCommand } from './real/spark-host';
 import { REAL_WRITER_TIMEOUT_MS, realWriterCommand } from './real/writer-command';
 import { withOutcome } from './results/summary';
 import type { CaseResult, LabResults, RunResult, WriterResult } from './results/types';
@@ -49,7 +50,10 @@ export interface LabOptions {
   roots?: readonly string[];
   /** The cases' writers run in the real library (the Python side, see real/), not the engine's emulation of it. */
   real?: boolean;
-  /** With `real`: the library, by the engine's name; each case's format's when omitted (delta-rs, pyiceberg for F1/F2). */
+  /**
+   * With `real`: the library, by the engine's name; each case's format's when omitted (delta-rs, pyiceberg for F1/F2).
+   * `delta-spark` implies `real`: there is no emulated Delta Spark writer.
+   */
   library?: string;
   /** How long a command writer's job may run before it is stopped by process group (default JOB_TIMEOUT_MS). */
   jobTimeoutMs?: number;
@@ -91,10 +95,12 @@ export function validateLabOptions(o: LabOptions): {
   const cases = given.every((c) => typeof c === 'string')
     ? selectCases(given)
     : given.map((c) => (typeof c === 'string' ? (selectCases([c])[0] as LabCase) : c));
-  if (o.library !== undefined && !o.real)
+  // There is no emulated Delta Spark writer: naming it is asking for a real run.
+  const real = o.real === true || o.library === 'delta-spark';
+  if (o.library !== undefined && !real)
     throw new LabInputError('--library picks the real library: give --real with it');
   // A real run's reasons first: a store case is refused as a store case there, whatever its store.
-  const libraries = o.real ? realLibraries(cases, o, realLibrary(o.library)) : null;
+  const libraries = real ? realLibraries(cases, o, realLibrary(o.library)) : null;
   for (const c of cases) refuseWithoutStore(c, o.tableRoot);
   if (cases.some(hasJobCommands)) {
     // A job runs on this machine, on a copy on its disk, and is its own code: not another library's writer.
@@ -102,7 +108,7 @@ export function validateLabOptions(o: LabOptions): {
       throw new LabInputError(
         'command writers race local copies on this machine: give no S3 table root or other hosts',
       );
-    if (o.real) throw new LabInputError("command writers run their own code: --real applies to the lab's writers only");
+    if (real) throw new LabInputError("command writers run their own code: --real applies to the lab's writers only");
   }
   return { cases, runs, scale, libraries };
 }
@@ -158,10 +164,18 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
     engine: ENGINE_INFO,
     duckdb: await duckdbVersion(),
   };
-  // The real libraries' versions (with python, and pyarrow that feeds them rows), only on a run that used them.
+  // The real libraries' versions (with python, and pyarrow that feeds delta-rs and pyiceberg their rows; pyspark
+  // under Delta Spark), only on a run that used them.
   for (const [library, env] of envs)
-    for (const name of ['python', 'pyarrow', REAL_LIBRARIES[library].package])
+    for (const name of [
+      'python',
+      ...(library === 'delta-spark' ? ['pyspark'] : ['pyarrow']),
+      REAL_LIBRARIES[library].package,
+    ])
       if (env.versions[name] !== undefined) versions[name] = env.versions[name];
+  // Delta Spark's writers are threads of one host process, started by the first race that needs it.
+  const sparkEnv = envs.get('delta-spark');
+  const spark = sparkEnv ? new SparkHosting(sparkHostCommand(sparkEnv)) : null;
   // Each format the cases use prepares what its cases share (base tables, a server) once.
   const sessions = new Map<TableFormat, FormatSession>();
   let pool: WriterPool | null = null;
@@ -182,6 +196,7 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
     }
     const total = cases.length * runs;
     let done = 0;
+    let reportedStarts = 0;
     for (const c of cases) {
       const caseRuns = await (sessions.get(formatOf(c)) as FormatSession).forCase(c);
       const caseResult: CaseResult = { id: c.id, title: c.title, runs: [] };
@@ -200,12 +215,19 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
             ...(o.signal && { signal: o.signal }),
             ...(pool && { pool }),
             ...(memo && { memo }),
-            ...(real && { command: realWriterCommand(real.env), timeoutMs: REAL_WRITER_TIMEOUT_MS }),
+            ...(real && { timeoutMs: REAL_WRITER_TIMEOUT_MS }),
+            ...(real &&
+              (real.library === 'delta-spark' && spark ? { host: spark } : { command: realWriterCommand(real.env) })),
             ...(hasJobCommands(c) && { timeoutMs: o.jobTimeoutMs ?? JOB_TIMEOUT_MS }),
             onEvent: (writer: string, event: WriterEvent) =>
               progress({ kind: 'writer', caseId: c.id, run: i, writer, event }),
           });
           const run = { ...raced, writers: raced.writers.map((w) => withLibrary(withOutcome(w), formatOf(c), real)) };
+          const hostStarts = spark?.starts.startsMs ?? [];
+          if (hostStarts.length > reportedStarts) {
+            reportedStarts = hostStarts.length;
+            progress({ kind: 'setup', message: `the Spark host was ready in ${hostStarts.at(-1)} ms` });
+          }
           caseResult.runs.push(run);
           done++;
           progress({ kind: 'run', caseId: c.id, run: i, runs, done, total, result: run });
@@ -222,6 +244,7 @@ export async function runLab(o: LabOptions): Promise<LabResults> {
   } finally {
     try {
       await pool?.close();
+      await spark?.close();
     } finally {
       for (const session of sessions.values()) await session.close();
     }

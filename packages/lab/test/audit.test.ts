@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MODELLED_NOT_MEASURED } from '@racelab/engine';
+import { MODELLED_NOT_MEASURED, SPARK_NOT_MEASURED, SPARK_RUN } from '@racelab/engine';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixture } from '../../../fixtures';
 import {
@@ -357,7 +357,8 @@ describe('the pair forecasts read the jobs as written', () => {
       commits: true,
       failedCheck: null,
       message: null,
-      note: engine === 'delta-rs' ? null : MODELLED_NOT_MEASURED,
+      exceptionClass: null,
+      note: engine === 'delta-rs' ? null : engine === 'delta-spark' ? SPARK_NOT_MEASURED : MODELLED_NOT_MEASURED,
     });
     // Delta Spark has no max_commit_retries: its appends move past the other's commit.
     const spark = [commits('delta-spark', 'Serializable'), commits('databricks', 'WriteSerializable')];
@@ -370,7 +371,12 @@ describe('the pair forecasts read the jobs as written', () => {
         failedCheck: null,
         message: 'Failed to commit transaction: 0',
         byEngine: [
-          { ...commits('delta-rs', 'Serializable'), commits: false, message: 'Failed to commit transaction: 0' },
+          {
+            ...commits('delta-rs', 'Serializable'),
+            commits: false,
+            message: 'Failed to commit transaction: 0',
+            exceptionClass: 'CommitFailedError',
+          },
           ...spark,
         ],
         secondEngine: 'delta-rs',
@@ -474,7 +480,12 @@ describe('the example manifest in docs/', () => {
     expect(blind).toMatchObject({ secondEngine: 'delta-spark', secondCommits: false, failedCheck: 'concurrentAppend' });
     expect(blind?.byEngine.map((e) => [e.engine, e.isolationLevel, e.commits, e.note])).toEqual([
       ['delta-rs', 'Serializable', false, null],
-      ['delta-spark', 'WriteSerializable', true, MODELLED_NOT_MEASURED],
+      [
+        'delta-spark',
+        'WriteSerializable',
+        true,
+        `measured: as the lab's I4@together under WriteSerializable, ${SPARK_RUN}`,
+      ],
       ['databricks', 'WriteSerializable', true, MODELLED_NOT_MEASURED],
     ]);
   }, 300_000);
@@ -504,7 +515,7 @@ describe('npm run audit', () => {
     expect(r.stdout).toMatch(/^ {2}vendor1-tips → vendor2-tips: fails: concurrentAppend$/m);
     const json = JSON.parse(readFileSync(join(work, 'audit.json'), 'utf8')) as JobAudit;
     expect(json.failed).toBe(true);
-    // Each pair's forecast by engine, the modelled ones saying so.
+    // Each pair's forecast by engine, the measured and the modelled ones saying so.
     const pair = json.pairs.find((p) => p.first === 'daily-append' && p.second === 'vendor2-tips');
     expect(pair?.byEngine).toEqual([
       expect.objectContaining({ engine: 'delta-rs', isolationLevel: 'Serializable', commits: false, note: null }),
@@ -514,7 +525,8 @@ describe('npm run audit', () => {
         commits: true,
         failedCheck: null,
         message: null,
-        note: 'modelled, not measured: races run delta-rs writers',
+        exceptionClass: null,
+        note: `measured: as the lab's I4@together under WriteSerializable, ${SPARK_RUN}`,
       },
       expect.objectContaining({ engine: 'databricks', commits: true, note: MODELLED_NOT_MEASURED }),
     ]);

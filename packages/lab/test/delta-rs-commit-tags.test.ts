@@ -24,4 +24,11 @@ describe("a real delta-rs writer's tag", () => {
     expect(writerTag({ operation: 'WRITE', engineInfo: 'delta-rs:py-1.6.6' })).toBeUndefined();
     expect(writerTag({ writer: 3 })).toBeUndefined();
   });
+
+  it("is Delta Spark's userMetadata, where the Spark host puts each writer's name", () => {
+    const spark = { operation: 'UPDATE', userMetadata: 'vendor1', engineInfo: 'Apache-Spark/4.2.0 Delta-Lake/4.4.0' };
+    expect(writerTag(spark)).toBe('vendor1');
+    expect(writerTag({ ...spark, userMetadata: '' })).toBeUndefined();
+    expect(writerTag({ writer: 'w1', userMetadata: 'other' })).toBe('w1');
+  });
 });

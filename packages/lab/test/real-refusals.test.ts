@@ -104,6 +104,10 @@ describe('finding the Python side', () => {
     await expect(
       pythonEnv('delta-rs', { ...c, env: { RACELAB_PYTHON: python3, PYTHONNOUSERSITE: '1' } }),
     ).rejects.toThrow(/^deltalake (is not installed|[\d.]+ is installed)/);
+    // Delta Spark without pyspark and the Delta jars in the Python side: the command that adds them is named.
+    await expect(
+      pythonEnv('delta-spark', { ...c, env: { RACELAB_PYTHON: python3, PYTHONNOUSERSITE: '1' } }),
+    ).rejects.toThrow(/^delta-spark (is not installed|[\d.]+ is installed).*npm run setup:python$/);
   });
 });
 
@@ -121,10 +125,31 @@ describe('what --real refuses, with every reason', () => {
         'F2 is an Iceberg case: delta-rs writes Delta tables; pyiceberg runs it (--library pyiceberg, or no --library)',
       ]),
     );
+    // Delta Spark: Delta cases with a Spark twin only; naming it implies --real.
     expect(
-      (refusal(() => validateLabOptions({ workDir: dir, cases: ['A1'], real: true, library: 'delta-spark' })) as Error)
-        .message,
-    ).toContain('delta-spark does not run for real yet');
+      refusal(() =>
+        validateLabOptions({
+          workDir: dir,
+          cases: ['A1', 'A2', 'B1', 'I1', 'I2', 'I4', 'I6', 'F1', 'G1'],
+          library: 'delta-spark',
+        }),
+      ),
+    ).toEqual(
+      new RealRunRefusedError([
+        "A2's writer feb01 sets maxCommitRetries, delta-rs's commit-retry setting; Delta Spark has none",
+        "A2's writer feb02 sets maxCommitRetries, delta-rs's commit-retry setting; Delta Spark has none",
+        'I1 has no Delta Spark twin: its point is append, an append not marked blind, and a Spark append is always blind',
+        'I2 has no Delta Spark twin: its point is append, an append not marked blind, and a Spark append is always blind',
+        'I6 has no Delta Spark twin: its point is append, an append not marked blind, and a Spark append is always blind',
+        'F1 is an Iceberg case: delta-spark writes Delta tables; pyiceberg runs it (--library pyiceberg, or no --library)',
+        "G1 is a store case: its point is a store fault that only the engine's own writers can be given",
+      ]),
+    );
+    const spark = validateLabOptions({ workDir: dir, cases: ['A1', 'B1', 'C2', 'I4', 'E1'], library: 'delta-spark' });
+    expect([...(spark.libraries ?? [])]).toEqual(['A1', 'B1', 'C2', 'I4', 'E1'].map((id) => [id, 'delta-spark']));
+    expect(refusal(() => validateLabOptions({ workDir: dir, cases: ['A1'], library: 'delta-rs' }))).toBeInstanceOf(
+      LabInputError,
+    );
     // Every reason at once, the cases in the catalog's order.
     const e = refusal(() =>
       validateLabOptions({
@@ -195,5 +220,16 @@ describe('what --real refuses, with every reason', () => {
     expect(missing.stderr).toMatch(/lab: the Python side is not installed: .*install it with npm run setup:python/);
     expect(missing.stderr).not.toMatch(/preparing/);
     expect(missing.stdout).toBe('');
+    // The Spark comparison: a case without a Spark twin, or one the two-writer model does not forecast, is refused
+    // before any JVM starts.
+    const twin = runLab(['compare', 'I1', 'B1', '--library', 'delta-spark', '--work-dir', work]);
+    expect(twin.status).toBe(2);
+    expect(twin.stderr).toContain('I1 has no Delta Spark twin: its point is append, an append not marked blind');
+    const four = runLab(['compare', 'D1', '--library', 'delta-spark', '--work-dir', work]);
+    expect(four.status).toBe(2);
+    expect(four.stderr).toContain(
+      'the Spark comparison sets real runs against a forecast for two writers; D1 races another number of writers',
+    );
+    expect(`${twin.stderr}${four.stderr}`).not.toMatch(/preparing|Spark host/);
   });
 });

@@ -11,6 +11,7 @@ import {
   derivedFigures,
   extractNumbers,
   type Figures,
+  formatReport,
   messages,
   type Report,
   UnusableInputError,
@@ -384,6 +385,24 @@ describe('report checker: the cases document', () => {
       mismatches: [`${doc} line 2: 1,234 is not a figure the results produce`],
     });
     expect(bigger.ok).toBe(false);
+  });
+});
+
+describe('report checker: Delta Spark runs', () => {
+  it("holds them not to the lesson's delta-rs expectations, and says so", async () => {
+    const r = clone(goodResults(dataDir));
+    // C2 as Delta Spark runs it: its second writer reads the compaction's commit and commits (delta-rs's fails).
+    const c2 = r.cases.find((c) => c.id === 'C2') as LabResults['cases'][number];
+    for (const run of c2.runs)
+      run.writers = run.writers.map((w) => ({ ...w, committed: true, errorClass: null, library: 'delta-spark' }));
+    const report = await checkResults(r);
+    expect(report.ok).toBe(true);
+    expect(report.checked).not.toContain('C2');
+    expect(report.deltaSpark).toEqual(['C2']);
+    expect(formatReport(report, 'r.json')).toContain(
+      "run in Delta Spark, not held to the lesson's delta-rs expectations (lab compare --library delta-spark judges them): C2",
+    );
+    expect((await checkResults(goodResults(dataDir))).deltaSpark).toBeUndefined();
   });
 });
 

@@ -24,7 +24,8 @@ export const EngineForecastType = builder.objectRef<EngineForecast>('EngineForec
     }),
     note: t.exposeString('note', {
       nullable: true,
-      description: 'beside every Delta Spark and Databricks forecast: modelled, not measured (races run delta-rs)',
+      description:
+        "null for delta-rs; Delta Spark: measured (the lab's case and the real run named) where real Delta Spark runs agreed, else modelled; Databricks: modelled, not measured",
     }),
   }),
 });

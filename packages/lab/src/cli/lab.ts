@@ -35,7 +35,7 @@ import { sweepCommand, sweepFailure } from './sweep';
 
 const LAB_COMMAND: CommandSpec = {
   usage: [
-    'npm run lab -- [CASE…] [--runs N] [--scale S] [--json FILE|-] [--real [--library delta-rs|pyiceberg]] [options]',
+    'npm run lab -- [CASE…] [--runs N] [--scale S] [--json FILE|-] [--real [--library delta-rs|pyiceberg]] [--library delta-spark] [options]',
     'npm run lab -- --table LOCATION --writers FILE.json [--properties k=v,…] [--runs N] [--json FILE|-]',
     'npm run lab -- sweep …   (npm run lab -- sweep --help)',
     'npm run lab -- compare CASE… …   (npm run lab -- compare --help)',
@@ -57,15 +57,16 @@ const LAB_COMMAND: CommandSpec = {
     '--table-root s3://…': 'run tables on S3 (endpoint and keys from the AWS environment)',
     '--keep-runs': "keep each run's table folder afterwards",
     '--real':
-      'run the writers in the real library (delta-rs 1.6.6, pyiceberg 0.12.0 via Python; npm run setup:python installs it)',
+      'run the writers in the real library (delta-rs 1.6.6, pyiceberg 0.12.0, Delta Spark 4.4.0 via Python; npm run setup:python installs it)',
     '--library NAME':
-      "with --real: the library, delta-rs or pyiceberg (default: the case's format's; delta-spark is not available yet)",
+      "the real library, delta-rs, pyiceberg or delta-spark (default: the case's format's); delta-spark implies --real (its writers are threads of one Spark host)",
     '--list': "list every case, the lesson's then the store cases, and run none",
   },
   examples: [
     'npm run lab -- A1 B1 --runs 2',
     'npm run lab -- --list',
     'npm run lab -- A1 B1 --real --runs 1',
+    'npm run lab -- B1 C1 --library delta-spark --runs 1 --scale 0.05',
     'npm run lab -- --table dv --writers two-updates.json --runs 2',
     'LAB_JOB_ROOTS=examples/jobs:/usr/bin npm run lab -- --table flat-copy --writers examples/jobs/e1-jobs.json --runs 1',
     'npm run -s lab -- A1 --runs 1 --json - | jq .cases[0].runs[0].verdict',

@@ -8,7 +8,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -24,7 +24,13 @@ export const SETUP_COMMAND = 'npm run setup:python';
 export const REAL_LIBRARIES = {
   'delta-rs': { package: 'deltalake', version: '1.6.6', format: 'delta' },
   pyiceberg: { package: 'pyiceberg', version: '0.12.0', format: 'iceberg' },
+  'delta-spark': { package: 'delta-spark', version: '4.4.0', format: 'delta' },
 } as const;
+
+/** What a library needs besides its own package: Delta Spark runs on pyspark, as Delta documents the pair. */
+const COMPANIONS: Partial<Record<RealLibrary, { package: string; version: string }[]>> = {
+  'delta-spark': [{ package: 'pyspark', version: '4.2.0' }],
+};
 
 export type RealLibrary = keyof typeof REAL_LIBRARIES;
 
@@ -111,7 +117,8 @@ const known = new Map<string, Promise<Record<string, string>>>();
 function installedVersions(python: string): Promise<Record<string, string>> {
   let versions = known.get(python);
   if (!versions) {
-    const packages = [...Object.values(REAL_LIBRARIES).map((l) => l.package), 'pyarrow'];
+    const companions = Object.values(COMPANIONS).flatMap((c) => c.map((p) => p.package));
+    const packages = [...Object.values(REAL_LIBRARIES).map((l) => l.package), ...companions, 'pyarrow'];
     versions = promisify(execFile)(python, ['-c', VERSIONS_SCRIPT, ...packages], { timeout: 30_000 }).then(
       ({ stdout }) => JSON.parse(stdout) as Record<string, string>,
       (e: Error) => {
@@ -139,15 +146,35 @@ export async function pythonEnv(library: RealLibrary, where: Where = {}): Promis
     );
   }
   const versions = await installedVersions(python);
-  const { package: pkg, version } = REAL_LIBRARIES[library];
-  const installed = versions[pkg];
-  if (installed === undefined) {
-    throw new PythonSideMissingError(`${pkg} is not installed in the Python side; install it with ${SETUP_COMMAND}`);
+  for (const { package: pkg, version } of [REAL_LIBRARIES[library], ...(COMPANIONS[library] ?? [])]) {
+    const installed = versions[pkg];
+    if (installed === undefined) {
+      throw new PythonSideMissingError(`${pkg} is not installed in the Python side; install it with ${SETUP_COMMAND}`);
+    }
+    if (installed !== version) {
+      throw new PythonSideMissingError(
+        `${pkg} ${installed} is installed in the Python side, but the lab runs ${library} ${pkg === REAL_LIBRARIES[library].package ? 'as' : 'with'} ${pkg} ${version}; install the pinned one with ${SETUP_COMMAND}`,
+      );
+    }
   }
-  if (installed !== version) {
+  if (library === 'delta-spark') sparkParts(repo, dir);
+  return { python, dir, versions };
+}
+
+/** The folder of the pinned Delta jars, beside the environment (`npm run setup:python` downloads them there). */
+export const sparkJarsDir = (envDir: string) => join(envDir, 'spark-jars');
+
+/** The Spark host program and the pinned Delta jars beside the environment (real/spark-host.ts starts them). */
+function sparkParts(repo: string, dir: string): void {
+  if (!existsSync(join(repo, 'python/racelab_writer/spark_host.py'))) {
     throw new PythonSideMissingError(
-      `${pkg} ${installed} is installed in the Python side, but the lab runs ${library} as ${pkg} ${version}; install the pinned one with ${SETUP_COMMAND}`,
+      'the Python side is not in this clone: python/racelab_writer/spark_host.py (the Delta Spark host) is missing',
     );
   }
-  return { python, dir, versions };
+  const jars = sparkJarsDir(dir);
+  if (!existsSync(jars) || !readdirSync(jars).some((f) => f.endsWith('.jar'))) {
+    throw new PythonSideMissingError(
+      `the Delta Spark jars are not installed beside the Python side (no spark-jars/ with jars in its folder); install them with ${SETUP_COMMAND}`,
+    );
+  }
 }

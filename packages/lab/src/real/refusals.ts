@@ -1,6 +1,7 @@
 /**
  * What a real run (`--real`) can do, refused before anything runs with the reason: delta-rs runs the lesson's Delta
- * cases and pyiceberg the Iceberg ones (each format's library unless `--library` names one), on this machine, on
+ * cases and pyiceberg the Iceberg ones (each format's library unless `--library` names one; Delta Spark runs the
+ * Delta cases that have a Spark twin), on this machine, on
  * local run tables, for cases whose writers need none of the engine's own hooks. Every problem is named at once.
  */
 import type { LabCase } from '../cases/catalog';
@@ -14,11 +15,6 @@ export class RealRunRefusedError extends Error {
   }
 }
 
-/** The engine's names for libraries that a later step runs for real; said as such, not as unknown. */
-const NOT_YET: Record<string, string> = {
-  'delta-spark': 'delta-spark does not run for real yet: delta-rs and pyiceberg do',
-};
-
 /** How the refusals name the formats the real libraries write. */
 const FORMAT_NAMES: Record<string, [article: string, name: string]> = {
   delta: ['a', 'Delta'],
@@ -29,14 +25,33 @@ const FORMAT_NAMES: Record<string, [article: string, name: string]> = {
 export function realLibrary(name: string | undefined): RealLibrary | undefined {
   if (name === undefined || name in REAL_LIBRARIES) return name as RealLibrary | undefined;
   throw new RealRunRefusedError([
-    NOT_YET[name] ??
-      `--library ${name} is not a library the lab knows: ${Object.keys(REAL_LIBRARIES).join(', ')} run for real (delta-spark later)`,
+    `--library ${name} is not a library the lab knows: ${Object.keys(REAL_LIBRARIES).join(', ')} run for real`,
   ]);
 }
 
 /** The real library of a case's format, if it has one. */
 function formatLibrary(c: LabCase): RealLibrary | undefined {
   return (Object.keys(REAL_LIBRARIES) as RealLibrary[]).find((l) => REAL_LIBRARIES[l].format === c.format);
+}
+
+/**
+ * What a case asks of its writers that Delta Spark has no twin for: an append marked not blind on purpose (a
+ * Spark append, an INSERT that reads nothing of the table, is always blind: I1, I2, I6 are about the other kind),
+ * and delta-rs's own commit-retry setting (Spark retries its commit itself, unbounded in practice: A2).
+ */
+function sparkRefusals(c: Exclude<LabCase, { format: 'postgres' }>): string[] {
+  const problems: string[] = [];
+  for (const w of c.writers) {
+    if (w.operation.kind === 'append' && w.operation.blind === false)
+      problems.push(
+        `${c.id} has no Delta Spark twin: its point is ${w.name}, an append not marked blind, and a Spark append is always blind`,
+      );
+    if (w.maxCommitRetries !== undefined)
+      problems.push(
+        `${c.id}'s writer ${w.name} sets maxCommitRetries, delta-rs's commit-retry setting; Delta Spark has none`,
+      );
+  }
+  return problems;
 }
 
 /** The engine's own hooks: faults and options the real libraries do not have. */
@@ -64,20 +79,22 @@ export function realLibraries(
       );
     } else if (c.format === 'postgres' || !own) {
       problems.push(`${c.id} is a ${c.format} case: it has no library to run for real`);
-    } else if (asked && asked !== own) {
+    } else if (asked && REAL_LIBRARIES[asked].format !== c.format) {
       const [article, name] = FORMAT_NAMES[c.format] ?? ['a', c.format];
       const writes = FORMAT_NAMES[REAL_LIBRARIES[asked].format]?.[1];
       problems.push(
         `${c.id} is ${article} ${name} case: ${asked} writes ${writes} tables; ${own} runs it (--library ${own}, or no --library)`,
       );
     } else {
-      libraries.set(c.id, own);
+      const library = asked ?? own;
+      libraries.set(c.id, library);
       for (const w of c.writers)
         for (const hook of ENGINE_HOOKS)
           if (w[hook] !== undefined)
             problems.push(
-              `${c.id}'s writer ${w.name} uses ${hook}, a hook of the engine's own that ${own} does not have`,
+              `${c.id}'s writer ${w.name} uses ${hook}, a hook of the engine's own that ${library} does not have`,
             );
+      if (library === 'delta-spark') problems.push(...sparkRefusals(c));
     }
   }
   if (problems.length > 0) throw new RealRunRefusedError(problems);

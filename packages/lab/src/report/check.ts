@@ -17,14 +17,26 @@ import {
 import { recount } from './recount';
 import { checkVerdict, verdictLine } from './verdict-check';
 
-function checkCases(results: LabResults, figures: Figures): Pick<Report, 'cases' | 'checked' | 'skipped' | 'unknown'> {
+/** A case whose runs' writers ran in the real Delta Spark. */
+const ranDeltaSpark = (c: LabResults['cases'][number]) =>
+  c.runs.some((r) => r.writers.some((w) => w.library === 'delta-spark'));
+
+function checkCases(
+  results: LabResults,
+  figures: Figures,
+): Pick<Report, 'cases' | 'checked' | 'skipped' | 'unknown' | 'deltaSpark'> {
   const cases: CaseReport[] = [];
   const checked: string[] = [];
   const skipped: string[] = [];
+  const deltaSpark: string[] = [];
   for (const spec of CASE_SPECS) {
     const entries = results.cases.filter((k) => k.id === spec.id);
     if (entries.length === 0) {
       if (spec.suite === undefined) skipped.push(spec.id);
+      continue;
+    }
+    if (entries.some(ranDeltaSpark)) {
+      deltaSpark.push(spec.id);
       continue;
     }
     checked.push(spec.id);
@@ -49,7 +61,7 @@ function checkCases(results: LabResults, figures: Figures): Pick<Report, 'cases'
   }
   const ids = new Set(CASE_SPECS.map((s) => s.id));
   const unknown = [...new Set(results.cases.map((k) => k.id).filter((id) => !ids.has(id)))];
-  return { cases, checked, skipped, unknown };
+  return { cases, checked, skipped, unknown, ...(deltaSpark.length > 0 && { deltaSpark }) };
 }
 
 async function checkCasesDocument(results: LabResults, figures: Figures, path: string): Promise<DocumentReport> {

@@ -23,6 +23,10 @@ export function formatReport(report: Report, file: string): string[] {
     `checked: ${report.checked.join(' ') || 'none'}; skipped (not in the file): ${report.skipped.join(' ') || 'none'}`,
   ];
   if (report.unknown.length) lines.push(`not lesson cases, not checked: ${report.unknown.join(' ')}`);
+  if (report.deltaSpark?.length)
+    lines.push(
+      `run in Delta Spark, not held to the lesson's delta-rs expectations (lab compare --library delta-spark judges them): ${report.deltaSpark.join(' ')}`,
+    );
   for (const k of report.cases) {
     // The verdict first ("data OK in 5 of 5"), then the case's own remarks.
     const verdicts = [...tally(k.verdicts)].map(([words, times]) => `; ${words} in ${times} of ${k.runs}`).join('');

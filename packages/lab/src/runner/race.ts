@@ -15,6 +15,11 @@ import type { FromWriter, WriterJob, WriterOutcome } from './messages';
 import { fd3Transport, ipcTransport, type WriterCommand, type WriterEnd, type WriterTransport } from './transport';
 import { startWriterProcess, type WriterPool, writerEntry } from './writer-pool';
 
+/** Whatever gives a race's writers their views of one shared host process (real/spark-host.ts). */
+export interface WriterHosting {
+  writer(name: string): WriterTransport;
+}
+
 export type WriterEvent = 'ready' | 'released' | 'committed' | 'done';
 
 type Ready = { opened: number; prepared: number };
@@ -87,6 +92,8 @@ export interface RaceHooks {
   pool?: WriterPool;
   /** The writers are this program, spoken to over fd 3 (a real library's writer), instead of the lab's own. */
   command?: WriterCommand;
+  /** The writers are threads of this one host process (host-transport.ts), each spoken to through its view. */
+  host?: WriterHosting;
   /** Writers still running this long after they started are stopped, each failing with WriterTimedOut. */
   timeoutMs?: number;
 }
@@ -107,16 +114,17 @@ export async function killAlive(writers: readonly { child: ChildProcess; closed:
 }
 
 /**
- * A transport per writer: a command writer's own job over fd 3, the run's command over fd 3, or a lab writer
- * process (from the pool when there is one).
+ * A transport per writer: a command writer's own job over fd 3, a thread of the run's library host (Delta Spark),
+ * the run's command over fd 3, or a lab writer process (from the pool when there is one).
  */
 async function transports(jobs: WriterJob[], hooks: RaceHooks): Promise<WriterTransport[]> {
-  const { command, pool } = hooks;
+  const { command, pool, host } = hooks;
   const own = jobs.filter((j) => j.writer.operation.kind !== 'command');
-  const entry = pool || command || own.length === 0 ? null : await writerEntry();
+  const entry = pool || command || host || own.length === 0 ? null : await writerEntry();
   return jobs.map((j) => {
     const name = j.writer.name;
     if (j.writer.operation.kind === 'command') return jobTransport(jobCommand(j, REPO_ROOT), name);
+    if (host) return host.writer(name);
     if (command) return fd3Transport(command, name);
     return ipcTransport(pool ? pool.take() : startWriterProcess(entry as string), name);
   });

@@ -3,7 +3,7 @@ import type { LazyDataset } from '../data/index';
 import type { VerdictMemo } from '../oracle/memo';
 import { under } from '../tables/table-store';
 import type { AcrossHosts } from './across-hosts';
-import type { WriterEvent } from './race';
+import type { WriterEvent, WriterHosting } from './race';
 import type { WriterCommand } from './transport';
 import type { WriterPool } from './writer-pool';
 
@@ -29,6 +29,8 @@ export interface RunContext {
   memo?: VerdictMemo;
   /** The writers run as this program (a real library's writer, over fd 3) instead of the lab's own processes. */
   command?: WriterCommand;
+  /** The writers are threads of one shared host process (the Spark host), instead of a process each. */
+  host?: WriterHosting;
   /** Writers still running this long after their start are stopped by process group and fail (WriterTimedOut). */
   timeoutMs?: number;
 }

@@ -1,8 +1,8 @@
 /**
  * One way to ask "does the second writer's library refuse its commit?" for the three writer libraries
- * with a checker (writer-libraries.ts): delta-rs 1.6.x (measured: races run its writers), Delta Spark and
- * Databricks (modelled, not measured). The loser is described once, in delta-rs's terms plus the few facts a
- * Spark transaction records; each library reads `delta.isolationLevel` its own way. The winner's library has
+ * with a checker (writer-libraries.ts): delta-rs 1.6.x (measured: races run its writers), Delta Spark (a model,
+ * measured against real Delta Spark runs of the lab's cases) and Databricks (modelled, not measured). The loser is
+ * described once, in delta-rs's terms plus the few facts a Spark transaction records; each library reads `delta.isolationLevel` its own way. The winner's library has
  * already decided how its commit reads (`isBlindAppend`, `dataChange`).
  */
 

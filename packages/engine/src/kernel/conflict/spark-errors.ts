@@ -4,7 +4,7 @@
  * delta-io/delta v4.4.0, `delta-error-classes.json` and `DeltaErrors.scala`). Two slips of the
  * originals are kept on purpose, because users search for the exact text: the lower-case "a
  * concurrent" after "detected." in the append message, and "deleted data that was read" in the
- * delete/delete one. Modelled, not measured: Spark does not run here.
+ * delete/delete one. The messages are compared with the real Delta Spark 4.4.0's by the lab's Spark comparison.
  */
 import type { CommitInfo } from '../delta/protocol/actions';
 

@@ -23,6 +23,7 @@ import { DEFAULT_MAX_RETRIES } from '../retry/policy';
 import type { SimulatedCommit } from './simulated-commit';
 import { type SimulatedWriter, writerCommit } from './simulated-writer';
 import type { SimulationFacts } from './simulation-facts';
+import { engineNote } from './spark-measured';
 
 /** One object, so that what the forecast is for can grow without changing its callers. */
 export interface ConflictInput {
@@ -33,15 +34,14 @@ export interface ConflictInput {
 
 /** A commit refused: with CommitFailedError under delta-rs, with the engine's own exception otherwise. */
 export interface Refusal {
+  /** The class of the error raised (`CommitFailedError`, or a Spark exception's). */
+  exceptionClass?: string;
   /** The error's text, byte for byte as the engine words it. */
   message: string;
   kind: CommitFailureKind | LibraryConflict['kind'];
   /** The checker's step that refused it; null when the commit failed before any check (retries off). */
   check: LibraryConflict['check'] | null;
 }
-
-/** Said beside every Delta Spark and Databricks forecast: their checkers are models, never raced here. */
-export const MODELLED_NOT_MEASURED = 'modelled, not measured: races run delta-rs writers';
 
 /** SECOND's fate as one engine's writer: written and judged by that engine. */
 export interface EngineForecast {
@@ -53,7 +53,13 @@ export interface EngineForecast {
   /** The checker's step that refused SECOND's commit, and the engine's text for it; null when not refused. */
   failedCheck: LibraryConflict['check'] | null;
   message: string | null;
-  /** MODELLED_NOT_MEASURED for every engine but delta-rs; null for delta-rs. */
+  /** The class of the error the refusal raises (`CommitFailedError`, `io.delta.exceptions.ConcurrentAppendException`); null when not refused. */
+  exceptionClass: string | null;
+  /**
+   * Null for delta-rs (races run it); for Delta Spark, measured (naming the real run and the lab's case) where real
+   * Delta Spark runs of the same kinds of writers and level agreed with the model, else modelled; for Databricks,
+   * MODELLED_NOT_MEASURED (spark-measured.ts).
+   */
   note: string | null;
 }
 
@@ -122,7 +128,15 @@ function writerForecast(
   };
 }
 
-const refusalOf = (c: LibraryConflict): Refusal => ({ message: c.error, kind: c.kind, check: c.check });
+const refusalOf = (c: LibraryConflict): Refusal => ({
+  message: c.error,
+  kind: c.kind,
+  check: c.check,
+  exceptionClass: c.exceptionClass,
+});
+
+/** A refusal as a writer's forecast keeps it: the text, kind and check (the class is said per engine). */
+const kept = ({ exceptionClass: _, ...r }: Refusal): Refusal => r;
 
 /**
  * Why `own` fails under `engine` whatever committed before it: the engine cannot read the table's
@@ -146,7 +160,13 @@ function refusal(
   if (engine === 'delta-rs') {
     const retries =
       writer.change.kind === 'optimize' ? DEFAULT_MAX_RETRIES : (writer.maxCommitRetries ?? DEFAULT_MAX_RETRIES);
-    if (retries === 0) return { message: maxCommitAttempts(0).message, kind: 'MaxCommitAttempts', check: null };
+    if (retries === 0)
+      return {
+        message: maxCommitAttempts(0).message,
+        kind: 'MaxCommitAttempts',
+        check: null,
+        exceptionClass: 'CommitFailedError',
+      };
   }
   const c = checkerFor(engine)(
     own.reads,
@@ -190,7 +210,7 @@ export function simulateConflict(input: ConflictInput): ConflictForecast {
   const first = writerForecast(
     input.first,
     a,
-    !a ? none : firstFails ? { ...none, error: firstFails } : committed(read + 1, 0),
+    !a ? none : firstFails ? { ...none, error: kept(firstFails) } : committed(read + 1, 0),
   );
   const fates = CHECKED_LIBRARIES.map((engine) => ({ engine, ...secondUnder(engine, input, b, winner) }));
   // The forecast's own fields are delta-rs's: the engine races run.
@@ -205,8 +225,12 @@ export function simulateConflict(input: ConflictInput): ConflictForecast {
         ? committed(landed, winner ? 1 : 0)
         : (input.second.retryLoop ?? 1) > 1
           ? // The redo reads the version FIRST made and meets no rival.
-            { ...committed(landed, 0), attempts: 2, attemptErrors: [{ ...refused, attempt: 1, readVersion: read }] }
-          : { ...none, error: refused },
+            {
+              ...committed(landed, 0),
+              attempts: 2,
+              attemptErrors: [{ ...kept(refused), attempt: 1, readVersion: read }],
+            }
+          : { ...none, error: kept(refused) },
   );
   return {
     isolationLevel: effectiveIsolationLevel(facts.snapshot.configuration),
@@ -226,7 +250,8 @@ export function simulateConflict(input: ConflictInput): ConflictForecast {
       commits: f.commits,
       failedCheck: f.refused?.check ?? null,
       message: f.refused?.message ?? null,
-      note: f.engine === 'delta-rs' ? null : MODELLED_NOT_MEASURED,
+      exceptionClass: f.refused?.exceptionClass ?? null,
+      note: engineNote(f.engine, input.first, input.second, facts, levelFor(f.engine, facts)),
     })),
   };
 }

@@ -4,7 +4,6 @@ export {
   type ConflictForecast,
   type ConflictInput,
   type EngineForecast,
-  MODELLED_NOT_MEASURED,
   type Refusal,
   simulateConflict,
   type WriterForecast,
@@ -41,3 +40,11 @@ export {
 } from './contention/sweep-forecast';
 export { ForecastError, type SimulatedWriter, type WriterChange, writerExpressionError } from './simulated-writer';
 export { type AppendedFile, factsNeeded, type SimulationFacts, type TableSnapshot } from './simulation-facts';
+export {
+  engineNote,
+  MODELLED_NOT_MEASURED,
+  SPARK_MEASURED,
+  SPARK_NOT_MEASURED,
+  SPARK_RUN,
+  sparkMeasurement,
+} from './spark-measured';

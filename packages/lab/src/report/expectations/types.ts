@@ -59,6 +59,11 @@ export interface Report {
   skipped: string[];
   /** Case ids in the file that are not among the lesson's 22 (not checked). */
   unknown: string[];
+  /**
+   * Lesson cases whose writers ran in the real Delta Spark: the lesson's expectations are delta-rs's, so these are
+   * not checked against them (`lab compare --library delta-spark` sets them against the engine's Spark model).
+   */
+  deltaSpark?: string[];
   document: DocumentReport;
   /** Count of mismatch lines over the cases and the document. */
   mismatches: number;
