@@ -4,6 +4,7 @@
  */
 import type { Protocol } from './actions';
 import { type StructType, schemaUses } from './schema';
+import { UnsupportedFeatureError } from './unsupported';
 
 /**
  * Reader features this engine implements; any other is refused by name, never misread.
@@ -15,6 +16,9 @@ import { type StructType, schemaUses } from './schema';
  * - `vacuumProtocolCheck`: nothing to do when reading. It asks that VACUUM run the writer protocol check before
  *   deleting anything; it is a reader feature too only so that older vacuums, which checked reader features
  *   alone, refuse the table.
+ * - `variantType` (and its preview name): a table that requires it but has no column of type `variant` reads like
+ *   any other (delta-rs 1.6.x lists it on every table it creates with deletion vectors). The engine reads no variant
+ *   values, so a schema holding a `variant` column, at any depth, is refused at open, naming the column (schema.ts).
  */
 export const SUPPORTED_READER_FEATURES = new Set([
   'timestampNtz',
@@ -22,10 +26,9 @@ export const SUPPORTED_READER_FEATURES = new Set([
   'v2Checkpoint',
   'vacuumProtocolCheck',
   'deletionVectors',
+  'variantType',
+  'variantType-preview',
 ]);
-export class UnsupportedFeatureError extends Error {
-  override name = 'UnsupportedFeatureError';
-}
 
 /**
  * The protocol delta-rs gives a new table: reader 1 / writer 2, or reader 3 / writer 7 with the
