@@ -1,12 +1,12 @@
 /**
- * Delta tables cross the boundary both ways: tables the engine writes (flat, partitioned, column-mapped, with a
- * checkpoint, and the engine's update and delete on a table carrying deletion vectors) are read by the real
- * deltalake 1.6.6 with the same rows and version, and tables the real deltalake writes (append, overwrite,
- * partitioned, update, delete) are read by the engine with the same rows and version, a table deltalake creates with
- * deletion vectors enabled (which also requires variantType, no column being a variant) as well, and the engine's
- * append to it keeps its protocol (docs/fidelity.md, "Cross-reading"). An Iceberg table crosses both ways through
- * one SQLite catalog with pyiceberg 0.12.0. This needs the Python side (`npm run setup:python`): without it the test
- * fails with the message that says what is missing.
+ * Delta tables cross the boundary both ways: tables the engine writes (flat, partitioned, column-mapped ones it
+ * creates in name and id mode and Delta Spark's it writes into, with a checkpoint, and the engine's update and delete
+ * on a table carrying deletion vectors) are read by the real deltalake 1.6.6 with the same rows and version, and
+ * tables the real deltalake writes (append, overwrite, partitioned, update, delete) are read by the engine with the
+ * same rows and version, a table deltalake creates with deletion vectors enabled (which also requires variantType, no
+ * column being a variant) as well, and the engine's append to it keeps its protocol (docs/fidelity.md,
+ * "Cross-reading"). An Iceberg table crosses both ways through one SQLite catalog with pyiceberg 0.12.0. This needs
+ * the Python side (`npm run setup:python`): without it the test fails with the message that says what is missing.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -135,7 +135,6 @@ describe('tables the engine writes, read by the real deltalake 1.6.6', () => {
   });
 
   it("the engine's append, update and delete on a column-mapped table (name mode): same logical rows", async () => {
-    // The engine writes into column-mapped tables but does not create them, so the table is Delta Spark's.
     const dir = fresh();
     cpSync(fixture('delta-spark-golden', 'table-with-columnmapping-mode-name', 'delta'), dir, { recursive: true });
     const cols = ['LongType', 'StringType'];
@@ -156,6 +155,22 @@ describe('tables the engine writes, read by the real deltalake 1.6.6', () => {
     expect(engine.rows.map((r) => r.LongType)).not.toContain(3);
     expect(readByDeltalake(dir, cols)).toEqual(engine);
   });
+
+  for (const mode of ['name', 'id'] as const) {
+    it(`a column-mapped table the engine creates (${mode} mode, partitioned), appended to: same logical rows`, async () => {
+      const dir = fresh();
+      const options = { partitionBy: ['part'], configuration: { 'delta.columnMapping.mode': mode } };
+      await writeDeltaTable(dir, { kind: 'rows', schema: SCHEMA, rows: rowsOf(0, 5) }, options);
+      await writeDeltaTable(dir, { kind: 'rows', schema: SCHEMA, rows: rowsOf(5, 120) }, { mode: 'append' });
+      const t = await DeltaTable.open(dir);
+      expect(t.columnMapping).toBe(mode);
+      expect(t.protocol).toEqual({ minReaderVersion: 2, minWriterVersion: 5 });
+      const engine = await readByEngine(dir);
+      expect(engine).toMatchObject({ version: 1 });
+      expect(engine.rows).toHaveLength(125);
+      expect(readByDeltalake(dir)).toEqual(engine);
+    });
+  }
 
   it('a table with a checkpoint the engine wrote: same rows and version', async () => {
     const dir = fresh();

@@ -36,9 +36,22 @@ export interface PreparedSource {
 
 const INTEGER_RANK: Partial<Record<string, number>> = { byte: 1, short: 2, integer: 3, long: 4 };
 
+/** A type without its struct fields' metadata (column mapping annotations), which says nothing of the values. */
+function bare(t: DeltaType): DeltaType {
+  if (typeof t === 'string') return t;
+  switch (t.type) {
+    case 'struct':
+      return { ...t, fields: t.fields.map((f) => ({ ...f, type: bare(f.type), metadata: {} })) };
+    case 'array':
+      return { ...t, elementType: bare(t.elementType) };
+    case 'map':
+      return { ...t, keyType: bare(t.keyType), valueType: bare(t.valueType) };
+  }
+}
+
 /** Whether values of `from` can be written into a column of `to` without loss. */
 function widens(from: DeltaType, to: DeltaType): boolean {
-  if (JSON.stringify(from) === JSON.stringify(to)) return true;
+  if (JSON.stringify(bare(from)) === JSON.stringify(bare(to))) return true;
   if (typeof from !== 'string' || typeof to !== 'string') return false;
   const a = INTEGER_RANK[from];
   const b = INTEGER_RANK[to];
