@@ -99,6 +99,22 @@ export async function prepareSource(
 }
 
 /**
+ * The columns a write brings to an existing table, matched as delta-rs 1.6.6 matches them (measured with the real
+ * deltalake 1.6.6, `write_deltalake(…, mode="append" | "overwrite")`): as many columns as the table, in any order,
+ * each named exactly as one of the table's. A name that differs from the table's only by case is no match.
+ */
+export function assertSameColumns(data: StructType, table: StructType): void {
+  if (data.fields.length !== table.fields.length) {
+    throw new SchemaMismatchError(
+      `Cannot cast schema, number of fields does not match: ${data.fields.length} vs ${table.fields.length}`,
+    );
+  }
+  const names = new Set(table.fields.map((f) => f.name));
+  const stranger = data.fields.find((f) => !names.has(f.name));
+  if (stranger) throw new SchemaMismatchError(`Field ${stranger.name} not found in schema`);
+}
+
+/**
  * For each column of the table, in order, the column of the data that fills it, or null when the data lacks it
  * (written as NULL). Unknown columns, missing required ones and narrowing types are refused by name.
  */

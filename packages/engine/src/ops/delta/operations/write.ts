@@ -22,7 +22,13 @@ import type { ObjectStore } from '../../../storage/object-store';
 import { withConnection } from '../../parquet/duck';
 import { type WrittenFiles, writeDataFiles, writeRowsFile } from '../../parquet/parquet-write';
 import { SMALL_WRITE_ROWS, smallRowsColumns } from '../../parquet/small-rows';
-import { conformToSchema, type DataSource, prepareSource, SchemaMismatchError } from '../../parquet/source';
+import {
+  assertSameColumns,
+  conformToSchema,
+  type DataSource,
+  prepareSource,
+  SchemaMismatchError,
+} from '../../parquet/source';
 import { commit } from '../commit/commit';
 import { buildCommitInfo } from '../commit/commit-info';
 import { type CommitOptions, removeFor, Transaction } from '../commit/transaction';
@@ -194,6 +200,7 @@ export async function prepareWrite(
     return await withConnection(async (conn) => {
       const prepared = await prepareSource(conn, data, staging);
       try {
+        if (table) assertSameColumns(prepared.schema, table.schema);
         const { schema, metadata, columnMapping } = tableShape(table, prepared.schema, options);
         const expr = table && options.predicate !== undefined ? parsePredicate(options.predicate, schema) : null;
         // Positions let a row cap stream; a predicate overwrite mixes in rescued rows, which have none.
@@ -233,6 +240,7 @@ function smallWrite(data: DataSource, table: DeltaTable | null, options: WriteOp
   if (options.rowsPerFile !== undefined && options.rowsPerFile < data.rows.length) return null;
   if (table ? table.partitionColumns.length > 0 || hasRowChecks(table) : (options.partitionBy ?? []).length > 0)
     return null;
+  if (table) assertSameColumns(data.schema, table.schema);
   const shape = tableShape(table, data.schema, options);
   const columns = smallRowsColumns(data, shape.schema);
   if (!columns) return null;
