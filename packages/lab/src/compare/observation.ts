@@ -4,6 +4,8 @@
  * actions as parsed values. Read up to a renaming of symmetric writers (symmetry.ts): the canonical form is the
  * least of the run's renamed readings, so that "vendor1 wins" and "vendor2 wins" read the same. Commits are read
  * as a set (each with its writer and readVersion): which landed first is timing, as the table's version says.
+ * The attempts of writers whose tries are timing (retry loops racing each other, attempts.ts) read as null here:
+ * they are compared as distributions instead.
  */
 
 import { writerOutcomeOf } from '@racelab/contracts';
@@ -14,7 +16,8 @@ import type { Renaming } from './symmetry';
 export interface WriterObservation {
   name: string;
   outcome: string;
-  attempts: number;
+  /** Null for a writer whose attempts are compared as a distribution (attempts.ts). */
+  attempts: number | null;
   errorClass: string | null;
   errorMessage: string | null;
 }
@@ -76,14 +79,14 @@ function renameDeep(value: unknown, r: Renaming): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renameDeep(v, r)]));
 }
 
-/** The run read under one renaming. */
-export function observe(run: RunResult, r: Renaming): RunObservation {
+/** The run read under one renaming; `timingAttempts` names the writers whose attempts read as null. */
+export function observe(run: RunResult, r: Renaming, timingAttempts: ReadonlySet<string> = new Set()): RunObservation {
   const name = (n: string) => r.names.get(n) ?? n;
   const writers = run.writers
     .map((w) => ({
       name: name(w.name),
       outcome: writerOutcomeOf(w),
-      attempts: w.attempts,
+      attempts: timingAttempts.has(w.name) ? null : w.attempts,
       errorClass: w.errorClass,
       errorMessage: w.errorMessage === null ? null : renameText(maskIds(w.errorMessage), r),
     }))
@@ -134,10 +137,15 @@ export function shapeOf(obs: RunObservation): RunObservation {
 }
 
 /** The least (as JSON) of `read` over every renaming of the case's symmetric writers. */
-function least(run: RunResult, renamings: readonly Renaming[], read: (o: RunObservation) => RunObservation) {
+function least(
+  run: RunResult,
+  renamings: readonly Renaming[],
+  timingAttempts: ReadonlySet<string>,
+  read: (o: RunObservation) => RunObservation,
+) {
   let best: { text: string; obs: RunObservation } | null = null;
   for (const r of renamings) {
-    const obs = read(observe(run, r));
+    const obs = read(observe(run, r, timingAttempts));
     const text = JSON.stringify(obs);
     if (best === null || text < best.text) best = { text, obs };
   }
@@ -145,11 +153,19 @@ function least(run: RunResult, renamings: readonly Renaming[], read: (o: RunObse
 }
 
 /** The run's canonical reading: the least (as JSON) over every renaming of its symmetric writers. */
-export function canonicalObservation(run: RunResult, renamings: readonly Renaming[]): RunObservation {
-  return least(run, renamings, (o) => o);
+export function canonicalObservation(
+  run: RunResult,
+  renamings: readonly Renaming[],
+  timingAttempts: ReadonlySet<string> = new Set(),
+): RunObservation {
+  return least(run, renamings, timingAttempts, (o) => o);
 }
 
 /** The run's canonical shape (shapeOf), the least over every renaming. */
-export function canonicalShape(run: RunResult, renamings: readonly Renaming[]): RunObservation {
-  return least(run, renamings, shapeOf);
+export function canonicalShape(
+  run: RunResult,
+  renamings: readonly Renaming[],
+  timingAttempts: ReadonlySet<string> = new Set(),
+): RunObservation {
+  return least(run, renamings, timingAttempts, shapeOf);
 }

@@ -5,10 +5,12 @@
  * where it parts from the other side's nearest observation, unless it is timing, listed apart: the other side saw
  * its very shape with other symmetric writers winning, or never saw these writers win but saw the same outcome
  * (as many committing, failing and with nothing to commit) with others winning. The same winners with other
- * details, or another outcome, is always a difference.
+ * details, or another outcome, is always a difference. Attempts of retry loops racing each other are timing too, and
+ * are compared as distributions (attempts.ts).
  */
 import type { WriterSpec } from '../cases/catalog';
 import type { CaseResult, RunResult } from '../results/types';
+import { attemptDifferences, timingAttemptWriters } from './attempts';
 import { canonicalObservation, canonicalShape, type RunObservation } from './observation';
 import { type Renaming, renamings } from './symmetry';
 
@@ -50,7 +52,7 @@ function outcomeWords(o: RunObservation): string {
   return o.writers
     .map(
       (w) =>
-        `${w.name} ${w.outcome}${w.errorClass ? ` (${w.errorClass})` : ''}${w.attempts > 1 ? `, ${w.attempts} attempts` : ''}`,
+        `${w.name} ${w.outcome}${w.errorClass ? ` (${w.errorClass})` : ''}${(w.attempts ?? 1) > 1 ? `, ${w.attempts} attempts` : ''}`,
     )
     .join('; ');
 }
@@ -66,10 +68,14 @@ interface Seen {
   runs: number;
 }
 
-function distinct(runs: readonly RunResult[], r: readonly Renaming[]): Map<string, Seen> {
+function distinct(
+  runs: readonly RunResult[],
+  r: readonly Renaming[],
+  timingAttempts: ReadonlySet<string>,
+): Map<string, Seen> {
   const out = new Map<string, Seen>();
   for (const run of runs) {
-    const obs = canonicalObservation(run, r);
+    const obs = canonicalObservation(run, r, timingAttempts);
     const key = JSON.stringify(obs);
     const seen = out.get(key);
     const winners = run.writers
@@ -83,7 +89,7 @@ function distinct(runs: readonly RunResult[], r: readonly Renaming[]): Map<strin
       .join(',');
     out.set(key, {
       obs,
-      shape: JSON.stringify(canonicalShape(run, r)),
+      shape: JSON.stringify(canonicalShape(run, r, timingAttempts)),
       winners,
       pattern,
       runs: (seen?.runs ?? 0) + 1,
@@ -145,9 +151,12 @@ function onlyOn(
 /** The verdict on a case: `emulated` and `real` are its results from the two runs, `writers` its writer specs. */
 export function compareCase(writers: readonly WriterSpec[], emulated: CaseResult, real: CaseResult): CaseVerdict {
   const r = renamings(writers);
-  const e = distinct(emulated.runs, r);
-  const x = distinct(real.runs, r);
+  const timingAttempts = new Set(timingAttemptWriters(writers).keys());
+  const e = distinct(emulated.runs, r, timingAttempts);
+  const x = distinct(real.runs, r, timingAttempts);
   const [a, b] = [onlyOn('emulated', e, x), onlyOn('real', x, e)];
-  const differences = [...a.differences, ...b.differences];
-  return { id: emulated.id, agree: differences.length === 0, differences, timing: [...a.timing, ...b.timing] };
+  const attempts = attemptDifferences(writers, emulated.runs, real.runs);
+  const differences = [...a.differences, ...b.differences, ...attempts.differences];
+  const timing = [...a.timing, ...b.timing, ...attempts.timing];
+  return { id: emulated.id, agree: differences.length === 0, differences, timing };
 }
