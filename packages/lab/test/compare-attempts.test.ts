@@ -1,7 +1,8 @@
 /**
  * Attempts of retry loops racing each other are compared as distributions (compare/attempts.ts): D1-like runs whose
  * attempts jitter differently on the two sides agree, and the same runs compared exactly (writers without a retry
- * loop) differ; a side that goes beyond the retry loop's bound, a first committer that needed a retry, a retry with
+ * loop) differ; another landing order, with what its commits read and rewrote, is timing when all else is equal, but
+ * a retrying writer's commit parameters are still compared; a side that goes beyond the retry loop's bound, a first committer that needed a retry, a retry with
  * no commit to lose to, a side that never retries, and a writer that never commits are differences. Which writers
  * this applies to comes from the specs.
  */
@@ -147,6 +148,25 @@ describe('attempts under racing retry loops, compared as distributions', () => {
     expect(v.differences.join('\n')).toContain('real only (1 run)');
     expect(v.differences.join('\n')).toContain('failed (CommitFailedError)');
     expect(v.differences).toContain('real run 1: vendor2 lost 9 tries with only 3 other commit(s) in the run');
+  });
+
+  it('another landing order, whose commits read and rewrote other files, is timing when all else is equal', () => {
+    const run = d1Run([2, 6, 1, 7], [1, 2, 3, 4]);
+    const first = run.commits?.[0] as CommitSummary;
+    const wide = { ...first, files: [...first.files, ...first.files] };
+    const v = compareCase(D1, emulated, caseOf({ ...run, commits: [wide, ...(run.commits ?? []).slice(1)] }));
+    expect(v.differences).toEqual([]);
+    expect(v.timing.join('\n')).toContain("real saw the retrying writers' commits land as [v0+4 v0+2 v2+2 v3+2]");
+  });
+
+  it("a retrying writer's commit with other parameters is still a difference", () => {
+    const run = d1Run([6, 7, 1, 2], [1, 1, 2, 3]);
+    const commits = (run.commits ?? []).map((c) =>
+      c.writer === 'vendor1' ? { ...c, operationParameters: { predicate: 'VendorID = 1' } } : c,
+    );
+    const v = compareCase(D1, emulated, caseOf({ ...run, commits }));
+    expect(v.agree).toBe(false);
+    expect(v.differences.join('\n')).toContain('operationParameters.predicate');
   });
 
   it('differ when the log holds another number of commits than the writers that committed', () => {

@@ -4,8 +4,10 @@
  * actions as parsed values. Read up to a renaming of symmetric writers (symmetry.ts): the canonical form is the
  * least of the run's renamed readings, so that "vendor1 wins" and "vendor2 wins" read the same. Commits are read
  * as a set (each with its writer and readVersion): which landed first is timing, as the table's version says.
- * The attempts of writers whose tries are timing (retry loops racing each other, attempts.ts) read as null here:
- * they are compared as distributions instead.
+ * Writers whose tries are timing (retry loops racing each other, attempts.ts) land in an order timing picks, and
+ * what depends on that order leaves their commits: their attempts read as null (compared as distributions instead),
+ * and each commit's readVersion and files, which follow from the versions before it, go to `landings`, in the
+ * order the commits landed, without the writer (the verdict lists other landings with all else equal as timing).
  */
 
 import { writerOutcomeOf } from '@racelab/contracts';
@@ -26,6 +28,8 @@ export interface RunObservation {
   writers: WriterObservation[];
   table: Record<string, unknown>;
   commits: Omit<CommitSummary, 'version'>[];
+  /** The readVersion and files of the commits of writers that land in timing's order, in the order they landed. */
+  landings: Pick<CommitSummary, 'readVersion' | 'files'>[];
 }
 
 /** The table check's figures that say what the table holds (files on disk and staging leftovers vary with timing). */
@@ -100,12 +104,8 @@ export function observe(run: RunResult, r: Renaming, timingAttempts: ReadonlySet
         ? Object.fromEntries(Object.entries(v).map(([key, n]) => [renameKey(key, r), n]))
         : v;
   }
-  // Sorted by writer: which of two writers' commits landed first is timing, and their versions say it anyway.
-  const commits = (run.commits ?? []).map(({ version: _v, ...c }) => ({
-    ...c,
-    writer: c.writer === null ? null : name(c.writer),
-    operationParameters: renameDeep(c.operationParameters, r) as Record<string, unknown>,
-    files: c.files
+  const renameFiles = (files: CommitSummary['files']) =>
+    files
       .map((f) => ({
         ...f,
         partitionValues: Object.fromEntries(
@@ -114,13 +114,25 @@ export function observe(run: RunResult, r: Renaming, timingAttempts: ReadonlySet
       }))
       .map((f) => JSON.stringify(sortedKeys(f)))
       .sort()
-      .map((f) => JSON.parse(f) as CommitSummary['files'][number]),
-  }));
+      .map((f) => JSON.parse(f) as CommitSummary['files'][number]);
+  const inOrder = [...(run.commits ?? [])].sort((a, b) => a.version - b.version);
+  const timed = (c: CommitSummary) => c.writer !== null && timingAttempts.has(c.writer);
+  const landings = inOrder.filter(timed).map((c) => ({ readVersion: c.readVersion, files: renameFiles(c.files) }));
+  // Sorted by writer: which of two writers' commits landed first is timing, and their versions say it anyway.
+  const commits = inOrder.map((c) => {
+    const { version: _v, ...rest } = c;
+    return {
+      ...rest,
+      writer: c.writer === null ? null : name(c.writer),
+      operationParameters: renameDeep(c.operationParameters, r) as Record<string, unknown>,
+      ...(timed(c) ? { readVersion: null, files: [] } : { files: renameFiles(c.files) }),
+    };
+  });
   commits.sort((a, b) => {
     const [x, y] = [JSON.stringify(sortedKeys(a)), JSON.stringify(sortedKeys(b))];
     return x < y ? -1 : x > y ? 1 : 0;
   });
-  return sortedKeys({ writers, table: sortedKeys(table), commits }) as RunObservation;
+  return sortedKeys({ writers, table: sortedKeys(table), commits, landings }) as RunObservation;
 }
 
 /**
@@ -133,6 +145,7 @@ export function shapeOf(obs: RunObservation): RunObservation {
     ...obs,
     table: {},
     commits: obs.commits.map((c) => ({ ...c, files: c.files.map((f) => ({ ...f, numRecords: null })) })),
+    landings: obs.landings.map((l) => ({ ...l, files: l.files.map((f) => ({ ...f, numRecords: null })) })),
   };
 }
 

@@ -6,7 +6,8 @@
  * its very shape with other symmetric writers winning, or never saw these writers win but saw the same outcome
  * (as many committing, failing and with nothing to commit) with others winning. The same winners with other
  * details, or another outcome, is always a difference. Attempts of retry loops racing each other are timing too, and
- * are compared as distributions (attempts.ts).
+ * are compared as distributions (attempts.ts), and so are the order their commits land in and what each of those
+ * read and rewrote, which follows from the order: another order with all else equal is listed as timing.
  */
 import type { WriterSpec } from '../cases/catalog';
 import type { CaseResult, RunResult } from '../results/types';
@@ -56,6 +57,9 @@ function outcomeWords(o: RunObservation): string {
     )
     .join('; ');
 }
+
+/** An observation without the landings of retrying writers' commits (observation.ts). */
+const withoutLandings = (o: RunObservation): RunObservation => ({ ...o, landings: [] });
 
 interface Seen {
   obs: RunObservation;
@@ -115,6 +119,17 @@ function onlyOn(
   const seenWinners = new Set([...theirs.values()].map((t) => renamedWinners(t.obs)));
   for (const [key, { obs, runs, shape, winners, pattern }] of mine) {
     if (theirs.has(key)) continue;
+    // Retry loops racing each other land in the order timing picks; what each commit read and rewrote follows it.
+    const landed = (o: RunObservation) => o.landings.map((l) => `v${l.readVersion}+${l.files.length}`).join(' ');
+    const otherLandings = [...theirs.values()].find(
+      (t) => JSON.stringify(withoutLandings(t.obs)) === JSON.stringify(withoutLandings(obs)),
+    );
+    if (otherLandings) {
+      timing.push(
+        `${side} saw the retrying writers' commits land as [${landed(obs)}] (read version+files, ${runs} run${runs === 1 ? '' : 's'}); ${other} saw the same outcome, commits and table with them landing as [${landed(otherLandings.obs)}]: timing picks the order`,
+      );
+      continue;
+    }
     const sameShape = [...theirs.values()].find((t) => t.shape === shape && t.winners !== winners);
     if (sameShape) {
       timing.push(
