@@ -14,9 +14,10 @@ export { DeletionVectorError } from './kernel/delta/dv/errors';
 export * from './kernel/delta/protocol/actions';
 export { ColumnMappingError, type ColumnMappingMode } from './kernel/delta/protocol/column-mapping';
 export { checkpointInterval } from './kernel/delta/protocol/config';
-export { assertCanWrite, protocolForSchema, UnsupportedFeatureError } from './kernel/delta/protocol/features';
+export { assertCanWrite, protocolForSchema } from './kernel/delta/protocol/features';
 export * from './kernel/delta/protocol/schema';
 export { buildStats, statsColumns } from './kernel/delta/protocol/stats';
+export { UnsupportedFeatureError } from './kernel/delta/protocol/unsupported';
 export {
   LogFormatError,
   parseCommitText,

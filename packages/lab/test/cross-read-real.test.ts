@@ -1,9 +1,10 @@
 /**
- * Delta tables cross the boundary both ways: tables the engine writes (flat, partitioned, column-mapped, with a
- * checkpoint, and the engine's update and delete on a table carrying deletion vectors) are read by the real
- * deltalake 1.6.6 with the same rows and version, and tables the real deltalake writes (append, overwrite,
- * partitioned, update, delete) are read by the engine with the same rows and version; a table deltalake creates with
- * deletion vectors enabled also requires variantType, which the engine refuses to read (docs/fidelity.md,
+ * Delta tables cross the boundary both ways: tables the engine writes (flat, partitioned, column-mapped ones it
+ * creates in name and id mode and Delta Spark's it writes into, with a checkpoint, and the engine's update and delete
+ * on a table carrying deletion vectors) are read by the real deltalake 1.6.6 with the same rows and version, and
+ * tables the real deltalake writes (append, overwrite, partitioned, update, delete) are read by the engine with the
+ * same rows and version, a table deltalake creates with deletion vectors enabled (which also requires variantType, no
+ * column being a variant) as well, and the engine's append to it keeps its protocol (docs/fidelity.md,
  * "Cross-reading"). An Iceberg table crosses both ways through one SQLite catalog with pyiceberg 0.12.0. This needs
  * the Python side (`npm run setup:python`): without it the test fails with the message that says what is missing.
  */
@@ -22,7 +23,6 @@ import {
   type Protocol,
   type StructType,
   scanIcebergTable,
-  UnsupportedFeatureError,
   update,
   withConnection,
   writeCheckpoint,
@@ -135,16 +135,15 @@ describe('tables the engine writes, read by the real deltalake 1.6.6', () => {
   });
 
   it("the engine's append, update and delete on a column-mapped table (name mode): same logical rows", async () => {
-    // The engine writes into column-mapped tables but does not create them, so the table is Delta Spark's.
     const dir = fresh();
     cpSync(fixture('delta-spark-golden', 'table-with-columnmapping-mode-name', 'delta'), dir, { recursive: true });
     const cols = ['LongType', 'StringType'];
     const t = await DeltaTable.open(dir);
     expect(t.columnMapping).toBe('name');
-    const schema: StructType = { type: 'struct', fields: t.schema.fields.filter((f) => cols.includes(f.name)) };
+    // Every column of the table, as delta-rs requires of an append; the row leaves all but two null.
     await writeDeltaTable(
       dir,
-      { kind: 'rows', schema, rows: [{ LongType: 70, StringType: 'seventy' }] },
+      { kind: 'rows', schema: t.schema, rows: [{ LongType: 70, StringType: 'seventy' }] },
       { mode: 'append' },
     );
     await update(await DeltaTable.open(dir), { predicate: 'LongType = 1', set: { StringType: "'one'" } });
@@ -156,6 +155,22 @@ describe('tables the engine writes, read by the real deltalake 1.6.6', () => {
     expect(engine.rows.map((r) => r.LongType)).not.toContain(3);
     expect(readByDeltalake(dir, cols)).toEqual(engine);
   });
+
+  for (const mode of ['name', 'id'] as const) {
+    it(`a column-mapped table the engine creates (${mode} mode, partitioned), appended to: same logical rows`, async () => {
+      const dir = fresh();
+      const options = { partitionBy: ['part'], configuration: { 'delta.columnMapping.mode': mode } };
+      await writeDeltaTable(dir, { kind: 'rows', schema: SCHEMA, rows: rowsOf(0, 5) }, options);
+      await writeDeltaTable(dir, { kind: 'rows', schema: SCHEMA, rows: rowsOf(5, 120) }, { mode: 'append' });
+      const t = await DeltaTable.open(dir);
+      expect(t.columnMapping).toBe(mode);
+      expect(t.protocol).toEqual({ minReaderVersion: 2, minWriterVersion: 5 });
+      const engine = await readByEngine(dir);
+      expect(engine).toMatchObject({ version: 1 });
+      expect(engine.rows).toHaveLength(125);
+      expect(readByDeltalake(dir)).toEqual(engine);
+    });
+  }
 
   it('a table with a checkpoint the engine wrote: same rows and version', async () => {
     const dir = fresh();
@@ -222,7 +237,7 @@ print("{}")
     expect(partedRead).toEqual(readByDeltalake(parted));
   });
 
-  it('a table with deletion vectors enabled: deltalake deletes by rewriting and requires variantType, which the engine refuses', async () => {
+  it("the engine reads deltalake's DV-enabled table with the same rows, and its append keeps the protocol", async () => {
     const dir = fresh();
     const script = `
 import sys
@@ -245,16 +260,21 @@ print("{}")
       .map((line) => JSON.parse(line) as { protocol?: Protocol; add?: Add });
     // deltalake 1.6.6 cannot write a deletion vector: its delete rewrote the file.
     expect(log.some((a) => a.add?.deletionVector)).toBe(false);
-    // It also lists variantType among the reader features though no column is a variant; the engine reads no
-    // variant, and refuses a table that requires a reader feature it lacks, as the protocol tells a reader to.
-    expect([...(log.find((a) => a.protocol)?.protocol?.readerFeatures ?? [])].sort()).toEqual([
-      'deletionVectors',
-      'variantType',
-    ]);
-    expect(readByDeltalake(dir)).toEqual({ version: 1, rows: [1, 2, 4, 5, 7, 8].map((id) => ({ id })) });
-    const read = (await DeltaTable.open(dir)).rows();
-    await expect(read).rejects.toThrow(UnsupportedFeatureError);
-    await expect(read).rejects.toThrow('unsupported reader features required: variantType;');
+    // It lists variantType among the reader features though no column is a variant; the engine reads such a table.
+    const protocol = log.find((a) => a.protocol)?.protocol;
+    expect([...(protocol?.readerFeatures ?? [])].sort()).toEqual(['deletionVectors', 'variantType']);
+    const engine = await readByEngine(dir);
+    expect(engine).toEqual({ version: 1, rows: [1, 2, 4, 5, 7, 8].map((id) => ({ id })) });
+    expect(readByDeltalake(dir)).toEqual(engine);
+
+    const schema: StructType = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] };
+    await writeDeltaTable(dir, { kind: 'rows', schema, rows: [{ id: 42 }] }, { mode: 'append' });
+    const appended = await DeltaTable.open(dir);
+    expect(appended.protocol).toEqual(protocol);
+    expect(readFileSync(join(dir, '_delta_log', '00000000000000000002.json'), 'utf8')).not.toContain('"protocol"');
+    const after = await readByEngine(dir);
+    expect(after.rows).toContainEqual({ id: 42 });
+    expect(readByDeltalake(dir)).toEqual(after);
   });
 });
 

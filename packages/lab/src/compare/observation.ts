@@ -4,6 +4,10 @@
  * actions as parsed values. Read up to a renaming of symmetric writers (symmetry.ts): the canonical form is the
  * least of the run's renamed readings, so that "vendor1 wins" and "vendor2 wins" read the same. Commits are read
  * as a set (each with its writer and readVersion): which landed first is timing, as the table's version says.
+ * Writers whose tries are timing (retry loops racing each other, attempts.ts) land in an order timing picks, and
+ * what depends on that order leaves their commits: their attempts read as null (compared as distributions instead),
+ * and each commit's readVersion and files, which follow from the versions before it, go to `landings`, in the
+ * order the commits landed, without the writer (the verdict lists other landings with all else equal as timing).
  */
 
 import { writerOutcomeOf } from '@racelab/contracts';
@@ -14,7 +18,8 @@ import type { Renaming } from './symmetry';
 export interface WriterObservation {
   name: string;
   outcome: string;
-  attempts: number;
+  /** Null for a writer whose attempts are compared as a distribution (attempts.ts). */
+  attempts: number | null;
   errorClass: string | null;
   errorMessage: string | null;
 }
@@ -23,6 +28,8 @@ export interface RunObservation {
   writers: WriterObservation[];
   table: Record<string, unknown>;
   commits: Omit<CommitSummary, 'version'>[];
+  /** The readVersion and files of the commits of writers that land in timing's order, in the order they landed. */
+  landings: Pick<CommitSummary, 'readVersion' | 'files'>[];
 }
 
 /** The table check's figures that say what the table holds (files on disk and staging leftovers vary with timing). */
@@ -76,14 +83,14 @@ function renameDeep(value: unknown, r: Renaming): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renameDeep(v, r)]));
 }
 
-/** The run read under one renaming. */
-export function observe(run: RunResult, r: Renaming): RunObservation {
+/** The run read under one renaming; `timingAttempts` names the writers whose attempts read as null. */
+export function observe(run: RunResult, r: Renaming, timingAttempts: ReadonlySet<string> = new Set()): RunObservation {
   const name = (n: string) => r.names.get(n) ?? n;
   const writers = run.writers
     .map((w) => ({
       name: name(w.name),
       outcome: writerOutcomeOf(w),
-      attempts: w.attempts,
+      attempts: timingAttempts.has(w.name) ? null : w.attempts,
       errorClass: w.errorClass,
       errorMessage: w.errorMessage === null ? null : renameText(maskIds(w.errorMessage), r),
     }))
@@ -97,12 +104,8 @@ export function observe(run: RunResult, r: Renaming): RunObservation {
         ? Object.fromEntries(Object.entries(v).map(([key, n]) => [renameKey(key, r), n]))
         : v;
   }
-  // Sorted by writer: which of two writers' commits landed first is timing, and their versions say it anyway.
-  const commits = (run.commits ?? []).map(({ version: _v, ...c }) => ({
-    ...c,
-    writer: c.writer === null ? null : name(c.writer),
-    operationParameters: renameDeep(c.operationParameters, r) as Record<string, unknown>,
-    files: c.files
+  const renameFiles = (files: CommitSummary['files']) =>
+    files
       .map((f) => ({
         ...f,
         partitionValues: Object.fromEntries(
@@ -111,13 +114,25 @@ export function observe(run: RunResult, r: Renaming): RunObservation {
       }))
       .map((f) => JSON.stringify(sortedKeys(f)))
       .sort()
-      .map((f) => JSON.parse(f) as CommitSummary['files'][number]),
-  }));
+      .map((f) => JSON.parse(f) as CommitSummary['files'][number]);
+  const inOrder = [...(run.commits ?? [])].sort((a, b) => a.version - b.version);
+  const timed = (c: CommitSummary) => c.writer !== null && timingAttempts.has(c.writer);
+  const landings = inOrder.filter(timed).map((c) => ({ readVersion: c.readVersion, files: renameFiles(c.files) }));
+  // Sorted by writer: which of two writers' commits landed first is timing, and their versions say it anyway.
+  const commits = inOrder.map((c) => {
+    const { version: _v, ...rest } = c;
+    return {
+      ...rest,
+      writer: c.writer === null ? null : name(c.writer),
+      operationParameters: renameDeep(c.operationParameters, r) as Record<string, unknown>,
+      ...(timed(c) ? { readVersion: null, files: [] } : { files: renameFiles(c.files) }),
+    };
+  });
   commits.sort((a, b) => {
     const [x, y] = [JSON.stringify(sortedKeys(a)), JSON.stringify(sortedKeys(b))];
     return x < y ? -1 : x > y ? 1 : 0;
   });
-  return sortedKeys({ writers, table: sortedKeys(table), commits }) as RunObservation;
+  return sortedKeys({ writers, table: sortedKeys(table), commits, landings }) as RunObservation;
 }
 
 /**
@@ -130,14 +145,20 @@ export function shapeOf(obs: RunObservation): RunObservation {
     ...obs,
     table: {},
     commits: obs.commits.map((c) => ({ ...c, files: c.files.map((f) => ({ ...f, numRecords: null })) })),
+    landings: obs.landings.map((l) => ({ ...l, files: l.files.map((f) => ({ ...f, numRecords: null })) })),
   };
 }
 
 /** The least (as JSON) of `read` over every renaming of the case's symmetric writers. */
-function least(run: RunResult, renamings: readonly Renaming[], read: (o: RunObservation) => RunObservation) {
+function least(
+  run: RunResult,
+  renamings: readonly Renaming[],
+  timingAttempts: ReadonlySet<string>,
+  read: (o: RunObservation) => RunObservation,
+) {
   let best: { text: string; obs: RunObservation } | null = null;
   for (const r of renamings) {
-    const obs = read(observe(run, r));
+    const obs = read(observe(run, r, timingAttempts));
     const text = JSON.stringify(obs);
     if (best === null || text < best.text) best = { text, obs };
   }
@@ -145,11 +166,19 @@ function least(run: RunResult, renamings: readonly Renaming[], read: (o: RunObse
 }
 
 /** The run's canonical reading: the least (as JSON) over every renaming of its symmetric writers. */
-export function canonicalObservation(run: RunResult, renamings: readonly Renaming[]): RunObservation {
-  return least(run, renamings, (o) => o);
+export function canonicalObservation(
+  run: RunResult,
+  renamings: readonly Renaming[],
+  timingAttempts: ReadonlySet<string> = new Set(),
+): RunObservation {
+  return least(run, renamings, timingAttempts, (o) => o);
 }
 
 /** The run's canonical shape (shapeOf), the least over every renaming. */
-export function canonicalShape(run: RunResult, renamings: readonly Renaming[]): RunObservation {
-  return least(run, renamings, shapeOf);
+export function canonicalShape(
+  run: RunResult,
+  renamings: readonly Renaming[],
+  timingAttempts: ReadonlySet<string> = new Set(),
+): RunObservation {
+  return least(run, renamings, timingAttempts, shapeOf);
 }

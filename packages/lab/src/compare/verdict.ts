@@ -5,10 +5,13 @@
  * where it parts from the other side's nearest observation, unless it is timing, listed apart: the other side saw
  * its very shape with other symmetric writers winning, or never saw these writers win but saw the same outcome
  * (as many committing, failing and with nothing to commit) with others winning. The same winners with other
- * details, or another outcome, is always a difference.
+ * details, or another outcome, is always a difference. Attempts of retry loops racing each other are timing too, and
+ * are compared as distributions (attempts.ts), and so are the order their commits land in and what each of those
+ * read and rewrote, which follows from the order: another order with all else equal is listed as timing.
  */
 import type { WriterSpec } from '../cases/catalog';
 import type { CaseResult, RunResult } from '../results/types';
+import { attemptDifferences, timingAttemptWriters } from './attempts';
 import { canonicalObservation, canonicalShape, type RunObservation } from './observation';
 import { type Renaming, renamings } from './symmetry';
 
@@ -50,10 +53,13 @@ function outcomeWords(o: RunObservation): string {
   return o.writers
     .map(
       (w) =>
-        `${w.name} ${w.outcome}${w.errorClass ? ` (${w.errorClass})` : ''}${w.attempts > 1 ? `, ${w.attempts} attempts` : ''}`,
+        `${w.name} ${w.outcome}${w.errorClass ? ` (${w.errorClass})` : ''}${(w.attempts ?? 1) > 1 ? `, ${w.attempts} attempts` : ''}`,
     )
     .join('; ');
 }
+
+/** An observation without the landings of retrying writers' commits (observation.ts). */
+const withoutLandings = (o: RunObservation): RunObservation => ({ ...o, landings: [] });
 
 interface Seen {
   obs: RunObservation;
@@ -66,10 +72,14 @@ interface Seen {
   runs: number;
 }
 
-function distinct(runs: readonly RunResult[], r: readonly Renaming[]): Map<string, Seen> {
+function distinct(
+  runs: readonly RunResult[],
+  r: readonly Renaming[],
+  timingAttempts: ReadonlySet<string>,
+): Map<string, Seen> {
   const out = new Map<string, Seen>();
   for (const run of runs) {
-    const obs = canonicalObservation(run, r);
+    const obs = canonicalObservation(run, r, timingAttempts);
     const key = JSON.stringify(obs);
     const seen = out.get(key);
     const winners = run.writers
@@ -83,7 +93,7 @@ function distinct(runs: readonly RunResult[], r: readonly Renaming[]): Map<strin
       .join(',');
     out.set(key, {
       obs,
-      shape: JSON.stringify(canonicalShape(run, r)),
+      shape: JSON.stringify(canonicalShape(run, r, timingAttempts)),
       winners,
       pattern,
       runs: (seen?.runs ?? 0) + 1,
@@ -109,6 +119,17 @@ function onlyOn(
   const seenWinners = new Set([...theirs.values()].map((t) => renamedWinners(t.obs)));
   for (const [key, { obs, runs, shape, winners, pattern }] of mine) {
     if (theirs.has(key)) continue;
+    // Retry loops racing each other land in the order timing picks; what each commit read and rewrote follows it.
+    const landed = (o: RunObservation) => o.landings.map((l) => `v${l.readVersion}+${l.files.length}`).join(' ');
+    const otherLandings = [...theirs.values()].find(
+      (t) => JSON.stringify(withoutLandings(t.obs)) === JSON.stringify(withoutLandings(obs)),
+    );
+    if (otherLandings) {
+      timing.push(
+        `${side} saw the retrying writers' commits land as [${landed(obs)}] (read version+files, ${runs} run${runs === 1 ? '' : 's'}); ${other} saw the same outcome, commits and table with them landing as [${landed(otherLandings.obs)}]: timing picks the order`,
+      );
+      continue;
+    }
     const sameShape = [...theirs.values()].find((t) => t.shape === shape && t.winners !== winners);
     if (sameShape) {
       timing.push(
@@ -145,9 +166,12 @@ function onlyOn(
 /** The verdict on a case: `emulated` and `real` are its results from the two runs, `writers` its writer specs. */
 export function compareCase(writers: readonly WriterSpec[], emulated: CaseResult, real: CaseResult): CaseVerdict {
   const r = renamings(writers);
-  const e = distinct(emulated.runs, r);
-  const x = distinct(real.runs, r);
+  const timingAttempts = new Set(timingAttemptWriters(writers).keys());
+  const e = distinct(emulated.runs, r, timingAttempts);
+  const x = distinct(real.runs, r, timingAttempts);
   const [a, b] = [onlyOn('emulated', e, x), onlyOn('real', x, e)];
-  const differences = [...a.differences, ...b.differences];
-  return { id: emulated.id, agree: differences.length === 0, differences, timing: [...a.timing, ...b.timing] };
+  const attempts = attemptDifferences(writers, emulated.runs, real.runs);
+  const differences = [...a.differences, ...b.differences, ...attempts.differences];
+  const timing = [...a.timing, ...b.timing, ...attempts.timing];
+  return { id: emulated.id, agree: differences.length === 0, differences, timing };
 }

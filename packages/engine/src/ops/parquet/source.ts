@@ -36,9 +36,22 @@ export interface PreparedSource {
 
 const INTEGER_RANK: Partial<Record<string, number>> = { byte: 1, short: 2, integer: 3, long: 4 };
 
+/** A type without its struct fields' metadata (column mapping annotations), which says nothing of the values. */
+function bare(t: DeltaType): DeltaType {
+  if (typeof t === 'string') return t;
+  switch (t.type) {
+    case 'struct':
+      return { ...t, fields: t.fields.map((f) => ({ ...f, type: bare(f.type), metadata: {} })) };
+    case 'array':
+      return { ...t, elementType: bare(t.elementType) };
+    case 'map':
+      return { ...t, keyType: bare(t.keyType), valueType: bare(t.valueType) };
+  }
+}
+
 /** Whether values of `from` can be written into a column of `to` without loss. */
 function widens(from: DeltaType, to: DeltaType): boolean {
-  if (JSON.stringify(from) === JSON.stringify(to)) return true;
+  if (JSON.stringify(bare(from)) === JSON.stringify(bare(to))) return true;
   if (typeof from !== 'string' || typeof to !== 'string') return false;
   const a = INTEGER_RANK[from];
   const b = INTEGER_RANK[to];
@@ -83,6 +96,22 @@ export async function prepareSource(
   const columns = source.schema.fields.map((f) => `${sqlString(f.name)}: ${sqlString(deltaToDuckType(f.type))}`);
   const sql = `SELECT * FROM read_json(${sqlString(file)}, format='newline_delimited', columns={${columns.join(', ')}})`;
   return { sql, positioned: false, schema: source.schema, dispose: () => rm(file, { force: true }) };
+}
+
+/**
+ * The columns a write brings to an existing table, matched as delta-rs 1.6.6 matches them (measured with the real
+ * deltalake 1.6.6, `write_deltalake(…, mode="append" | "overwrite")`): as many columns as the table, in any order,
+ * each named exactly as one of the table's. A name that differs from the table's only by case is no match.
+ */
+export function assertSameColumns(data: StructType, table: StructType): void {
+  if (data.fields.length !== table.fields.length) {
+    throw new SchemaMismatchError(
+      `Cannot cast schema, number of fields does not match: ${data.fields.length} vs ${table.fields.length}`,
+    );
+  }
+  const names = new Set(table.fields.map((f) => f.name));
+  const stranger = data.fields.find((f) => !names.has(f.name));
+  if (stranger) throw new SchemaMismatchError(`Field ${stranger.name} not found in schema`);
 }
 
 /**

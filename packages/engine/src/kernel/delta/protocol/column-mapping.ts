@@ -3,7 +3,8 @@
  * `delta.columnMapping.mode` = `name` or `id`, every field, nested or not, carries a physical name
  * (`delta.columnMapping.physicalName`) and an id (`delta.columnMapping.id`, the Parquet field_id). Data files
  * use the physical names (and, in `id` mode, are matched by field id), and so do the log's partition values and
- * stats; users see the logical names (`StructField.name`) only. Pure: no I/O.
+ * stats; users see the logical names (`StructField.name`) only. A new table asked for a mode gets both on every field
+ * (`assignColumnMapping`) and the highest id as `delta.columnMapping.maxColumnId`. Pure: no I/O.
  */
 import type { Protocol } from './actions';
 import { SchemaError, type StructField, type StructType } from './schema';
@@ -13,6 +14,7 @@ export type ColumnMappingMode = 'none' | 'name' | 'id';
 
 export const PHYSICAL_NAME_KEY = 'delta.columnMapping.physicalName';
 export const COLUMN_ID_KEY = 'delta.columnMapping.id';
+export const MAX_COLUMN_ID_KEY = 'delta.columnMapping.maxColumnId';
 const MODE_KEY = 'delta.columnMapping.mode';
 
 export class ColumnMappingError extends SchemaError {
@@ -27,10 +29,48 @@ export function columnMappingMode(protocol: Protocol, configuration: Record<stri
   const supported =
     protocol.minReaderVersion === 2 ||
     (protocol.minReaderVersion === 3 && (protocol.readerFeatures ?? []).includes('columnMapping'));
+  return supported ? requestedColumnMapping(configuration) : 'none';
+}
+
+/** The mode the table properties ask for, whatever the protocol: `none` when the property is absent. */
+export function requestedColumnMapping(configuration: Record<string, string | null>): ColumnMappingMode {
   const mode = configuration[MODE_KEY];
-  if (!supported || mode === undefined || mode === null) return 'none';
+  if (mode === undefined || mode === null) return 'none';
   if (mode === 'none' || mode === 'name' || mode === 'id') return mode;
   throw new ColumnMappingError(`unknown ${MODE_KEY} '${mode}': it must be none, name or id`);
+}
+
+/**
+ * The schema of a new column-mapped table: every field at every depth (struct fields inside arrays and maps too) gets
+ * the next id, counting from 1 in the order a field comes before the fields nested in it (as delta-rs 1.6.6 numbers
+ * them), and a physical name from `physicalNameFor` (`col-<uuid>`); annotations a field already had are replaced.
+ * `maxColumnId` is the last id given.
+ */
+export function assignColumnMapping(
+  schema: StructType,
+  physicalNameFor: () => string,
+): { schema: StructType; maxColumnId: number } {
+  let id = 0;
+  const annotate = (type: StructField['type']): StructField['type'] => {
+    if (typeof type === 'string') return type;
+    switch (type.type) {
+      case 'struct':
+        return annotateStruct(type);
+      case 'array':
+        return { ...type, elementType: annotate(type.elementType) };
+      case 'map':
+        return { ...type, keyType: annotate(type.keyType), valueType: annotate(type.valueType) };
+    }
+  };
+  const annotateStruct = (struct: StructType): StructType => ({
+    ...struct,
+    fields: struct.fields.map((f) => {
+      const metadata = { ...f.metadata, [COLUMN_ID_KEY]: ++id, [PHYSICAL_NAME_KEY]: physicalNameFor() };
+      return { ...f, metadata, type: annotate(f.type) };
+    }),
+  });
+  const annotated = annotateStruct(schema);
+  return { schema: annotated, maxColumnId: id };
 }
 
 /** The name a field has in data files, partition values and stats: its physical name when mapping is on. */

@@ -3,7 +3,9 @@
  * may read or write a table with a given protocol. Pure: no I/O.
  */
 import type { Protocol } from './actions';
+import { requestedColumnMapping } from './column-mapping';
 import { type StructType, schemaUses } from './schema';
+import { UnsupportedFeatureError } from './unsupported';
 
 /**
  * Reader features this engine implements; any other is refused by name, never misread.
@@ -15,6 +17,9 @@ import { type StructType, schemaUses } from './schema';
  * - `vacuumProtocolCheck`: nothing to do when reading. It asks that VACUUM run the writer protocol check before
  *   deleting anything; it is a reader feature too only so that older vacuums, which checked reader features
  *   alone, refuse the table.
+ * - `variantType` (and its preview name): a table that requires it but has no column of type `variant` reads like
+ *   any other (delta-rs 1.6.x lists it on every table it creates with deletion vectors). The engine reads no variant
+ *   values, so a schema holding a `variant` column, at any depth, is refused at open, naming the column (schema.ts).
  */
 export const SUPPORTED_READER_FEATURES = new Set([
   'timestampNtz',
@@ -22,25 +27,23 @@ export const SUPPORTED_READER_FEATURES = new Set([
   'v2Checkpoint',
   'vacuumProtocolCheck',
   'deletionVectors',
+  'variantType',
+  'variantType-preview',
 ]);
-export class UnsupportedFeatureError extends Error {
-  override name = 'UnsupportedFeatureError';
-}
 
 /**
- * The protocol delta-rs gives a new table: reader 1 / writer 2, or reader 3 / writer 7 with the
- * `timestampNtz` feature when any column is a naive timestamp.
+ * The protocol a new table needs: reader 1 / writer 2 as delta-rs gives it, or reader 3 / writer 7 with the
+ * `timestampNtz` feature when any column is a naive timestamp. Column mapping (`delta.columnMapping.mode` name or id)
+ * needs reader 2 / writer 5, or, on a table with features, `columnMapping` among both lists (PROTOCOL.md "Column
+ * Mapping"; delta-rs 1.6.6 leaves it out of the lists there, which makes readers ignore the mode).
  */
-export function protocolForSchema(schema: StructType): Protocol {
+export function protocolForSchema(schema: StructType, configuration: Record<string, string | null> = {}): Protocol {
+  const mapped = requestedColumnMapping(configuration) !== 'none';
   if (schemaUses(schema, 'timestamp_ntz')) {
-    return {
-      minReaderVersion: 3,
-      minWriterVersion: 7,
-      readerFeatures: ['timestampNtz'],
-      writerFeatures: ['timestampNtz'],
-    };
+    const features = mapped ? ['timestampNtz', 'columnMapping'] : ['timestampNtz'];
+    return { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: features, writerFeatures: [...features] };
   }
-  return { minReaderVersion: 1, minWriterVersion: 2 };
+  return mapped ? { minReaderVersion: 2, minWriterVersion: 5 } : { minReaderVersion: 1, minWriterVersion: 2 };
 }
 
 /** Throws, naming the feature, when reading the table's data needs something this engine lacks. */

@@ -2,6 +2,7 @@
  * The Delta schema as the Delta protocol writes it in `metaData.schemaString`, and its mapping to the
  * DuckDB types that the data layer reads and writes Parquet with. Pure: no I/O.
  */
+import { UnsupportedFeatureError } from './unsupported';
 
 export type PrimitiveTypeName =
   | 'string'
@@ -195,13 +196,29 @@ export function parseSchemaString(schemaString: string): StructType {
   return parsed as StructType;
 }
 
+/** The column a `checkType` position names, without the schema root: `payload`, `meta.tags[]`. */
+const columnAt = (where: string): string => where.replace(/^schema\.?/, '');
+
+/**
+ * A `variant` column (PROTOCOL.md "Variant Data Type": the type `"variant"`, or `{"type": "variant"}` as an array's
+ * element or a map's value) holds binary-encoded values this engine does not decode: the table is refused, naming
+ * the column, rather than read without it.
+ */
+function refuseVariant(where: string): never {
+  throw new UnsupportedFeatureError(
+    `column '${columnAt(where)}' is of type variant (table feature variantType), which this engine does not read; it refuses the table rather than misread it`,
+  );
+}
+
 function checkType(t: unknown, where: string): void {
+  if (t === 'variant') refuseVariant(where);
   if (typeof t === 'string') {
     if (!(t in PRIMITIVE_TO_DUCK) && !DECIMAL_RE.test(t)) throw new SchemaError(`${where}: unsupported type '${t}'`);
     return;
   }
   if (!t || typeof t !== 'object') throw new SchemaError(`${where}: type must be a string or an object`);
   const o = t as Record<string, unknown>;
+  if (o.type === 'variant') refuseVariant(where);
   if (o.type === 'struct') {
     if (!Array.isArray(o.fields)) throw new SchemaError(`${where}: struct without fields`);
     for (const f of o.fields as Record<string, unknown>[]) {

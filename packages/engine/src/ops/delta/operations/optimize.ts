@@ -10,7 +10,8 @@
 import { compactionBins } from '../../../kernel/delta/compaction-bins';
 import type { Action, Add } from '../../../kernel/delta/protocol/actions';
 import { targetFileSize } from '../../../kernel/delta/protocol/config';
-import { assertCanWrite, UnsupportedFeatureError } from '../../../kernel/delta/protocol/features';
+import { assertCanWrite } from '../../../kernel/delta/protocol/features';
+import { UnsupportedFeatureError } from '../../../kernel/delta/protocol/unsupported';
 import { DEFAULT_MAX_RETRIES } from '../../../kernel/retry/policy';
 import { withConnection } from '../../parquet/duck';
 import { type CommitOptions, removeFor, Transaction } from '../commit/transaction';

@@ -7,7 +7,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { appendOnlyViolation } from '../../../kernel/conflict/errors';
 import { isAppendOnly } from '../../../kernel/delta/protocol/config';
-import { UnsupportedFeatureError } from '../../../kernel/delta/protocol/features';
+import { UnsupportedFeatureError } from '../../../kernel/delta/protocol/unsupported';
 import { parsePredicate, renderSql } from '../../../kernel/sql/index';
 import type { DeltaTable } from '../table';
 

@@ -7,16 +7,28 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Action, Add, Metadata, Remove } from '../../../kernel/delta/protocol/actions';
+import {
+  assignColumnMapping,
+  type ColumnMappingMode,
+  MAX_COLUMN_ID_KEY,
+  requestedColumnMapping,
+} from '../../../kernel/delta/protocol/column-mapping';
 import { checkpointInterval, isAppendOnly, targetFileSize } from '../../../kernel/delta/protocol/config';
 import { assertCanWrite, protocolForSchema } from '../../../kernel/delta/protocol/features';
-import { type StructType, schemaToString } from '../../../kernel/delta/protocol/schema';
+import { parseSchemaString, type StructType, schemaToString } from '../../../kernel/delta/protocol/schema';
 import { statsColumns } from '../../../kernel/delta/protocol/stats';
 import { type Expr, parsePredicate, renderExpression, renderSql } from '../../../kernel/sql/index';
 import type { ObjectStore } from '../../../storage/object-store';
 import { withConnection } from '../../parquet/duck';
 import { type WrittenFiles, writeDataFiles, writeRowsFile } from '../../parquet/parquet-write';
 import { SMALL_WRITE_ROWS, smallRowsColumns } from '../../parquet/small-rows';
-import { conformToSchema, type DataSource, prepareSource, SchemaMismatchError } from '../../parquet/source';
+import {
+  assertSameColumns,
+  conformToSchema,
+  type DataSource,
+  prepareSource,
+  SchemaMismatchError,
+} from '../../parquet/source';
 import { commit } from '../commit/commit';
 import { buildCommitInfo } from '../commit/commit-info';
 import { type CommitOptions, removeFor, Transaction } from '../commit/transaction';
@@ -46,7 +58,10 @@ export interface WriteOptions extends CommitOptions {
   /** With mode 'overwrite': replace only the rows matching this predicate (delta-rs `predicate=`). */
   predicate?: string;
   partitionBy?: string[];
-  /** Table properties for a new table (e.g. `delta.isolationLevel`). */
+  /**
+   * Table properties for a new table (e.g. `delta.isolationLevel`). `delta.columnMapping.mode` name or id makes a
+   * column-mapped table: ids and physical names on every field, `delta.columnMapping.maxColumnId`, its protocol.
+   */
   configuration?: Record<string, string | null>;
   name?: string;
   description?: string;
@@ -73,7 +88,10 @@ async function openIfExists(location: TableLocation): Promise<DeltaTable | null>
   }
 }
 
-/** The metaData action of a new table. */
+/**
+ * The metaData action of a new table. With `delta.columnMapping.mode` name or id, every field gets an id and a
+ * physical name `col-<uuid>`, and the configuration the highest id as `delta.columnMapping.maxColumnId`.
+ */
 export function newTableMetadata(
   schema: StructType,
   options: Pick<WriteOptions, 'partitionBy' | 'configuration' | 'name' | 'description'> = {},
@@ -84,15 +102,35 @@ export function newTableMetadata(
       throw new SchemaMismatchError(`partition column ${c} is not a column of the data`);
     }
   }
+  const configuration = options.configuration ?? {};
+  const mapped =
+    requestedColumnMapping(configuration) === 'none' ? null : assignColumnMapping(schema, () => `col-${randomUUID()}`);
   return {
     id: randomUUID(),
     name: options.name ?? null,
     description: options.description ?? null,
     format: { provider: 'parquet', options: {} },
-    schemaString: schemaToString(schema),
+    schemaString: schemaToString(mapped?.schema ?? schema),
     partitionColumns: partitionBy,
     createdTime: Date.now(),
-    configuration: options.configuration ?? {},
+    configuration: mapped ? { ...configuration, [MAX_COLUMN_ID_KEY]: String(mapped.maxColumnId) } : configuration,
+  };
+}
+
+/** What a write writes under: the table's schema, metadata and column mapping, or those of the table it creates. */
+interface TableShape {
+  schema: StructType;
+  metadata: Metadata;
+  columnMapping: ColumnMappingMode;
+}
+
+function tableShape(table: DeltaTable | null, dataSchema: StructType, options: WriteOptions): TableShape {
+  if (table) return { schema: table.schema, metadata: table.metadata, columnMapping: table.columnMapping };
+  const metadata = newTableMetadata(dataSchema, options);
+  return {
+    schema: parseSchemaString(metadata.schemaString),
+    metadata,
+    columnMapping: requestedColumnMapping(metadata.configuration),
   };
 }
 
@@ -140,7 +178,7 @@ export async function prepareWrite(
       store,
       schema,
       statsColumns: statsColumns(schema, metadata.partitionColumns, metadata.configuration),
-      ...(table && { columnMapping: table.columnMapping }),
+      columnMapping: small.columnMapping,
       columns: small.columns,
       rows: small.rows,
     });
@@ -162,8 +200,8 @@ export async function prepareWrite(
     return await withConnection(async (conn) => {
       const prepared = await prepareSource(conn, data, staging);
       try {
-        const schema = table?.schema ?? prepared.schema;
-        const metadata = table?.metadata ?? newTableMetadata(schema, options);
+        if (table) assertSameColumns(prepared.schema, table.schema);
+        const { schema, metadata, columnMapping } = tableShape(table, prepared.schema, options);
         const expr = table && options.predicate !== undefined ? parsePredicate(options.predicate, schema) : null;
         // Positions let a row cap stream; a predicate overwrite mixes in rescued rows, which have none.
         const positioned = prepared.positioned && !expr;
@@ -179,7 +217,7 @@ export async function prepareWrite(
           source: replaced?.source ?? source,
           positioned,
           targetFileSize: targetFileSize(metadata.configuration),
-          ...(table && { columnMapping: table.columnMapping }),
+          columnMapping,
           ...(options.rowsPerFile !== undefined && { rowsPerFile: options.rowsPerFile }),
         });
         return writeOperation({ store, table, metadata, schema, mode, options, started, written, expr, replaced });
@@ -202,10 +240,11 @@ function smallWrite(data: DataSource, table: DeltaTable | null, options: WriteOp
   if (options.rowsPerFile !== undefined && options.rowsPerFile < data.rows.length) return null;
   if (table ? table.partitionColumns.length > 0 || hasRowChecks(table) : (options.partitionBy ?? []).length > 0)
     return null;
-  const schema = table?.schema ?? data.schema;
-  const columns = smallRowsColumns(data, schema);
+  if (table) assertSameColumns(data.schema, table.schema);
+  const shape = tableShape(table, data.schema, options);
+  const columns = smallRowsColumns(data, shape.schema);
   if (!columns) return null;
-  return { schema, metadata: table?.metadata ?? newTableMetadata(schema, options), columns, rows: data.rows.length };
+  return { ...shape, columns, rows: data.rows.length };
 }
 
 interface WrittenWrite {
@@ -261,7 +300,7 @@ function writeOperation(w: WrittenWrite): PreparedOperation {
         operationMetrics: metrics,
       }),
     },
-    { protocol: protocolForSchema(schema) },
+    { protocol: protocolForSchema(schema, metadata.configuration) },
     { metaData: metadata },
     ...fileActions,
     ...(options.appTransactions ?? []).map((txn) => ({ txn })),
