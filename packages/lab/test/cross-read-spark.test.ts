@@ -1,0 +1,337 @@
+/**
+ * Delta tables cross the boundary both ways with the real Delta Spark 4.4.0 on Spark 4.2.0: tables the engine writes
+ * (flat, partitioned after its update and delete, column-mapped ones it creates in name and id mode and Spark's golden
+ * one it commits on, one with its checkpoint, its commits on tables carrying deletion vectors) are read by Spark with
+ * the same rows and version; a table Spark writes with deletion vectors, column mapping by name, a checkpoint, its
+ * `.crc` files and `_staged_commits` folder in `_delta_log` is read by the engine with the same rows and version
+ * (docs/fidelity.md, "Cross-reading"). All Spark work runs in one JVM: python/tests/spark_tables.py, started once.
+ *
+ * It needs the Python side with Spark (`npm run setup:python`). Without Spark it is skipped with the reason in its
+ * name, except under CI, where it fails with that reason.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import {
+  type Add,
+  DeltaTable,
+  deleteRows,
+  type StructType,
+  update,
+  writeCheckpoint,
+  writeDeltaTable,
+} from '@racelab/engine';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from '../../../fixtures';
+import { REPO_ROOT } from '../src/build/repo-root';
+import { PythonSideMissingError, pythonEnv } from '../src/real/python-env';
+import { sparkHostCommand } from '../src/real/spark-host';
+
+type Row = Record<string, unknown>;
+interface Read {
+  version: number;
+  rows: Row[];
+}
+
+/** Why the suite cannot run here, or null when it can. */
+async function sparkMissing(): Promise<string | null> {
+  try {
+    await pythonEnv('delta-spark');
+    return null;
+  } catch (e) {
+    if (e instanceof PythonSideMissingError && !process.env.CI) return e.message;
+    throw e;
+  }
+}
+const missing = await sparkMissing();
+
+/** How long the session may take to start, and one task to run (2 shared cores: a JVM starts in ~10-30 s). */
+const START_MS = 180_000;
+const TASK_MS = 120_000;
+
+/** The one Spark session of this file: a task per line on its stdin, an answer per line on its stdout. */
+class SparkTables {
+  private readonly answers: AsyncIterator<string>;
+  private stderr = '';
+  private readonly exited: Promise<number | null>;
+
+  private constructor(private readonly child: ChildProcessWithoutNullStreams) {
+    this.answers = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    child.stderr.on('data', (d: Buffer) => {
+      this.stderr = (this.stderr + d.toString()).slice(-4000);
+    });
+    this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  }
+
+  static async start(): Promise<{ spark: SparkTables; ready: { ready: number; spark: string } }> {
+    const host = sparkHostCommand(await pythonEnv('delta-spark'));
+    const child = spawn(host.command, ['-m', 'tests.spark_tables'], {
+      cwd: REPO_ROOT,
+      env: host.env,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const spark = new SparkTables(child);
+    return { spark, ready: await spark.next() };
+  }
+
+  private async next<T>(): Promise<T> {
+    const line = await this.answers.next();
+    if (line.done) throw new Error(`the Spark session ended: ${this.stderr}`);
+    return JSON.parse(line.value) as T;
+  }
+
+  /** Runs one task; a failed one is an exception with Spark's message. */
+  async ask<T>(task: object): Promise<T> {
+    this.child.stdin.write(`${JSON.stringify(task)}\n`);
+    const answer = await this.next<T & { error?: string }>();
+    if (answer.error) throw new Error(`Spark: ${answer.error}`);
+    return answer;
+  }
+
+  sql = (...statements: string[]): Promise<object> => this.ask({ sql: statements });
+
+  /** The table as Spark reads it. */
+  read = async (dir: string, columns: string[] = []): Promise<Read> => {
+    const r = await this.ask<Read>({ read: dir, columns });
+    return { version: r.version, rows: sorted(r.rows) };
+  };
+
+  /** Ends stdin (the session stops); the process group is stopped if it has not exited in time. */
+  async stop(): Promise<void> {
+    this.child.stdin.end();
+    const bound = setTimeout(() => {
+      if (this.child.pid) process.kill(-this.child.pid, 'SIGKILL');
+    }, 30_000);
+    await this.exited;
+    clearTimeout(bound);
+  }
+}
+
+/** Rows in one order, numbers as numbers, so two readers' answers compare as values. */
+function sorted(rows: Row[]): Row[] {
+  const plain = rows.map((r) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])),
+  );
+  return plain.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+}
+
+const readByEngine = async (dir: string, columns: string[] = []): Promise<Read> => {
+  const t = await DeltaTable.open(dir);
+  const listed = columns.length ? columns.map((c) => `"${c}"`).join(', ') : '*';
+  return { version: t.version, rows: sorted(await t.query((rel) => `SELECT ${listed} FROM (${rel})`)) };
+};
+
+const SCHEMA: StructType = {
+  type: 'struct',
+  fields: [
+    { name: 'id', type: 'long', nullable: true, metadata: {} },
+    { name: 'name', type: 'string', nullable: true, metadata: {} },
+    { name: 'part', type: 'string', nullable: true, metadata: {} },
+  ],
+};
+const rowsOf = (from: number, n: number): Row[] =>
+  Array.from({ length: n }, (_, i) => ({ id: from + i, name: `n${from + i}`, part: (from + i) % 2 ? 'odd' : 'even' }));
+
+/** Every action of the table's commits, oldest first. */
+const logActions = (dir: string): { add?: Add; protocol?: object }[] =>
+  readdirSync(join(dir, '_delta_log'))
+    .filter((f) => /^\d{20}\.json$/.test(f))
+    .sort()
+    .flatMap((f) =>
+      readFileSync(join(dir, '_delta_log', f), 'utf8')
+        .trim()
+        .split('\n'),
+    )
+    .map((line) => JSON.parse(line));
+
+describe.skipIf(missing !== null)(
+  `Delta tables cross both ways with the real Delta Spark 4.4.0 (Spark 4.2.0)${missing ? ` (skipped: ${missing})` : ''}`,
+  () => {
+    const work = mkdtempSync(join(tmpdir(), 'racelab-cross-spark-'));
+    let tables = 0;
+    const fresh = (): string => join(work, `t${tables++}`);
+    let spark: SparkTables;
+
+    beforeAll(async () => {
+      const started = Date.now();
+      const up = await SparkTables.start();
+      spark = up.spark;
+      expect(up.ready.spark).toBe('4.2.0');
+      console.info(`the Spark session was up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }, START_MS);
+    afterAll(async () => {
+      await spark?.stop();
+      rmSync(work, { recursive: true, force: true });
+    }, 60_000);
+
+    describe('tables the engine writes, read by Delta Spark', () => {
+      it(
+        'a flat table: same rows and version',
+        async () => {
+          const dir = fresh();
+          await writeDeltaTable(dir, { kind: 'rows', schema: SCHEMA, rows: rowsOf(0, 5) });
+          await writeDeltaTable(dir, { kind: 'rows', schema: SCHEMA, rows: rowsOf(5, 3) }, { mode: 'append' });
+          const engine = await readByEngine(dir);
+          expect(engine).toMatchObject({ version: 1 });
+          expect(engine.rows).toHaveLength(8);
+          expect(await spark.read(dir)).toEqual(engine);
+        },
+        TASK_MS,
+      );
+
+      it(
+        'a partitioned table, updated and deleted from by the engine: same rows and version',
+        async () => {
+          const dir = fresh();
+          await writeDeltaTable(dir, { kind: 'rows', schema: SCHEMA, rows: rowsOf(0, 6) }, { partitionBy: ['part'] });
+          await update(await DeltaTable.open(dir), { predicate: 'id = 2', set: { name: "'two'" } });
+          await deleteRows(await DeltaTable.open(dir), "part = 'odd' AND id > 2");
+          const engine = await readByEngine(dir);
+          expect(engine.version).toBe(2);
+          expect(engine.rows.map((r) => r.id)).toEqual([0, 1, 2, 4]);
+          expect(engine.rows.find((r) => r.id === 2)?.name).toBe('two');
+          expect(await spark.read(dir)).toEqual(engine);
+        },
+        TASK_MS,
+      );
+
+      for (const mode of ['name', 'id'] as const) {
+        it(
+          `a column-mapped table the engine creates (${mode} mode, partitioned), appended to: same rows and version`,
+          async () => {
+            const dir = fresh();
+            const options = { partitionBy: ['part'], configuration: { 'delta.columnMapping.mode': mode } };
+            await writeDeltaTable(dir, { kind: 'rows', schema: SCHEMA, rows: rowsOf(0, 5) }, options);
+            await writeDeltaTable(dir, { kind: 'rows', schema: SCHEMA, rows: rowsOf(5, 20) }, { mode: 'append' });
+            expect((await DeltaTable.open(dir)).columnMapping).toBe(mode);
+            const engine = await readByEngine(dir);
+            expect(engine).toMatchObject({ version: 1 });
+            expect(engine.rows).toHaveLength(25);
+            expect(await spark.read(dir)).toEqual(engine);
+          },
+          TASK_MS,
+        );
+      }
+
+      it(
+        "the engine's append, update and delete on Spark's golden column-mapped table (name mode): same rows and version",
+        async () => {
+          const dir = fresh();
+          cpSync(fixture('delta-spark-golden', 'table-with-columnmapping-mode-name', 'delta'), dir, {
+            recursive: true,
+          });
+          const cols = ['LongType', 'StringType'];
+          const t = await DeltaTable.open(dir);
+          expect(t.columnMapping).toBe('name');
+          await writeDeltaTable(
+            dir,
+            { kind: 'rows', schema: t.schema, rows: [{ LongType: 70, StringType: 'seventy' }] },
+            { mode: 'append' },
+          );
+          await update(await DeltaTable.open(dir), { predicate: 'LongType = 1', set: { StringType: "'one'" } });
+          await deleteRows(await DeltaTable.open(dir), 'LongType = 3');
+          const engine = await readByEngine(dir, cols);
+          expect(engine.version).toBe(3);
+          expect(engine.rows).toContainEqual({ LongType: 70, StringType: 'seventy' });
+          expect(engine.rows).toContainEqual({ LongType: 1, StringType: 'one' });
+          expect(engine.rows.map((r) => r.LongType)).not.toContain(3);
+          expect(await spark.read(dir, cols)).toEqual(engine);
+        },
+        TASK_MS,
+      );
+
+      it(
+        'a table with a checkpoint the engine wrote: same rows and version',
+        async () => {
+          const dir = fresh();
+          await writeDeltaTable(dir, { kind: 'rows', schema: SCHEMA, rows: rowsOf(0, 2) });
+          for (let i = 1; i <= 3; i++)
+            await writeDeltaTable(dir, { kind: 'rows', schema: SCHEMA, rows: rowsOf(i * 10, 2) }, { mode: 'append' });
+          const t = await DeltaTable.open(dir);
+          await writeCheckpoint(t.store, t.state);
+          expect(existsSync(join(dir, '_delta_log', '00000000000000000003.checkpoint.parquet'))).toBe(true);
+          await writeDeltaTable(dir, { kind: 'rows', schema: SCHEMA, rows: rowsOf(90, 1) }, { mode: 'append' });
+          // Without the commits before the checkpoint, a reader can only start from the engine's checkpoint.
+          for (let v = 0; v < 3; v++) rmSync(join(dir, '_delta_log', `${String(v).padStart(20, '0')}.json`));
+          const engine = await readByEngine(dir);
+          expect(engine).toMatchObject({ version: 4 });
+          expect(engine.rows).toHaveLength(9);
+          expect(await spark.read(dir)).toEqual(engine);
+        },
+        TASK_MS,
+      );
+
+      it(
+        "the engine's update and delete on a table carrying deletion vectors: same rows and version",
+        async () => {
+          const dir = fresh();
+          cpSync(fixture('delta-golden', 'table-with-dv-small'), dir, { recursive: true });
+          const before = await readByEngine(dir);
+          expect(await spark.read(dir)).toEqual(before);
+          const column = (await DeltaTable.open(dir)).schema.fields[0]?.name ?? '';
+          const values = before.rows.map((r) => Number(r[column])).sort((a, b) => a - b);
+          await update(await DeltaTable.open(dir), { predicate: `${column} = ${values[0]}`, set: { [column]: '100' } });
+          await deleteRows(await DeltaTable.open(dir), `${column} = ${values[1]}`);
+          const engine = await readByEngine(dir);
+          expect(engine.version).toBe(before.version + 2);
+          expect(engine.rows).toHaveLength(before.rows.length - 1);
+          expect(await spark.read(dir)).toEqual(engine);
+        },
+        TASK_MS,
+      );
+    });
+
+    describe('a table Delta Spark writes, read by the engine', () => {
+      it('deletion vectors, column mapping by name, a checkpoint, .crc files and _staged_commits: same rows and version; the engine commits on it and Spark reads those', async () => {
+        const dir = fresh();
+        const table = `delta.\`${dir}\``;
+        const parts = (from: number, to: number) =>
+          `INSERT INTO ${table} SELECT id, concat('n', id), IF(id % 2 = 1, 'odd', 'even') FROM range(${from}, ${to})`;
+        await spark.sql(
+          `CREATE TABLE ${table} (id BIGINT, name STRING, part STRING) USING delta PARTITIONED BY (part) TBLPROPERTIES (` +
+            "'delta.enableDeletionVectors' = 'true', 'delta.columnMapping.mode' = 'name', 'delta.checkpointInterval' = '3')",
+          parts(0, 20),
+          parts(20, 30),
+          `DELETE FROM ${table} WHERE id % 5 = 0`,
+          `UPDATE ${table} SET name = 'upd' WHERE id = 7`,
+          `ALTER TABLE ${table} RENAME COLUMN name TO label`,
+        );
+        const log = readdirSync(join(dir, '_delta_log'));
+        // What the log holds besides commits and checkpoints, which the engine's reader must pass over.
+        expect(log).toContain('00000000000000000005.crc');
+        expect(log).toContain('_staged_commits');
+        expect(log).toContain('00000000000000000003.checkpoint.parquet');
+        // The delete and the update wrote deletion vectors instead of rewriting files.
+        expect(logActions(dir).filter((a) => a.add?.deletionVector).length).toBeGreaterThan(0);
+
+        const written = await spark.read(dir);
+        expect(written.version).toBe(5);
+        expect(written.rows).toHaveLength(24);
+        expect(written.rows).toContainEqual({ id: 7, label: 'upd', part: 'odd' });
+        const engine = await readByEngine(dir);
+        expect(engine).toEqual(written);
+        const opened = await DeltaTable.open(dir);
+        expect(opened.columnMapping).toBe('name');
+        expect(opened.protocol.readerFeatures).toEqual(expect.arrayContaining(['deletionVectors', 'columnMapping']));
+
+        // The engine's commits on Spark's table, read back by Spark.
+        await writeDeltaTable(
+          dir,
+          { kind: 'rows', schema: opened.schema, rows: [{ id: 100, label: 'hundred', part: 'even' }] },
+          { mode: 'append' },
+        );
+        await update(await DeltaTable.open(dir), { predicate: 'id = 8', set: { label: "'eight'" } });
+        await deleteRows(await DeltaTable.open(dir), 'id = 9');
+        const after = await readByEngine(dir);
+        expect(after.version).toBe(8);
+        expect(after.rows).toHaveLength(24);
+        expect(after.rows).toContainEqual({ id: 100, label: 'hundred', part: 'even' });
+        expect(after.rows).toContainEqual({ id: 8, label: 'eight', part: 'even' });
+        expect(await spark.read(dir)).toEqual(after);
+      }, 300_000);
+    });
+  },
+);
