@@ -307,6 +307,18 @@ describe.skipIf(missing !== null)(
         // The delete and the update wrote deletion vectors instead of rewriting files.
         expect(logActions(dir).filter((a) => a.add?.deletionVector).length).toBeGreaterThan(0);
 
+        // A staged commit is not the table's until a catalog publishes it: neither reader may take it. This one
+        // would add the first insert's rows again as version 6.
+        const staged = join(
+          dir,
+          '_delta_log',
+          '_staged_commits',
+          '00000000000000000006.3b9e6a3c-5d1f-4d0b-9a52-0c2b1e1f4a77.json',
+        );
+        cpSync(join(dir, '_delta_log', '00000000000000000001.json'), staged);
+        // The log cleaned up before Spark's checkpoint: both readers must start from it (it holds the deletion vectors).
+        for (let v = 0; v < 3; v++) rmSync(join(dir, '_delta_log', `${String(v).padStart(20, '0')}.json`));
+
         const written = await spark.read(dir);
         expect(written.version).toBe(5);
         expect(written.rows).toHaveLength(24);
@@ -330,6 +342,13 @@ describe.skipIf(missing !== null)(
         expect(after.rows).toHaveLength(24);
         expect(after.rows).toContainEqual({ id: 100, label: 'hundred', part: 'even' });
         expect(after.rows).toContainEqual({ id: 8, label: 'eight', part: 'even' });
+        expect(await spark.read(dir)).toEqual(after);
+
+        // The engine's checkpoint of it (deletion vectors and physical names inside), the only start Spark has.
+        const last = await DeltaTable.open(dir);
+        await writeCheckpoint(last.store, last.state);
+        for (let v = 3; v < 8; v++) rmSync(join(dir, '_delta_log', `${String(v).padStart(20, '0')}.json`));
+        expect(await readByEngine(dir)).toEqual(after);
         expect(await spark.read(dir)).toEqual(after);
       }, 300_000);
     });
