@@ -7,7 +7,8 @@ on stdout (Spark's own logging goes to stderr). Tasks:
 
 - `{"sql": [statements]}` runs the statements in order and answers `{}`;
 - `{"read": path, "columns": [names]}` answers `{"version", "rows"}`: the table's latest version and its rows (the
-  listed columns, or all), each row an object, timestamps in UTC.
+  listed columns, or all), each row an object with values as the engine's reader gives them in JSON: timestamps in
+  UTC and dates at UTC midnight as ISO strings with milliseconds, decimals as numbers.
 
 A task that fails answers `{"error": "<the exception's class: its message>"}` and the session carries on. Stdin's end
 stops the session.
@@ -19,11 +20,28 @@ import json
 import os
 import sys
 import time
+from datetime import date, datetime
+from decimal import Decimal
 from typing import Any
 
 from pyspark.sql import SparkSession
 
 from racelab_writer.spark_host import jars_from_env, start_session
+
+
+def plain(value: Any) -> Any:
+    """A value as JSON carries it, in the engine's reader's terms (the session and this process are on UTC)."""
+    if isinstance(value, datetime):
+        return value.isoformat(timespec="milliseconds") + "Z"
+    if isinstance(value, date):
+        return f"{value.isoformat()}T00:00:00.000Z"
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
 
 
 def read_table(spark: SparkSession, path: str, columns: list[str]) -> dict[str, Any]:
@@ -32,7 +50,8 @@ def read_table(spark: SparkSession, path: str, columns: list[str]) -> dict[str, 
     frame = spark.read.format("delta").load(path)
     if columns:
         frame = frame.select(*columns)
-    return {"version": int(history[0]["version"]), "rows": [row.asDict(recursive=True) for row in frame.collect()]}
+    rows = [plain(row.asDict(recursive=True)) for row in frame.collect()]
+    return {"version": int(history[0]["version"]), "rows": rows}
 
 
 def answer(spark: SparkSession, task: dict[str, Any]) -> dict[str, Any]:
@@ -51,6 +70,9 @@ def answer(spark: SparkSession, task: dict[str, Any]) -> dict[str, Any]:
 
 def main() -> None:
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    # pyspark gives timestamps as naive datetimes in this process's zone: UTC, like the session's.
+    os.environ["TZ"] = "UTC"
+    time.tzset()
     started = time.monotonic()
     spark = start_session(jars_from_env())
     spark.conf.set("spark.sql.session.timeZone", "UTC")

@@ -54,13 +54,14 @@ const TASK_MS = 120_000;
 /** The one Spark session of this file: a task per line on its stdin, an answer per line on its stdout. */
 class SparkTables {
   private readonly answers: AsyncIterator<string>;
-  private stderr = '';
+  /** Everything the session logged (Spark's logging goes to stderr). */
+  log = '';
   private readonly exited: Promise<number | null>;
 
   private constructor(private readonly child: ChildProcessWithoutNullStreams) {
     this.answers = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
     child.stderr.on('data', (d: Buffer) => {
-      this.stderr = (this.stderr + d.toString()).slice(-4000);
+      this.log += d.toString();
     });
     this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
   }
@@ -79,7 +80,7 @@ class SparkTables {
 
   private async next<T>(): Promise<T> {
     const line = await this.answers.next();
-    if (line.done) throw new Error(`the Spark session ended: ${this.stderr}`);
+    if (line.done) throw new Error(`the Spark session ended: ${this.log.slice(-4000)}`);
     return JSON.parse(line.value) as T;
   }
 
@@ -110,11 +111,10 @@ class SparkTables {
   }
 }
 
-/** Rows in one order, numbers as numbers, so two readers' answers compare as values. */
+/** Rows in one order, numbers as numbers, instants as ISO strings, so two readers' answers compare as values. */
 function sorted(rows: Row[]): Row[] {
-  const plain = rows.map((r) =>
-    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])),
-  );
+  const value = (v: unknown) => (typeof v === 'bigint' ? Number(v) : v instanceof Date ? v.toISOString() : v);
+  const plain = rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, value(v)])));
   return plain.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }
 
@@ -349,8 +349,81 @@ describe.skipIf(missing !== null)(
         await writeCheckpoint(last.store, last.state);
         for (let v = 3; v < 8; v++) rmSync(join(dir, '_delta_log', `${String(v).padStart(20, '0')}.json`));
         expect(await readByEngine(dir)).toEqual(after);
+        // Spark's checksum of the `_last_checkpoint` the engine replaced went with it: a stale one fails Spark's read
+        // of it (Spark then lists the log instead, and says so).
+        expect(readdirSync(join(dir, '_delta_log'))).not.toContain('._last_checkpoint.crc');
         expect(await spark.read(dir)).toEqual(after);
+        expect(spark.log).not.toContain('ChecksumException');
       }, 300_000);
+
+      it('column mapping by id, a v2 checkpoint with sidecars, timestamps, dates, decimals and arrays: same rows and version both ways', async () => {
+        const dir = fresh();
+        const table = `delta.\`${dir}\``;
+        await spark.sql(
+          `CREATE TABLE ${table} (id BIGINT, ts TIMESTAMP, d DATE, amount DECIMAL(10,2), tags ARRAY<STRING>, part STRING) ` +
+            "USING delta PARTITIONED BY (part) TBLPROPERTIES ('delta.enableDeletionVectors' = 'true', " +
+            "'delta.columnMapping.mode' = 'id', 'delta.checkpointInterval' = '2', 'delta.checkpointPolicy' = 'v2')",
+          `INSERT INTO ${table} SELECT id, TIMESTAMP'2024-03-01 12:00:00' + make_interval(0, 0, 0, 0, id, 0, 0), ` +
+            "DATE'2024-01-01' + CAST(id AS INT), CAST(id * 1.25 AS DECIMAL(10,2)), array('a', CAST(id AS STRING)), " +
+            "IF(id % 2 = 1, 'odd', 'even') FROM range(12)",
+          `DELETE FROM ${table} WHERE id IN (3, 4)`,
+          `UPDATE ${table} SET amount = 99.99 WHERE id = 5`,
+        );
+        const log = readdirSync(join(dir, '_delta_log'));
+        expect(log.filter((f) => /^0{19}2\.checkpoint\.[0-9a-f-]{36}\.json$/.test(f))).toHaveLength(1);
+        expect(readdirSync(join(dir, '_delta_log', '_sidecars')).length).toBeGreaterThan(0);
+        for (let v = 0; v < 2; v++) rmSync(join(dir, '_delta_log', `${String(v).padStart(20, '0')}.json`));
+        const written = await spark.read(dir);
+        expect(written.version).toBe(3);
+        expect(written.rows).toContainEqual({
+          id: 5,
+          ts: '2024-03-01T17:00:00.000Z',
+          d: '2024-01-06T00:00:00.000Z',
+          amount: 99.99,
+          tags: ['a', '5'],
+          part: 'odd',
+        });
+        expect(await readByEngine(dir)).toEqual(written);
+
+        // The engine's append, delete and (classic-named) checkpoint on it, read back by Spark from that checkpoint.
+        const opened = await DeltaTable.open(dir);
+        expect(opened.columnMapping).toBe('id');
+        const row = { id: 100, ts: new Date('2024-05-01T00:00:00Z'), d: new Date('2024-05-01'), amount: 1.5 };
+        await writeDeltaTable(
+          dir,
+          { kind: 'rows', schema: opened.schema, rows: [{ ...row, tags: ['x'], part: 'even' }] },
+          { mode: 'append' },
+        );
+        await deleteRows(await DeltaTable.open(dir), 'id = 6');
+        const last = await DeltaTable.open(dir);
+        await writeCheckpoint(last.store, last.state);
+        for (let v = 2; v < 5; v++) rmSync(join(dir, '_delta_log', `${String(v).padStart(20, '0')}.json`));
+        const after = await readByEngine(dir);
+        expect(after.version).toBe(5);
+        expect(after.rows.map((r) => r.id)).toEqual([0, 1, 10, 100, 11, 2, 5, 7, 8, 9]);
+        expect(await spark.read(dir)).toEqual(after);
+        expect(spark.log).not.toContain('ChecksumException');
+      }, 300_000);
+
+      it(
+        'row tracking: the engine reads the table, and refuses to write it as delta-rs 1.6.6 does',
+        async () => {
+          const dir = fresh();
+          const table = `delta.\`${dir}\``;
+          await spark.sql(
+            `CREATE TABLE ${table} (id BIGINT) USING delta TBLPROPERTIES ('delta.enableRowTracking' = 'true')`,
+            `INSERT INTO ${table} SELECT id FROM range(4)`,
+          );
+          const written = await spark.read(dir);
+          expect(written).toEqual({ version: 1, rows: [0, 1, 2, 3].map((id) => ({ id })) });
+          expect(await readByEngine(dir)).toEqual(written);
+          const schema = (await DeltaTable.open(dir)).schema;
+          await expect(
+            writeDeltaTable(dir, { kind: 'rows', schema, rows: [{ id: 9 }] }, { mode: 'append' }),
+          ).rejects.toThrow('Unsupported table features required: [DomainMetadata, RowTracking]');
+        },
+        TASK_MS,
+      );
     });
   },
 );
