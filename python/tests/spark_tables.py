@@ -45,7 +45,10 @@ def plain(value: Any) -> Any:
 
 
 def read_table(spark: SparkSession, path: str, columns: list[str]) -> dict[str, Any]:
-    """The table's latest version and its rows as Delta Spark reads them."""
+    """The table's latest version and its rows as a fresh Delta Spark reader reads them from the files."""
+    # Without this, a table Spark has read before is brought up to date from its cached snapshot, not from the log.
+    jvm: Any = spark._jvm
+    jvm.org.apache.spark.sql.delta.DeltaLog.clearCache()
     history = spark.sql(f"DESCRIBE HISTORY delta.`{path}` LIMIT 1").collect()
     frame = spark.read.format("delta").load(path)
     if columns:
