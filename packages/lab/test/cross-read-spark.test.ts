@@ -135,6 +135,11 @@ const SCHEMA: StructType = {
 const rowsOf = (from: number, n: number): Row[] =>
   Array.from({ length: n }, (_, i) => ({ id: from + i, name: `n${from + i}`, part: (from + i) % 2 ? 'odd' : 'even' }));
 
+/** Removes commits `from` to `to` (excluded), as a log cleanup before a checkpoint does. */
+const dropCommits = (dir: string, from: number, to: number): void => {
+  for (let v = from; v < to; v++) rmSync(join(dir, '_delta_log', `${String(v).padStart(20, '0')}.json`));
+};
+
 /** Every action of the table's commits, oldest first. */
 const logActions = (dir: string): { add?: Add; protocol?: object }[] =>
   readdirSync(join(dir, '_delta_log'))
@@ -255,7 +260,7 @@ describe.skipIf(missing !== null)(
           expect(existsSync(join(dir, '_delta_log', '00000000000000000003.checkpoint.parquet'))).toBe(true);
           await writeDeltaTable(dir, { kind: 'rows', schema: SCHEMA, rows: rowsOf(90, 1) }, { mode: 'append' });
           // Without the commits before the checkpoint, a reader can only start from the engine's checkpoint.
-          for (let v = 0; v < 3; v++) rmSync(join(dir, '_delta_log', `${String(v).padStart(20, '0')}.json`));
+          dropCommits(dir, 0, 3);
           const engine = await readByEngine(dir);
           expect(engine).toMatchObject({ version: 4 });
           expect(engine.rows).toHaveLength(9);
@@ -317,7 +322,7 @@ describe.skipIf(missing !== null)(
         );
         cpSync(join(dir, '_delta_log', '00000000000000000001.json'), staged);
         // The log cleaned up before Spark's checkpoint: both readers must start from it (it holds the deletion vectors).
-        for (let v = 0; v < 3; v++) rmSync(join(dir, '_delta_log', `${String(v).padStart(20, '0')}.json`));
+        dropCommits(dir, 0, 3);
 
         const written = await spark.read(dir);
         expect(written.version).toBe(5);
@@ -347,7 +352,7 @@ describe.skipIf(missing !== null)(
         // The engine's checkpoint of it (deletion vectors and physical names inside), the only start Spark has.
         const last = await DeltaTable.open(dir);
         await writeCheckpoint(last.store, last.state);
-        for (let v = 3; v < 8; v++) rmSync(join(dir, '_delta_log', `${String(v).padStart(20, '0')}.json`));
+        dropCommits(dir, 3, 8);
         expect(await readByEngine(dir)).toEqual(after);
         // Spark's checksum of the `_last_checkpoint` the engine replaced went with it: a stale one fails Spark's read
         // of it (Spark then lists the log instead, and says so).
@@ -372,7 +377,7 @@ describe.skipIf(missing !== null)(
         const log = readdirSync(join(dir, '_delta_log'));
         expect(log.filter((f) => /^0{19}2\.checkpoint\.[0-9a-f-]{36}\.json$/.test(f))).toHaveLength(1);
         expect(readdirSync(join(dir, '_delta_log', '_sidecars')).length).toBeGreaterThan(0);
-        for (let v = 0; v < 2; v++) rmSync(join(dir, '_delta_log', `${String(v).padStart(20, '0')}.json`));
+        dropCommits(dir, 0, 2);
         const written = await spark.read(dir);
         expect(written.version).toBe(3);
         expect(written.rows).toContainEqual({
@@ -397,7 +402,7 @@ describe.skipIf(missing !== null)(
         await deleteRows(await DeltaTable.open(dir), 'id = 6');
         const last = await DeltaTable.open(dir);
         await writeCheckpoint(last.store, last.state);
-        for (let v = 2; v < 5; v++) rmSync(join(dir, '_delta_log', `${String(v).padStart(20, '0')}.json`));
+        dropCommits(dir, 2, 5);
         const after = await readByEngine(dir);
         expect(after.version).toBe(5);
         expect(after.rows.map((r) => r.id)).toEqual([0, 1, 10, 100, 11, 2, 5, 7, 8, 9]);
