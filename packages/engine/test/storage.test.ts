@@ -2,7 +2,7 @@
  * The version claim: put-if-absent on the local file system (staging file + link()), raced by real
  * OS processes, and the commit loop that moves a loser to the next version.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +26,25 @@ describe('LocalObjectStore', () => {
     expect(new TextDecoder().decode(await store.get('_delta_log/00000000000000000000.json'))).toBe('first');
     // No staging file is left behind by either call.
     expect(readdirSync(join(root, 'once', '_delta_log'))).toEqual(['00000000000000000000.json']);
+  });
+
+  it("replacing a file removes its Hadoop checksum, which Delta Spark would find stale; others' stay", async () => {
+    const dir = join(root, 'hadoop-crc');
+    const log = join(dir, '_delta_log');
+    mkdirSync(log, { recursive: true });
+    // What Delta Spark leaves beside its log files on a local disk.
+    for (const name of ['_last_checkpoint', '00000000000000000000.json']) {
+      writeFileSync(join(log, name), 'spark');
+      writeFileSync(join(log, `.${name}.crc`), 'crc of spark');
+    }
+    const store = new LocalObjectStore(dir);
+    await store.put('_delta_log/_last_checkpoint', new TextEncoder().encode('{"version":3}'));
+    expect(readFileSync(join(log, '_last_checkpoint'), 'utf8')).toBe('{"version":3}');
+    expect(readdirSync(log).sort()).toEqual([
+      '.00000000000000000000.json.crc',
+      '00000000000000000000.json',
+      '_last_checkpoint',
+    ]);
   });
 
   it('refuses keys that would leave the table', async () => {

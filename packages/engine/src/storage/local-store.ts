@@ -13,7 +13,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { copyFile, link, mkdir, readdir, rm } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fsyncFd, mkdirDurable, syncFileAndName, syncPath } from './durable';
 import {
   checkKey,
@@ -180,6 +180,7 @@ export class LocalObjectStore implements ObjectStore {
   async put(key: string, body: Uint8Array): Promise<void> {
     // Written aside and renamed, so a reader never sees half a file (e.g. _last_checkpoint).
     const { target, temp } = await this.writeAside(key, body);
+    removeQuietly(hadoopChecksumOf(target));
     renameSync(temp, target);
     await syncPath(dirname(target));
   }
@@ -315,6 +316,13 @@ async function inFolder<T>(dir: string, make: () => T | Promise<T>): Promise<T> 
 
 /** A folder vacuum removes at the wrong moment every time is not a race but a fault: then the error shows. */
 const FOLDER_ATTEMPTS = 3;
+
+/**
+ * Hadoop's checksum of a file, `.<name>.crc` beside it: Delta Spark writes one for every file of the log through
+ * Hadoop's local file system, and checks it on read. A file the engine replaces (`_last_checkpoint`) loses its
+ * checksum with it: Hadoop reads a file without one, while a stale one fails the read (ChecksumException).
+ */
+const hadoopChecksumOf = (path: string): string => join(dirname(path), `.${basename(path)}.crc`);
 
 /** A staging file's removal, whose failure leaves only a leftover the next write or vacuum removes. */
 function removeQuietly(path: string): void {
