@@ -223,17 +223,25 @@ describe('configuration from the environment', () => {
       roots: ['/repo/var/tables'],
       workDir: '/repo/var/lab',
       buckets: [],
+      jobRoots: [],
     });
   });
 
-  it('reads LAB_ROOTS (comma-separated, relative to the repository), LAB_WORK_DIR, LAB_DATA_DIR and LAB_S3_BUCKETS', () => {
+  it('reads LAB_ROOTS (comma-separated, relative to the repository), LAB_WORK_DIR, LAB_DATA_DIR, LAB_S3_BUCKETS and LAB_JOB_ROOTS (colon-separated)', () => {
     expect(
       locationConfigFromEnv('/repo', {
         LAB_ROOTS: ' /data/a , b,, ',
         LAB_WORK_DIR: '/w',
         LAB_DATA_DIR: '/d',
         LAB_S3_BUCKETS: 'lake, archive',
+        LAB_JOB_ROOTS: '/jobs/etl: team ::',
       }),
-    ).toEqual({ roots: ['/data/a', '/repo/b'], workDir: '/w', dataDir: '/d', buckets: ['lake', 'archive'] });
+    ).toEqual({
+      roots: ['/data/a', '/repo/b'],
+      workDir: '/w',
+      dataDir: '/d',
+      buckets: ['lake', 'archive'],
+      jobRoots: ['/jobs/etl', '/repo/team'],
+    });
   });
 });
