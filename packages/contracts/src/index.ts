@@ -95,6 +95,12 @@ export {
   sweepResultsSchema,
 } from './sweep-results';
 export {
+  SWEEP_SCENARIO_NAMES,
+  SWEEP_SCENARIOS,
+  type SweepScenario,
+  type SweepScenarioName,
+} from './sweep-scenarios';
+export {
   attemptsSpread,
   percent,
   pointSuccess,

@@ -9,6 +9,7 @@ import { JITTERS } from '@racelab/engine/conflict';
 import * as v from 'valibot';
 import { type Checked, checkWith, describe, isObject, mustBe, objectMessage } from './problems';
 import { notList } from './shapes';
+import { SWEEP_SCENARIO_NAMES, type SweepScenarioName, withScenario } from './sweep-scenarios';
 
 export const SWEEP_OPERATIONS = [
   'append-row',
@@ -135,7 +136,13 @@ export function sweepCommits(input: { writers: readonly number[]; commitsPerWrit
   return input.writers.reduce((sum, n) => sum + (n + compactor) * input.commitsPerWriter, 0);
 }
 
+const scenarioName = v.picklist(SWEEP_SCENARIO_NAMES, oneOf(SWEEP_SCENARIO_NAMES));
+
 const entries = {
+  scenario: described(
+    v.nullish(scenarioName),
+    `a named setting that fixes writers, commitsPerWriter and operation (${SWEEP_SCENARIO_NAMES.join(', ')}); the policy stays the sweep's`,
+  ),
   writers: described(
     v.nullish(writersList, () => [...DEFAULT_SWEEP_WRITERS]),
     `N for each point, 1 to ${MAX_SWEEP_WRITERS} (default ${DEFAULT_SWEEP_WRITERS.join(', ')})`,
@@ -212,6 +219,8 @@ export type StartSweepInput = v.InferInput<typeof startSweepInputSchema>;
 
 /** A checked sweep input: defaults filled in, the policy as numbers. What results carry. */
 export interface SweepInput {
+  /** The scenario that fixed writers, commitsPerWriter and operation, when one did. */
+  scenario?: SweepScenarioName;
   writers: number[];
   commitsPerWriter: number;
   operation: SweepOperation;
@@ -223,6 +232,7 @@ export interface SweepInput {
 
 /** The checked input as results carry it (contracts/sweep-results.schema.json's `input`). */
 export const sweepInputSchema = object({
+  scenario: v.optional(scenarioName),
   writers: writersList,
   commitsPerWriter: wholeNumber(1, MAX_SWEEP_COMMITS_PER_WRITER),
   operation: v.picklist(SWEEP_OPERATIONS, oneOf(SWEEP_OPERATIONS)),
@@ -233,12 +243,16 @@ export const sweepInputSchema = object({
 
 /** A sweep's input checked against the bounds before any work: every problem at once, or the normalised input. */
 export function checkSweepInput(input: unknown): Checked<SweepInput> {
-  const checked = checkWith(startSweepInputSchema, input, () => ({ label: null, depth: 0 }));
-  if (!checked.ok) return checked;
-  const { writers, commitsPerWriter, operation, appendRatePerSec, policy, seed } = checked.value;
+  const resolved = withScenario(input);
+  const checked = checkWith(startSweepInputSchema, resolved.input, () => ({ label: null, depth: 0 }));
+  if (!checked.ok || resolved.problems.length > 0) {
+    return { ok: false, problems: [...resolved.problems, ...(checked.ok ? [] : checked.problems)] };
+  }
+  const { scenario, writers, commitsPerWriter, operation, appendRatePerSec, policy, seed } = checked.value;
   return {
     ok: true,
     value: {
+      ...(scenario != null && { scenario }),
       writers,
       commitsPerWriter,
       operation,
