@@ -3,7 +3,9 @@
  * checked against the bounds before any work (every problem, exit 2), and its duration estimated as the API
  * estimates it (printed first): above the limit (LAB_MAX_WORK_MINUTES, 30 minutes by default; --max-minutes
  * at one's own terminal goes beyond it) it is refused, exit 2, and a sweep still running at the limit is stopped.
- * Then a progress bar, and a table of each point's figures, with the forecast's beside them.
+ * Then a progress bar, and a table of each point's figures, with the forecast's beside them. A scenario
+ * (--scenario) fixes the writers, commits and operation; --policies runs the sweep once per policy, one after the
+ * other (each estimated and held to the limit), and prints them side by side.
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -15,18 +17,31 @@ import {
   RETRY_POLICIES,
   type RetryPolicy,
   type StartSweepInput,
+  SWEEP_SCENARIO_NAMES,
   type SweepInput,
+  type SweepResults,
   workLimitOf,
   workRefusal,
 } from '@racelab/contracts';
 import { RaceCancelledError } from '../runner/race';
-import { runSweep, SweepInputError, sweepTable } from '../sweep/index';
+import {
+  comparisonTable,
+  POLICY_SPELLINGS,
+  type PolicyRun,
+  runSweep,
+  SweepInputError,
+  spelledPolicy,
+  sweepTable,
+} from '../sweep/index';
 import { type CommandOutput, type CommandSpec, commandOutput, readCommand, UsageError } from '../terminal/command-line';
 import { progressBar } from '../terminal/progress-board';
 import { REPO, workDirOption } from './args';
 
 const SWEEP_COMMAND: CommandSpec = {
-  usage: ['npm run lab -- sweep --writers N,… --commits K --op OPERATION [--policy NAME] [--json FILE|-] [options]'],
+  usage: [
+    'npm run lab -- sweep --writers N,… --commits K --op OPERATION [--policy NAME] [--json FILE|-] [options]',
+    'npm run lab -- sweep --scenario NAME [--policy NAME | --policies NAME,…] [options]',
+  ],
   about:
     "Runs N writer processes × K commits each under a retry policy for every N, and prints each point's figures\n" +
     "beside the forecast's. The duration is estimated first; above the limit the sweep is refused (exit 2).",
@@ -34,7 +49,9 @@ const SWEEP_COMMAND: CommandSpec = {
     '--writers N,…': 'the writer counts, one point each (e.g. 1,2,4,8)',
     '--commits K': 'commits per writer',
     '--op OPERATION': 'append-row, append-day, update-disjoint, update-overlap or compaction',
-    '--policy NAME': `the retry policy: ${Object.keys(RETRY_POLICIES).join(', ')}, or custom`,
+    '--scenario NAME': `a setting that fixes writers, commits and op: ${SWEEP_SCENARIO_NAMES.join(', ')}`,
+    '--policy NAME': `the retry policy: ${POLICY_SPELLINGS}; or custom`,
+    '--policies NAME,…': 'one sweep per policy (spelled as --policy), then a table of them side by side',
     '--max-commit-retries X': "the policy's commit retries (makes it custom)",
     '--app-tries Y': "the policy's application tries (makes it custom)",
     '--backoff-base-ms B': "the policy's backoff base (makes it custom)",
@@ -51,6 +68,7 @@ const SWEEP_COMMAND: CommandSpec = {
   examples: [
     'npm run lab -- sweep --writers 1,2,4,8 --commits 10 --op append-row --policy delta-rs',
     'npm run -s lab -- sweep --writers 2,4 --commits 5 --op update-overlap --json - | jq .points',
+    'npm run lab -- sweep --scenario delta-rs-3736 --policies none,delta-rs,delta-rs:50,backoff-jitter',
   ],
 };
 const POLICY_NUMBERS = ['max-commit-retries', 'app-tries', 'backoff-base-ms', 'backoff-cap-ms', 'jitter'];
@@ -64,7 +82,11 @@ const num = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
  */
 function policyOf(options: Record<string, string>): StartSweepInput['policy'] {
   const named = options.policy;
-  if (!POLICY_NUMBERS.some((o) => options[o] !== undefined)) return named as StartSweepInput['policy'];
+  if (!POLICY_NUMBERS.some((o) => options[o] !== undefined)) {
+    // A preset goes by name (the input's check names a wrong one); another spelling as its numbers.
+    const spelled = named === undefined || Object.hasOwn(RETRY_POLICIES, named) ? undefined : spelledPolicy(named);
+    return spelled ?? (named as StartSweepInput['policy']);
+  }
   const from: RetryPolicy =
     named !== undefined && Object.hasOwn(RETRY_POLICIES, named)
       ? RETRY_POLICIES[named as keyof typeof RETRY_POLICIES]
@@ -93,14 +115,17 @@ function policyOf(options: Record<string, string>): StartSweepInput['policy'] {
 /** The sweep input the options give (unchecked: runSweep checks it against the bounds first). */
 export function sweepInputOf(options: Record<string, string>): StartSweepInput {
   const input: Record<string, unknown> = { operation: options.op };
+  if (options.scenario !== undefined) input.scenario = options.scenario;
   if (options.writers !== undefined) input.writers = options.writers.split(',').map(num);
   if (options.commits !== undefined) input.commitsPerWriter = num(options.commits);
   if (options['append-rate'] !== undefined) input.appendRatePerSec = num(options['append-rate']);
   if (options.seed !== undefined) input.seed = num(options.seed);
   const policy = policyOf(options);
   if (policy !== undefined) input.policy = policy;
-  if (options.op === undefined)
-    throw new UsageError('sweep needs --op (append-row, append-day, update-disjoint, update-overlap, compaction)');
+  if (options.op === undefined && options.scenario === undefined)
+    throw new UsageError(
+      `sweep needs --op (append-row, append-day, update-disjoint, update-overlap, compaction) or --scenario (${SWEEP_SCENARIO_NAMES.join(', ')})`,
+    );
   return input as StartSweepInput;
 }
 
@@ -137,16 +162,29 @@ function estimated(
   );
 }
 
-export async function sweepCommand(argv: string[]): Promise<number> {
-  const { positionals, options, flags } = readCommand(argv, SWEEP_COMMAND);
-  const out = commandOutput(options.json);
-  process.env.RACELAB_CACHE_DIR ||= join(REPO, 'var/cache');
-  if (positionals.length > 0) throw new UsageError(`sweep takes options only, got '${positionals[0]}'`);
+/**
+ * The sweeps the options ask for: one, or with --policies one per policy (each spelled as --policy), labelled as
+ * spelled. --policies with --policy or a policy number is refused: which would apply is not for the CLI to guess.
+ */
+function sweepsOf(options: Record<string, string>): { label: string; input: StartSweepInput }[] {
   const input = sweepInputOf(options);
-  const checked = checkSweepInput(input);
-  if (!checked.ok) throw new SweepInputError(checked.problems);
-  const limit = limitOf(options);
-  estimated(checked.value, options, limit, out);
+  if (options.policies === undefined) return [{ label: options.policy ?? 'delta-rs', input }];
+  const given = ['policy', ...POLICY_NUMBERS].filter((o) => options[o] !== undefined);
+  if (given.length > 0) throw new UsageError(`--policies names every policy: leave out --${given.join(', --')}`);
+  return options.policies.split(',').map((label) => {
+    const policy = spelledPolicy(label);
+    if (!policy) throw new UsageError(`--policies: '${label}' is no policy; spell each as ${POLICY_SPELLINGS}`);
+    return { label: label.trim(), input: { ...input, policy } };
+  });
+}
+
+/** One sweep run to its end, or stopped at the limit. */
+async function runOne(
+  input: StartSweepInput,
+  options: Record<string, string>,
+  flags: Set<string>,
+  limit: { minutes: number; by: string },
+): Promise<SweepResults> {
   // The deadline is the guarantee: a sweep that overruns its estimate stops at the limit all the same.
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), limit.minutes * 60_000);
@@ -175,13 +213,41 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     })
     .finally(() => clearTimeout(timer));
   bar.end();
-  const { policy } = results.input;
-  await out.writeJson(results);
+  return results;
+}
+
+/** A sweep's own report: its setting, the table of its points, the forecast's. */
+function report(results: SweepResults, out: CommandOutput) {
+  const { policy, scenario } = results.input;
   out.say(
-    `sweep: ${results.input.operation}, K=${results.input.commitsPerWriter}, policy ${policy.name} (maxCommitRetries ${policy.maxCommitRetries}, appTries ${policy.appTries}, backoff ${policy.backoff ? `${policy.backoff.baseMs}-${policy.backoff.capMs} ms ${policy.backoff.jitter} jitter` : 'none'}), ${results.store} tables, ${results.machine.cores} cores\n`,
+    `sweep: ${scenario ? `scenario ${scenario}, ` : ''}${results.input.operation}, K=${results.input.commitsPerWriter}, policy ${policy.name} (maxCommitRetries ${policy.maxCommitRetries}, appTries ${policy.appTries}, backoff ${policy.backoff ? `${policy.backoff.baseMs}-${policy.backoff.capMs} ms ${policy.backoff.jitter} jitter` : 'none'}), ${results.store} tables, ${results.machine.cores} cores\n`,
   );
   out.say(sweepTable(results));
   if (!results.forecast) out.say('forecast: none (the engine exports no forecastSweep)');
+}
+
+export async function sweepCommand(argv: string[]): Promise<number> {
+  const { positionals, options, flags } = readCommand(argv, SWEEP_COMMAND);
+  const out = commandOutput(options.json);
+  process.env.RACELAB_CACHE_DIR ||= join(REPO, 'var/cache');
+  if (positionals.length > 0) throw new UsageError(`sweep takes options only, got '${positionals[0]}'`);
+  const sweeps = sweepsOf(options);
+  const checked = sweeps.map(({ input }) => checkSweepInput(input));
+  const problems = [...new Set(checked.flatMap((c) => (c.ok ? [] : c.problems)))];
+  if (problems.length > 0) throw new SweepInputError(problems);
+  const limit = limitOf(options);
+  for (const c of checked) if (c.ok) estimated(c.value, options, limit, out);
+  const runs: PolicyRun[] = [];
+  for (const { label, input } of sweeps) {
+    const results = await runOne(input, options, flags, limit);
+    runs.push({ label, results });
+    if (sweeps.length > 1) out.say(`\n${label}:`);
+    report(results, out);
+  }
+  // One sweep's results file as ever; several policies' as a list of them, in the order given.
+  await out.writeJson(runs.length === 1 ? runs[0]?.results : runs.map((r) => r.results));
+  if (runs.length > 1)
+    out.say(`\npolicies side by side (dropped: commits that failed after every retry):\n${comparisonTable(runs)}`);
   if (out.jsonFile !== undefined) out.say(`\nresults written to ${out.jsonFile}`);
   return 0;
 }
