@@ -2,14 +2,15 @@
  * The jobs audit's contention findings: manifests (checked by the contract, as the CLI and the API read them)
  * that do and do not produce retry-exhaustion-risk and compaction-starved, the fix each names cleared by
  * forecasting the manifest again with it, the pair forecasts deciding which rewrites refuse which, and an audit
- * of a table that cannot be opened that still forecasts its jobs' contention, and the budget of simulated writers
- * that bounds the forecasts before they start.
+ * of a table that cannot be opened that still forecasts its jobs' contention, the budget of simulated writers
+ * that bounds the forecasts before they start, and the recommended policy and its figures taken from the forecast.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkJobsManifest } from '@racelab/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
+import { forecastTable } from '../src/audit/contention-findings';
 import {
   auditJobs,
   contentionFindings,
@@ -100,6 +101,36 @@ describe('retry-exhaustion-risk', () => {
     });
     expect(contentionFindings(jobs, [pair('fix-a', 'fix-b'), pair('fix-b', 'fix-a')])).toEqual([]);
     expect(ofRule(contentionFindings(jobs), 'retry-exhaustion-risk')).toHaveLength(1);
+  });
+});
+
+describe("the recommendation is the forecast's", () => {
+  /** What the forecast drops of ingest's commits an hour under `policy`, as the fix says it (one decimal). */
+  const drops = (jobs: Job[], policy: NonNullable<Finding['fixPolicy']>) => {
+    const [o] = forecastTable(jobs, [policy], []).outcomes;
+    return ((360_000 * (o?.failed ?? 0)) / (o?.intended ?? 1)).toFixed(1);
+  };
+
+  it('more appenders on delta-rs defaults: another policy, each with the drops its forecast gives', () => {
+    const at = (concurrency: number) => manifest([ingest({ commitsPerHour: 360_000, concurrency })]);
+    const fixes = [32, 64].map((n) => {
+      const jobs = at(n);
+      const [f] = ofRule(contentionFindings(jobs), 'retry-exhaustion-risk');
+      const fixPolicy = f?.fixPolicy as NonNullable<Finding['fixPolicy']>;
+      // The figures are the forecast's for the named policy and for the job's own (delta-rs's 15 retries).
+      expect(f?.fix).toContain(`ingest drops ${drops(jobs, fixPolicy)} of its 360000 commits an hour`);
+      expect(f?.fix).toContain(
+        `at ${n} writers, against ${drops(jobs, { name: 'delta-rs', maxCommitRetries: 15, appTries: 1, backoff: null })} (`,
+      );
+      expect(f?.fix).toContain('with delta-rs (15 library retries, 1 try, no pause)');
+      expect(contentionFindings(withFix(jobs, f as Finding))).toEqual([]);
+      return f;
+    });
+    // 32 writers: 50 library retries are enough, spelled as the sweep takes them; 64 need the app loop's redo.
+    expect(fixes[0]?.fixPolicy).toMatchObject({ maxCommitRetries: 50, appTries: 1, backoff: null });
+    expect(fixes[0]?.fix).toContain('the retry policy delta-rs:50 (50 library retries');
+    expect(fixes[1]?.fixPolicy?.appTries).toBeGreaterThan(1);
+    expect(fixes[0]?.fix).not.toEqual(fixes[1]?.fix);
   });
 });
 

@@ -1,7 +1,28 @@
-/** The app loop's pause before a retry: exponential from base, capped, jittered by the writer's seeded generator. */
+/**
+ * A sweep's retry policies: their one-word spellings (delta-rs:50, backoff-jitter) read and written back, and the app
+ * loop's pause before a retry: exponential from base, capped, jittered by the writer's seeded generator.
+ */
 import { RETRY_POLICIES, type RetryPolicy } from '@racelab/contracts';
 import { backoffPause, seededRandom } from '@racelab/engine';
 import { expect, it } from 'vitest';
+import { BACKOFF_JITTER, policySpelling, spelledPolicy } from '../src/sweep/policy';
+
+it('spellings: a preset, :R retries (library ones, or the app redos of a policy that pauses), backoff-jitter', () => {
+  expect(spelledPolicy('delta-rs')).toEqual(RETRY_POLICIES['delta-rs']);
+  expect(spelledPolicy('delta-rs:50')).toEqual({ name: 'custom', maxCommitRetries: 50, appTries: 1, backoff: null });
+  expect(spelledPolicy('backoff-jitter')).toEqual({
+    name: 'custom',
+    maxCommitRetries: 0,
+    appTries: 16,
+    backoff: { baseMs: 50, capMs: 2000, jitter: 'full' },
+  });
+  expect(spelledPolicy('backoff-jitter:3')).toMatchObject({ maxCommitRetries: 0, appTries: 4 });
+  for (const bad of ['custom', 'delta-rs:', 'fast', 'delta-rs:x']) expect(spelledPolicy(bad)).toBeUndefined();
+  expect(policySpelling(BACKOFF_JITTER)).toBe('backoff-jitter');
+  expect(policySpelling(spelledPolicy('delta-rs:50') as RetryPolicy)).toBe('delta-rs:50');
+  expect(policySpelling(RETRY_POLICIES.none)).toBe('none');
+  expect(policySpelling({ ...BACKOFF_JITTER, maxCommitRetries: 3 })).toBe('custom');
+});
 
 const policy = (jitter: 'none' | 'full' | 'equal'): RetryPolicy => ({
   name: 'custom',

@@ -3,7 +3,8 @@
  * forecast by the engine's contention model (simulateContention), all its rated writers at once, each with its
  * retry policy. A job whose commits the forecast says fail after all retries more often than EXHAUSTION_THRESHOLD
  * is `retry-exhaustion-risk` (an optimize job: `compaction-starved`), with the smallest policy of FIX_LADDER that,
- * forecast again with the rest unchanged, brings every such job of the table under the threshold. A job without a
+ * forecast again with the rest unchanged, brings every such job of the table under the threshold, and the commits
+ * an hour the forecast drops with it beside those it drops with the job's own policy. A job without a
  * rate is left out of the forecast and gets no such finding; nothing here reads the table.
  *
  * Which commits refuse which: the audit's pair forecasts where it made them (table data, the engine's checker);
@@ -21,6 +22,7 @@ import {
   simulateContention,
   type WriterGroup,
 } from '@racelab/engine';
+import { BACKOFF_JITTER, policySpelling, spelledPolicy } from '../sweep/policy';
 import { auditBudgets, type PairBudget } from './limits';
 import { byTable, libraryOf } from './rules';
 import type { PairForecast } from './tables';
@@ -53,7 +55,9 @@ export const AUDIT_LATENCY = {
 /** The fixes tried, smallest first: more library retries, then the application loop's redo with backoff. */
 export const FIX_LADDER: readonly RetryPolicy[] = [
   RETRY_POLICIES['delta-rs'],
+  spelledPolicy('delta-rs:50') as RetryPolicy,
   RETRY_POLICIES['pyiceberg-like'],
+  BACKOFF_JITTER,
   { name: 'custom', maxCommitRetries: 15, appTries: 5, backoff: { baseMs: 100, capMs: 60_000, jitter: 'full' } },
   { name: 'custom', maxCommitRetries: 15, appTries: 10, backoff: { baseMs: 500, capMs: 60_000, jitter: 'full' } },
   RETRY_POLICIES['spark-like'],
@@ -86,7 +90,7 @@ function effective(job: Job, p: RetryPolicy): ContentionPolicy {
 }
 
 export const describePolicy = (p: RetryPolicy) =>
-  `${p.name === 'custom' ? 'custom' : p.name} (${p.maxCommitRetries} library retries, ${p.appTries} ${p.appTries === 1 ? 'try' : 'tries'}${p.backoff ? `, backoff ${p.backoff.baseMs}-${p.backoff.capMs} ms ${p.backoff.jitter} jitter` : ', no pause'})`;
+  `${policySpelling(p)} (${p.maxCommitRetries} library retries, ${p.appTries} ${p.appTries === 1 ? 'try' : 'tries'}${p.backoff ? `, backoff ${p.backoff.baseMs}-${p.backoff.capMs} ms ${p.backoff.jitter} jitter` : ', no pause'})`;
 
 const rated = (j: Job) => WRITES.has(j.operation) && j.commitsPerHour !== undefined;
 const instancesOf = (j: Job) => j.concurrency ?? 1;
@@ -177,6 +181,13 @@ function smallestFix(jobs: Job[], atRisk: Set<number>, pairs: PairForecast[]) {
   return null;
 }
 
+/** A share of a job's commits an hour, as a count (one decimal: a forecast's 0.4 an hour is not none). */
+const perHour = (j: Job, share: number) => ((j.commitsPerHour as number) * share).toFixed(1);
+
+/** What the fix's forecast drops of a job's commits an hour, beside what its own policy's forecast drops. */
+const dropsText = (j: Job, fixed: GroupOutcome, now: GroupOutcome) =>
+  `${j.name} drops ${perHour(j, exhaustionOf(fixed))} of its ${j.commitsPerHour} commits an hour (${pct(exhaustionOf(fixed))}) at ${instancesOf(j)} ${instancesOf(j) === 1 ? 'writer' : 'writers'}, against ${perHour(j, exhaustionOf(now))} (${pct(exhaustionOf(now))}) with ${describePolicy(policyOf(j))}`;
+
 const rateOf = (j: Job) =>
   `${j.name} (${j.operation}, ${j.commitsPerHour}/h${instancesOf(j) > 1 ? ` over ${instancesOf(j)} instances` : ''}, ${describePolicy(policyOf(j))})`;
 
@@ -208,7 +219,7 @@ function tableFindings(table: string, tableJobs: Job[], pairs: PairForecast[], b
       return `${pct(exhaustionOf(o))} of ${jobs[i]?.name}'s commits fail after all retries${message ? ` (mostly "${message}")` : ''}, ${pct(o.attempts === 0 ? 0 : o.acknowledged / o.attempts)} of its attempts land`;
     });
     const fixText = fix
-      ? `give ${named.map((i) => jobs[i]?.name).join(', ')} the retry policy ${describePolicy(fix.policy)}: forecast again, ${named.map((i) => `${jobs[i]?.name} ${pct(exhaustionOf(fix.forecast.outcomes[i] as GroupOutcome))}`).join(', ')} fail after all retries`
+      ? `give ${named.map((i) => jobs[i]?.name).join(', ')} the retry policy ${describePolicy(fix.policy)}: forecast again, ${named.map((i) => dropsText(jobs[i] as Job, fix.forecast.outcomes[i] as GroupOutcome, forecast.outcomes[i] as GroupOutcome)).join('; ')}`
       : `no retry policy up to ${describePolicy(FIX_LADDER[FIX_LADDER.length - 1] as RetryPolicy)} brings it under ${pct(EXHAUSTION_THRESHOLD)}: lower the commit rate or the instances, batch commits, or ${starved ? 'compact when the appends pause' : 'split the writers over partitions or tables'}`;
     out.push({
       rule: starved ? 'compaction-starved' : 'retry-exhaustion-risk',

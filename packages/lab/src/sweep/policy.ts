@@ -43,3 +43,14 @@ export function spelledPolicy(text: string): RetryPolicy | undefined {
     ? { ...policy, name: 'custom', maxCommitRetries: r }
     : { ...policy, name: 'custom', appTries: r + 1 };
 }
+
+/** The one-word spelling of a policy with a spelling's numbers (`backoff-jitter`, `delta-rs:50`); else its name. */
+export function policySpelling(p: RetryPolicy): string {
+  const numbers = (q: RetryPolicy) => JSON.stringify([q.maxCommitRetries, q.appTries, q.backoff]);
+  const names = Object.keys(SPELLED);
+  const candidates = [
+    ...names,
+    ...names.flatMap((n) => [`${n}:${p.maxCommitRetries}`, `${n}:${Math.max(0, p.appTries - 1)}`]),
+  ];
+  return candidates.find((c) => numbers(spelledPolicy(c) as RetryPolicy) === numbers(p)) ?? p.name;
+}
