@@ -125,6 +125,17 @@ describe('startSweep', () => {
       stack.token,
     );
     expect(bucket.errors?.[0]?.message).toMatch(/^tableRoot: /);
+    // A scenario fixes writers, commits and operation: another writer count is refused, naming what it fixes.
+    const scenario = await gql(
+      stack.apiUrl,
+      START,
+      { input: { scenario: 'delta-rs-3736', writers: [4], policy: { name: 'none' } } },
+      stack.token,
+    );
+    expect(scenario.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(scenario.errors?.[0]?.extensions?.problems).toEqual([
+      'scenario delta-rs-3736 fixes writers [10], commitsPerWriter 50, operation "append-row": writers [4] conflicts with it (leave it out, or run without the scenario)',
+    ]);
     expect(await stored()).toEqual(before);
   });
 

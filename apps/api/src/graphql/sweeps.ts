@@ -15,6 +15,7 @@ import {
   MAX_SWEEP_COMMITS_PER_WRITER,
   MAX_SWEEP_WRITERS,
   RETRY_POLICIES,
+  SWEEP_SCENARIO_NAMES,
 } from '@racelab/contracts';
 import { storedActor } from '../actors/actor';
 import type { Db, Sweep } from '../db/prisma';
@@ -61,8 +62,11 @@ const StartSweepInput = builder.inputType('StartSweepInput', {
       description: `K, 1 to ${MAX_SWEEP_COMMITS_PER_WRITER} (default ${DEFAULT_SWEEP_COMMITS}); N x K over the points at most ${MAX_SWEEP_COMMITS}`,
     }),
     operation: t.string({
-      required: true,
-      description: 'append-row, append-day, update-disjoint, update-overlap or compaction',
+      description:
+        'append-row, append-day, update-disjoint, update-overlap or compaction; required unless a scenario gives it',
+    }),
+    scenario: t.string({
+      description: `a setting that fixes writers, commitsPerWriter and operation (${SWEEP_SCENARIO_NAMES.join(', ')}); given with one of them otherwise, refused; the policy stays this input's`,
     }),
     appendRatePerSec: t.float({
       description: `compaction only: appends per second per append writer (default ${DEFAULT_SWEEP_APPEND_RATE})`,

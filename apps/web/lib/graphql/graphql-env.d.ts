@@ -2083,12 +2083,9 @@ export type introspection = {
       inputFields: [
         { name: 'appendRatePerSec'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null }; defaultValue: null },
         { name: 'commitsPerWriter'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null }; defaultValue: null },
-        {
-          name: 'operation';
-          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
-          defaultValue: null;
-        },
+        { name: 'operation'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
         { name: 'policy'; type: { kind: 'INPUT_OBJECT'; name: 'RetryPolicyInput'; ofType: null }; defaultValue: null },
+        { name: 'scenario'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
         { name: 'seed'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null }; defaultValue: null },
         { name: 'tableRoot'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
         {
