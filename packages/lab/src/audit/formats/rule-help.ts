@@ -86,7 +86,7 @@ export const RULE_HELP: Readonly<Record<string, RuleHelp>> = {
   'retry-exhaustion-risk': {
     summary: "The jobs' commit rates and retry policies forecast commits that fail after every retry.",
     description:
-      "From each job's commitsPerHour, concurrency and retry policy, the contention forecast (the engine's commit loop simulated for every rated writer of the table) says more than 1% of a job's commits fail after all library and application retries: \"Failed to commit transaction: 15\" from many appenders, a refusal the library loop cannot retry. The fix names the smallest retry policy whose forecast is under 1%.",
+      "From each job's commitsPerHour, concurrency and retry policy, the contention forecast (the engine's commit loop simulated for every rated writer of the table) says more than 1% of a job's commits fail after all library and application retries: \"Failed to commit transaction: 15\" from many appenders, a refusal the library loop cannot retry. The fix names the smallest retry policy whose forecast is under 1%, with the commits an hour that forecast drops beside those the job's own policy's forecast drops.",
     reads: 'manifest',
   },
   'compaction-starved': {
