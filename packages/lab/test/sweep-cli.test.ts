@@ -1,7 +1,8 @@
 /**
  * `npm run lab -- sweep`: input beyond the bounds is refused with every problem and exit 2, writing nothing, and so
  * is a sweep estimated past the work limit (LAB_MAX_WORK_MINUTES; --max-minutes goes beyond it); a small sweep prints
- * its estimate, its table, and writes a results file the contract's check takes.
+ * its estimate, its table, and writes a results file the contract's check takes. A scenario resolves to its fixed
+ * setting and refuses other values for it; --policies runs one sweep per spelled policy and prints them side by side.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -100,4 +101,56 @@ it('a small sweep prints a line per N and writes results the contract takes', ()
   expect(header).toBeGreaterThanOrEqual(0);
   expect(table[header + 1]?.trim()).toMatch(/^1\s+2\/0\s+100\.0%/);
   expect(table[header + 2]?.trim()).toMatch(/^2\s+4\/0\s/);
+});
+
+it('a scenario fixes writers, commits and op: given otherwise they are refused, exit 2, naming what it fixes', () => {
+  const r = sweep(['--scenario', 'delta-rs-3736', '--writers', '4', '--commits', '50', '--op', 'append-day']);
+  expect(r.status).toBe(2);
+  const fixes = 'scenario delta-rs-3736 fixes writers [10], commitsPerWriter 50, operation "append-row"';
+  expect(r.stderr.trim().split('\n')).toEqual([
+    'lab sweep: refused:',
+    `  - ${fixes}: writers [4] conflicts with it (leave it out, or run without the scenario)`,
+    `  - ${fixes}: operation "append-day" conflicts with it (leave it out, or run without the scenario)`,
+  ]);
+  // Resolved, the scenario is 10 writers x 50 commits under each policy: the estimate says so, before any work.
+  const estimated = sweep(['--scenario', 'delta-rs-3736', '--policies', 'none,backoff-jitter'], {
+    LAB_MAX_WORK_MINUTES: '0.001',
+  });
+  expect(estimated.status).toBe(2);
+  expect(estimated.stderr).toContain('writers drives it: 10 writer processes');
+  expect(sweep(['--scenario', 'delta-rs-3736', '--policies', 'none,fast']).stderr).toContain(
+    "--policies: 'fast' is no policy; spell each as delta-rs, none, pyiceberg-like, spark-like, backoff-jitter",
+  );
+  expect(sweep(['--scenario', 'delta-rs-3736', '--policies', 'none', '--max-commit-retries', '3']).stderr).toContain(
+    '--policies names every policy: leave out --max-commit-retries',
+  );
+});
+
+it('--policies runs one sweep per policy and prints them side by side, the forecast beside each', () => {
+  const json = join(work, 'policies.json');
+  const r = sweep([
+    ...['--writers', '2', '--commits', '2', '--op', 'append-row'],
+    ...['--policies', 'none,delta-rs:3,backoff-jitter:2', '--json', json],
+  ]);
+  expect(r.status, r.stderr).toBe(0);
+  const results = JSON.parse(readFileSync(json, 'utf8')) as unknown[];
+  expect(results.map((x) => checkSweepResults(x).ok)).toEqual([true, true, true]);
+  const policies = results.map(
+    (x) => (checkSweepResults(x) as { value: { input: { policy: object } } }).value.input.policy,
+  );
+  expect(policies).toEqual([
+    { name: 'none', maxCommitRetries: 0, appTries: 1, backoff: null },
+    { name: 'custom', maxCommitRetries: 3, appTries: 1, backoff: null },
+    { name: 'custom', maxCommitRetries: 0, appTries: 3, backoff: { baseMs: 50, capMs: 2000, jitter: 'full' } },
+  ]);
+  const lines = r.stdout.split('\n');
+  const header = lines.findIndex((l) => l.startsWith('policy '));
+  expect(lines[header]).toMatch(/^policy\s+N\s+dropped\s+success\/attempt\s+commits\/s\s+forecast dropped/);
+  // Each row's dropped figure is its sweep's failed commits of those intended.
+  results.forEach((x, i) => {
+    const point = (x as { points: { commits: { failed: number } }[] }).points[0];
+    expect(lines[header + 1 + i]).toMatch(
+      new RegExp(`^${['none', 'delta-rs:3', 'backoff-jitter:2'][i]}\\s+2\\s+${point?.commits.failed} of 4\\s`),
+    );
+  });
 });
