@@ -120,7 +120,7 @@ describe("the recommendation is the forecast's", () => {
       // The figures are the forecast's for the named policy and for the job's own (delta-rs's 15 retries).
       expect(f?.fix).toContain(`ingest drops ${drops(jobs, fixPolicy)} of its 360000 commits an hour`);
       expect(f?.fix).toContain(
-        `at ${n} writers, against ${drops(jobs, { name: 'delta-rs', maxCommitRetries: 15, appTries: 1, backoff: null })} (`,
+        `with ${n} writers on the table, against ${drops(jobs, { name: 'delta-rs', maxCommitRetries: 15, appTries: 1, backoff: null })} (`,
       );
       expect(f?.fix).toContain('with delta-rs (15 library retries, 1 try, no pause)');
       expect(contentionFindings(withFix(jobs, f as Finding))).toEqual([]);

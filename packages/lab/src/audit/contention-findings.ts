@@ -184,9 +184,12 @@ function smallestFix(jobs: Job[], atRisk: Set<number>, pairs: PairForecast[]) {
 /** A share of a job's commits an hour, as a count (one decimal: a forecast's 0.4 an hour is not none). */
 const perHour = (j: Job, share: number) => ((j.commitsPerHour as number) * share).toFixed(1);
 
-/** What the fix's forecast drops of a job's commits an hour, beside what its own policy's forecast drops. */
-const dropsText = (j: Job, fixed: GroupOutcome, now: GroupOutcome) =>
-  `${j.name} drops ${perHour(j, exhaustionOf(fixed))} of its ${j.commitsPerHour} commits an hour (${pct(exhaustionOf(fixed))}) at ${instancesOf(j)} ${instancesOf(j) === 1 ? 'writer' : 'writers'}, against ${perHour(j, exhaustionOf(now))} (${pct(exhaustionOf(now))}) with ${describePolicy(policyOf(j))}`;
+/**
+ * What the fix's forecast drops of a job's commits an hour, beside what its own policy's forecast drops; `writers`
+ * is every rated instance on the table (the job's and the others').
+ */
+const dropsText = (j: Job, writers: number, fixed: GroupOutcome, now: GroupOutcome) =>
+  `${j.name} drops ${perHour(j, exhaustionOf(fixed))} of its ${j.commitsPerHour} commits an hour (${pct(exhaustionOf(fixed))}) with ${writers} writers on the table, against ${perHour(j, exhaustionOf(now))} (${pct(exhaustionOf(now))}) with ${describePolicy(policyOf(j))}`;
 
 const rateOf = (j: Job) =>
   `${j.name} (${j.operation}, ${j.commitsPerHour}/h${instancesOf(j) > 1 ? ` over ${instancesOf(j)} instances` : ''}, ${describePolicy(policyOf(j))})`;
@@ -219,7 +222,7 @@ function tableFindings(table: string, tableJobs: Job[], pairs: PairForecast[], b
       return `${pct(exhaustionOf(o))} of ${jobs[i]?.name}'s commits fail after all retries${message ? ` (mostly "${message}")` : ''}, ${pct(o.attempts === 0 ? 0 : o.acknowledged / o.attempts)} of its attempts land`;
     });
     const fixText = fix
-      ? `give ${named.map((i) => jobs[i]?.name).join(', ')} the retry policy ${describePolicy(fix.policy)}: forecast again, ${named.map((i) => dropsText(jobs[i] as Job, fix.forecast.outcomes[i] as GroupOutcome, forecast.outcomes[i] as GroupOutcome)).join('; ')}`
+      ? `give ${named.map((i) => jobs[i]?.name).join(', ')} the retry policy ${describePolicy(fix.policy)}: forecast again, ${named.map((i) => dropsText(jobs[i] as Job, instances, fix.forecast.outcomes[i] as GroupOutcome, forecast.outcomes[i] as GroupOutcome)).join('; ')}`
       : `no retry policy up to ${describePolicy(FIX_LADDER[FIX_LADDER.length - 1] as RetryPolicy)} brings it under ${pct(EXHAUSTION_THRESHOLD)}: lower the commit rate or the instances, batch commits, or ${starved ? 'compact when the appends pause' : 'split the writers over partitions or tables'}`;
     out.push({
       rule: starved ? 'compaction-starved' : 'retry-exhaustion-risk',
