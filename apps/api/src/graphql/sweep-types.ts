@@ -39,6 +39,11 @@ export const RetryPolicyType = builder.objectRef<RetryPolicy>('RetryPolicy').imp
 
 const SweepInputType = builder.objectRef<SweepInput>('SweepInput').implement({
   fields: (t) => ({
+    scenario: t.string({
+      nullable: true,
+      description: 'the scenario that fixed writers, commitsPerWriter and operation; null when none did',
+      resolve: (i) => i.scenario ?? null,
+    }),
     writers: t.exposeIntList('writers', { description: 'N for each point' }),
     commitsPerWriter: t.exposeInt('commitsPerWriter'),
     operation: t.exposeString('operation'),

@@ -2516,6 +2516,7 @@ export type introspection = {
           name: 'policy';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'RetryPolicy'; ofType: null } };
         };
+        scenario: { name: 'scenario'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         seed: {
           name: 'seed';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
