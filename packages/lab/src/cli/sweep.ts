@@ -28,6 +28,7 @@ import {
   comparisonTable,
   POLICY_SPELLINGS,
   type PolicyRun,
+  policySpelling,
   runSweep,
   SweepInputError,
   spelledPolicy,
@@ -220,7 +221,7 @@ async function runOne(
 function report(results: SweepResults, out: CommandOutput) {
   const { policy, scenario } = results.input;
   out.say(
-    `sweep: ${scenario ? `scenario ${scenario}, ` : ''}${results.input.operation}, K=${results.input.commitsPerWriter}, policy ${policy.name} (maxCommitRetries ${policy.maxCommitRetries}, appTries ${policy.appTries}, backoff ${policy.backoff ? `${policy.backoff.baseMs}-${policy.backoff.capMs} ms ${policy.backoff.jitter} jitter` : 'none'}), ${results.store} tables, ${results.machine.cores} cores\n`,
+    `sweep: ${scenario ? `scenario ${scenario}, ` : ''}${results.input.operation}, K=${results.input.commitsPerWriter}, policy ${policySpelling(policy)} (maxCommitRetries ${policy.maxCommitRetries}, appTries ${policy.appTries}, backoff ${policy.backoff ? `${policy.backoff.baseMs}-${policy.backoff.capMs} ms ${policy.backoff.jitter} jitter` : 'none'}), ${results.store} tables, ${results.machine.cores} cores\n`,
   );
   out.say(sweepTable(results));
   if (!results.forecast) out.say('forecast: none (the engine exports no forecastSweep)');

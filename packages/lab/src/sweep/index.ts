@@ -2,7 +2,7 @@
 export { checkPoint, type PointChecks } from './checks';
 export { COMPARISON_COLUMNS, comparisonCells, comparisonTable, type PolicyRun } from './compare';
 export type { SweepCommitRecord, SweepJob } from './job';
-export { BACKOFF_JITTER, POLICY_SPELLINGS, spelledPolicy } from './policy';
+export { BACKOFF_JITTER, POLICY_SPELLINGS, policySpelling, spelledPolicy } from './policy';
 export { sweepTable } from './report';
 export {
   pointJobs,
