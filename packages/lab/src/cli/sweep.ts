@@ -42,6 +42,8 @@ const SWEEP_COMMAND: CommandSpec = {
     '--jitter full': "the policy's backoff jitter (makes it custom)",
     '--append-rate R': 'with compaction: appends per second beside it',
     '--seed S': 'the schedule seed',
+    '--table-format delta|iceberg': 'the table format (default delta); iceberg takes --op append-row only',
+    '--catalog sqlite|postgres': 'iceberg: the SQL catalog (default sqlite; postgres is refused: not supported yet)',
     '--json FILE|-': 'the results as JSON to FILE, or to standard output with - (the report then goes to stderr)',
     '--work-dir DIR': 'where the sweep tables live (LAB_WORK_DIR, default var/lab)',
     '--table-root s3://…': 'sweep tables on S3 (endpoint and keys from the AWS environment)',
@@ -51,6 +53,7 @@ const SWEEP_COMMAND: CommandSpec = {
   examples: [
     'npm run lab -- sweep --writers 1,2,4,8 --commits 10 --op append-row --policy delta-rs',
     'npm run -s lab -- sweep --writers 2,4 --commits 5 --op update-overlap --json - | jq .points',
+    'npm run lab -- sweep --table-format iceberg --writers 2,4,8 --commits 5 --op append-row --policy none',
   ],
 };
 const POLICY_NUMBERS = ['max-commit-retries', 'app-tries', 'backoff-base-ms', 'backoff-cap-ms', 'jitter'];
@@ -90,6 +93,12 @@ function policyOf(options: Record<string, string>): StartSweepInput['policy'] {
   };
 }
 
+/** `--table-format` and `--catalog` as the input's fields (`--format` is a report's output format elsewhere). */
+const tableFormatOf = (options: Record<string, string>) => ({
+  ...(options['table-format'] !== undefined && { tableFormat: options['table-format'] }),
+  ...(options.catalog !== undefined && { catalog: options.catalog }),
+});
+
 /** The sweep input the options give (unchecked: runSweep checks it against the bounds first). */
 export function sweepInputOf(options: Record<string, string>): StartSweepInput {
   const input: Record<string, unknown> = { operation: options.op };
@@ -99,6 +108,7 @@ export function sweepInputOf(options: Record<string, string>): StartSweepInput {
   if (options.seed !== undefined) input.seed = num(options.seed);
   const policy = policyOf(options);
   if (policy !== undefined) input.policy = policy;
+  Object.assign(input, tableFormatOf(options));
   if (options.op === undefined)
     throw new UsageError('sweep needs --op (append-row, append-day, update-disjoint, update-overlap, compaction)');
   return input as StartSweepInput;
@@ -178,7 +188,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   const { policy } = results.input;
   await out.writeJson(results);
   out.say(
-    `sweep: ${results.input.operation}, K=${results.input.commitsPerWriter}, policy ${policy.name} (maxCommitRetries ${policy.maxCommitRetries}, appTries ${policy.appTries}, backoff ${policy.backoff ? `${policy.backoff.baseMs}-${policy.backoff.capMs} ms ${policy.backoff.jitter} jitter` : 'none'}), ${results.store} tables, ${results.machine.cores} cores\n`,
+    `sweep: ${results.input.tableFormat === 'iceberg' ? `Iceberg (${results.input.catalog} catalog) ` : ''}${results.input.operation}, K=${results.input.commitsPerWriter}, policy ${policy.name} (maxCommitRetries ${policy.maxCommitRetries}, appTries ${policy.appTries}, backoff ${policy.backoff ? `${policy.backoff.baseMs}-${policy.backoff.capMs} ms ${policy.backoff.jitter} jitter` : 'none'}), ${results.store} tables, ${results.machine.cores} cores\n`,
   );
   out.say(sweepTable(results));
   if (!results.forecast) out.say('forecast: none (the engine exports no forecastSweep)');
