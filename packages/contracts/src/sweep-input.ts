@@ -201,7 +201,7 @@ function tableFormatProblems(input: Record<string, unknown>): string[] {
         'catalog postgres is not supported by sweeps yet: Iceberg sweeps commit through the SQLite catalog',
       );
     }
-  } else if (input.catalog != null) {
+  } else if ((input.tableFormat == null || input.tableFormat === 'delta') && input.catalog != null) {
     problems.push('catalog applies to tableFormat iceberg only');
   }
   return problems;
