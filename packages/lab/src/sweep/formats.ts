@@ -14,6 +14,8 @@ import { runDeltaSweepJob } from './writer';
 export interface SweepFormat {
   /** Whether its points' tables may live under an S3 table root. */
   readonly takesTableRoot: boolean;
+  /** The forecast's share of a local attempt between its read of the head and its claim (the engine's default: Delta's). */
+  readonly claimShare?: number;
   /** Creates a point's fresh table at `location` (a folder, or an s3:// prefix). */
   createTable(location: string, input: SweepInput, writers: number): Promise<void>;
   /** The point's table checked against the writers' records after the race. */
@@ -37,6 +39,8 @@ const FORMATS: Record<SweepTableFormat, SweepFormat> = {
   },
   iceberg: {
     takesTableRoot: false,
+    // An attempt refreshes the metadata, stages its manifests and metadata file, then swaps: all of it is the window.
+    claimShare: 1,
     createTable: (location, input) => createIcebergSweepTable(location, input.policy),
     checkPoint: (location, op, _writers, records) => checkIcebergPoint(location, op, records),
     runJob: runIcebergSweepJob,

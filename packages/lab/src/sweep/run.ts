@@ -143,7 +143,8 @@ export async function runSweep(given: StartSweepInput, opts: SweepOptions): Prom
     store: opts.tableRoot ? 's3' : 'local',
     points,
   };
-  return { ...results, forecast: forecastSweep(results) };
+  const { claimShare } = format;
+  return { ...results, forecast: forecastSweep({ ...results, ...(claimShare !== undefined && { claimShare }) }) };
 }
 
 async function pointOf(
