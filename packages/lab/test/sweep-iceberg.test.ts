@@ -1,15 +1,16 @@
 /**
  * Iceberg sweeps of real writer processes on a real SQLite SQL catalog: every fast append lands once, in the
  * snapshot whose metadata version its writer was told, as the snapshots and manifests show; with retries off a
- * lost compare-and-swap is one attempt and carries the catalog's text; the forecast is there for every point; and
- * what Iceberg cannot do is refused before any work, naming what it supports.
+ * lost compare-and-swap is one attempt and carries pyiceberg's text; the forecast is there for every point; and
+ * what Iceberg cannot do is refused before any work, naming what it supports. The table a person reads shows a
+ * point's five most frequent failure messages and counts the rest (Iceberg's carry snapshot ids).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkSweepResults } from '@racelab/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runSweep, SweepInputError } from '../src/sweep/index';
+import { runSweep, SweepInputError, sweepTable } from '../src/sweep/index';
 
 const work = mkdtempSync(join(tmpdir(), 'racelab-sweep-iceberg-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -65,6 +66,18 @@ describe('runSweep on Iceberg', () => {
     }
     // A lost append's data file stays behind, named by no manifest: one orphan per failure.
     expect(p.wasted.orphanFiles).toBe(p.commits.failed);
+    // Messages carrying snapshot ids are many: the table shows five per point and counts the rest on one line.
+    const many = Array.from({ length: 8 }, (_, i) => ({
+      message: `Requirement failed: branch main has changed ${i}`,
+      count: 8 - i,
+    }));
+    const lines = sweepTable({ ...r, points: [{ ...p, failures: many }] })
+      .split('\n')
+      .filter((l) => l.startsWith('  N=4 failed'));
+    expect(lines).toEqual([
+      ...many.slice(0, 5).map((f) => `  N=4 failed ${f.count}x: ${f.message}`),
+      '  N=4 failed 6x more, with 3 other messages (all in the results file)',
+    ]);
   }, 120_000);
 
   it('refuses what Iceberg cannot do before any work, naming what it supports', async () => {
