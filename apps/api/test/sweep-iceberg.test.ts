@@ -1,7 +1,7 @@
 /**
  * Iceberg sweeps over the API, against real Postgres with the API and a worker as separate processes: startSweep
  * takes `tableFormat` and `catalog`; what Iceberg cannot do (an operation other than append-row, the Postgres
- * catalog) is refused with every problem before anything is stored or queued; a small Iceberg sweep runs in the
+ * catalog, an S3 table root) is refused with every problem before anything is stored or queued; a small Iceberg sweep runs in the
  * worker, and its input and checked results read back with the format and catalog it ran on.
  */
 import type { SweepPoint } from '@racelab/contracts';
@@ -19,8 +19,16 @@ const SWEEP = `query($id: ID!) { sweep(id: $id) { status input { tableFormat cat
 type ReadPoint = Pick<SweepPoint, 'writers' | 'commits' | 'attempts' | 'checks'>;
 
 let stack: Stack;
+const BUCKET = 'iceberg-sweep-test';
 beforeAll(async () => {
-  stack = await startStack();
+  // A configured bucket, so that a tableRoot there passes its own check and only the format refuses it.
+  stack = await startStack({
+    LAB_S3_BUCKETS: BUCKET,
+    AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
+    AWS_ACCESS_KEY_ID: 'sweep-test',
+    AWS_SECRET_ACCESS_KEY: 'sweep-test',
+    AWS_REGION: 'us-east-1',
+  });
 });
 afterAll(async () => {
   await stack?.stop();
