@@ -22,9 +22,15 @@ export interface PreparedTry {
   failed(e: unknown, claims: number): { attempts: number; retryable: boolean };
 }
 
-/** What a format gives the loop: a try of commit `seq` (null: nothing to commit, with the text to record). */
+/** A try that found nothing to commit (OPTIMIZE with nothing to compact): the text to record, and what it read. */
+export interface NothingToCommit {
+  nothing: string;
+  readVersion: number | null;
+}
+
+/** What a format gives the loop: a try of commit `seq`, or the nothing it found to commit. */
 export interface SweepTries {
-  prepare(seq: number): Promise<PreparedTry | { nothing: string }>;
+  prepare(seq: number): Promise<PreparedTry | NothingToCommit>;
   /** The next try starts on a fresh read of the table (a paced commit, as a job started on a schedule). */
   forget(): void;
 }
@@ -55,7 +61,7 @@ async function oneCommit(job: SweepJob, seq: number, random: () => number, tries
     }
     record.tries = t;
     const t0 = Date.now();
-    let prepared: PreparedTry | { nothing: string };
+    let prepared: PreparedTry | NothingToCommit;
     try {
       // A reopen that fails is this commit's failure, as a failed preparation is, not the writer's end.
       prepared = await tries.prepare(seq);
@@ -63,13 +69,12 @@ async function oneCommit(job: SweepJob, seq: number, random: () => number, tries
       record.error = asError(e).message;
       break;
     }
+    record.readVersion = prepared.readVersion;
+    record.prepareMs.push(Date.now() - t0);
     if ('nothing' in prepared) {
-      record.prepareMs.push(Date.now() - t0);
       record.error = prepared.nothing;
       break;
     }
-    record.readVersion = prepared.readVersion;
-    record.prepareMs.push(Date.now() - t0);
     let claims = 0;
     let last = Date.now();
     const lap = () => {

@@ -75,7 +75,7 @@ function deltaTries(job: SweepJob, opened: DeltaTable): SweepTries {
         maxCommitRetries: job.policy.maxCommitRetries,
       };
       const prepared = await prepare(table, job, seq, options);
-      if (!prepared) return { nothing: NOTHING_TO_COMPACT };
+      if (!prepared) return { nothing: NOTHING_TO_COMPACT, readVersion: table.version };
       return {
         readVersion: table.version,
         written: { files: prepared.summary.filesAdded, bytes: prepared.summary.bytesWritten },
