@@ -42,10 +42,3 @@ export async function createIcebergSweepTable(point: string, policy: RetryPolicy
     await catalog.close();
   }
 }
-
-/** The metadata version a metadata file's name carries (`00007-<uuid>.metadata.json`): the table's version. */
-export function metadataVersion(location: string): number {
-  const m = /(\d+)-[^/]*\.metadata\.json$/.exec(location);
-  if (!m) throw new Error(`not an Iceberg metadata file name: ${location}`);
-  return Number(m[1]);
-}

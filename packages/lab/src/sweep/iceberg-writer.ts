@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import {
   CommitFailedException,
   type IcebergTable,
+  icebergMetadataVersion,
   openIcebergTable,
   prepareIcebergAppend,
   withConnection,
 } from '@racelab/engine';
 import { makeCommits, type SweepTries } from './app-loop';
-import { ICEBERG_SWEEP_TABLE, metadataVersion, openSweepCatalog } from './iceberg-table';
+import { ICEBERG_SWEEP_TABLE, openSweepCatalog } from './iceberg-table';
 import type { FromSweepWriter, SweepJob } from './job';
 import { appendRow } from './table';
 
@@ -57,7 +58,7 @@ function icebergTries(job: SweepJob, opened: IcebergTable, sources: readonly str
         async commit(onAttemptFailed) {
           // Each warning is a lost compare-and-swap that the loop retries.
           const r = await prepared.commit({ onWarning: () => onAttemptFailed() });
-          return { version: metadataVersion(r.metadataLocation), attempts: r.attempts };
+          return { version: icebergMetadataVersion(r.metadataLocation), attempts: r.attempts };
         },
         failed(e, claims) {
           const lost = e instanceof CommitFailedException;
