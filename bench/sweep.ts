@@ -6,7 +6,7 @@
  * processes' start included (the issue asks that a 64 × 10 local point finish in under 2 minutes).
  *
  *   npm run bench:sweep [-- --writers 1,2,4,8,16,32,64 --commits 10 --op append-row
- *                          --policies none,delta-rs,pyiceberg-like --table-root s3://…]
+ *                          --policies none,delta-rs,pyiceberg-like --table-root s3://… --table-format iceberg]
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +25,7 @@ answerAndExit(process.argv.slice(2), {
     '--op OPERATION': 'the sweep operation (default append-row)',
     '--policies P,…': 'retry policies (default none,delta-rs,pyiceberg-like)',
     '--table-root s3://…': 'tables on S3',
+    '--table-format delta|iceberg': 'the table format (default delta; iceberg: append-row through its SQLite catalog)',
   },
   examples: ['npm run bench:sweep -- --writers 1,2,4 --commits 5 --policies delta-rs'],
 });
@@ -51,8 +52,10 @@ const { values } = parseArgs({
     op: { type: 'string', default: 'append-row' },
     policies: { type: 'string', default: 'none,delta-rs,pyiceberg-like' },
     'table-root': { type: 'string' },
+    'table-format': { type: 'string', default: 'delta' },
   },
 });
+const format = values['table-format'] as 'delta' | 'iceberg';
 const writers = values.writers.split(',').map(Number);
 const commits = Number(values.commits);
 mkdirSync(OUT, { recursive: true });
@@ -63,7 +66,13 @@ for (const policy of values.policies.split(',')) {
   const walls = new Map<number, number>();
   const before = load();
   const results = await runSweep(
-    { writers, commitsPerWriter: commits, operation: values.op as 'append-row', policy: policy as 'none' },
+    {
+      writers,
+      commitsPerWriter: commits,
+      operation: values.op as 'append-row',
+      policy: policy as 'none',
+      tableFormat: format,
+    },
     {
       workDir: join(OUT, 'work'),
       ...(values['table-root'] && { tableRoot: values['table-root'] }),
@@ -73,8 +82,9 @@ for (const policy of values.policies.split(',')) {
       },
     },
   );
-  writeFileSync(join(OUT, `${values.op}-${policy}.json`), `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`\n## ${values.op}, policy ${policy}, K=${commits} (load before ${before}, after ${load()})\n`);
+  const name = `${format === 'delta' ? '' : `${format}-`}${values.op}-${policy}`;
+  writeFileSync(join(OUT, `${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\n## ${format} ${values.op}, policy ${policy}, K=${commits} (load before ${before}, after ${load()})\n`);
   console.log(sweepTable(results));
   console.log('\nN  wall s (processes started, race, checks)  commits/s ÷ raw claims/s');
   for (const p of results.points) {

@@ -15,6 +15,8 @@ import type { START_SWEEP } from './sweeps';
 export type StartInput = VariablesOf<typeof START_SWEEP>['input'];
 
 export interface SweepDraft {
+  tableFormat: string;
+  catalog: string;
   writers: string;
   commits: string;
   operation: string;
@@ -28,6 +30,8 @@ export interface SweepDraft {
 }
 
 export const EMPTY_DRAFT: SweepDraft = {
+  tableFormat: 'delta',
+  catalog: 'sqlite',
   writers: DEFAULT_SWEEP_WRITERS.join(','),
   commits: String(DEFAULT_SWEEP_COMMITS),
   operation: 'append-row',
@@ -60,6 +64,8 @@ export function draftInput(d: SweepDraft): Record<string, unknown> {
     commitsPerWriter: numberOr(d.commits),
     operation: d.operation,
     ...(d.operation === 'compaction' && { appendRatePerSec: numberOr(d.appendRate) }),
+    // The catalog is Iceberg's: a Delta sweep names none.
+    ...(d.tableFormat !== 'delta' && { tableFormat: d.tableFormat, catalog: d.catalog }),
     policy: custom
       ? { name: 'custom', maxCommitRetries: numberOr(d.maxCommitRetries), appTries: numberOr(d.appTries), backoff }
       : d.policy,
@@ -78,6 +84,8 @@ export function checkDraft(d: SweepDraft): { problems: string[] } | { input: Sta
       commitsPerWriter: v.commitsPerWriter,
       operation: v.operation,
       ...(v.appendRatePerSec !== undefined && { appendRatePerSec: v.appendRatePerSec }),
+      ...(v.tableFormat !== undefined && { tableFormat: v.tableFormat }),
+      ...(v.catalog !== undefined && { catalog: v.catalog }),
       policy:
         v.policy.name === 'custom'
           ? {

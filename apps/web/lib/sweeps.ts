@@ -7,7 +7,7 @@ import { graphql, type ResultOf } from './gql';
 
 const SWEEP_SUMMARY = graphql(`fragment SweepSummary on Sweep {
   id status createdAt finishedAt done total writers reason onS3 startedBy { description } cancelledBy { description }
-  input { writers commitsPerWriter operation appendRatePerSec seed
+  input { writers commitsPerWriter operation appendRatePerSec seed tableFormat catalog
     policy { name maxCommitRetries appTries backoff { baseMs capMs jitter } } } }`);
 
 /** A sweep's results as the page draws them: every figure of every point, and the forecast. */
@@ -51,9 +51,14 @@ export type SweepView = SweepSummaryView & { results: SweepResultsView | null };
 export type StoredSweep = SweepSummaryView & { results: SweepResultsView };
 
 /** A sweep in a few words: what each commit did, under which policy, where. */
+/** The table format a sweep wrote, as a series names it (Delta and Iceberg lines share a plot side by side). */
+export function formatLabel(input: Pick<SweepSummaryView['input'], 'tableFormat' | 'catalog'>): string {
+  return input.tableFormat === 'iceberg' ? `Iceberg (${input.catalog ?? 'sqlite'} catalog)` : 'Delta';
+}
+
 export function sweepLabel(s: SweepSummaryView): string {
   const rate = s.input.appendRatePerSec == null ? '' : ` at ${s.input.appendRatePerSec}/s`;
-  return `${s.input.operation}${rate} · ${policyLabel(s.input.policy)} · K=${s.input.commitsPerWriter}`;
+  return `${formatLabel(s.input)} · ${s.input.operation}${rate} · ${policyLabel(s.input.policy)} · K=${s.input.commitsPerWriter}`;
 }
 
 export function policyLabel(p: SweepSummaryView['input']['policy']): string {

@@ -1,7 +1,7 @@
 /**
  * The Scaling page in a real Chromium against the real API, worker and Postgres, drawn from stored sweeps: the
  * results of real CLI sweeps (test/fixtures/sweeps.json: append-row under none, delta-rs and pyiceberg-like, and a
- * compaction sweep, each with the table the CLI printed) are stored as Sweep rows, plus a copy of one whose N=4
+ * compaction sweep, and an Iceberg append-row sweep with retries off, each with the table the CLI printed) are stored as Sweep rows, plus a copy of one whose N=4
  * point has a lost commit. The plots must have a line per picked sweep and a marker per measured point at the
  * stored value, a dashed forecast line through N = 1..max, the compactor's success at N × rate; the table's cells
  * must be the CLI's; the failed check is red. The form refuses a sweep beyond the bounds in checkSweepInput's words
@@ -27,7 +27,7 @@ const fixture = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/swee
   sweeps: Recorded[];
 };
 const recorded = Object.fromEntries(fixture.sweeps.map((s) => [s.name, s])) as Record<
-  'none' | 'delta-rs' | 'pyiceberg-like' | 'compaction',
+  'none' | 'delta-rs' | 'pyiceberg-like' | 'compaction' | 'iceberg-none',
   Recorded
 >;
 
@@ -67,6 +67,7 @@ beforeAll(async () => {
   const server = await startPostgresServer({ dataDir: join(stack.dir, 'db'), attach: true });
   db = new pg.Client({ connectionString: await server.ownerUrl('racelab') });
   await db.connect();
+  await store('iceberg-none', recorded['iceberg-none'].results, 45);
   await store('none', recorded.none.results, 40);
   await store('delta-rs', recorded['delta-rs'].results, 30);
   await store('pyiceberg-like', recorded['pyiceberg-like'].results, 20);
@@ -106,9 +107,9 @@ describe('scaling', () => {
     await page.getByRole('link', { name: 'Scaling' }).click();
     await page.getByRole('heading', { name: 'Scaling', level: 1 }).waitFor();
     const rows = page.getByTestId('sweep-row');
-    await expect.poll(() => rows.count()).toBe(5);
+    await expect.poll(() => rows.count()).toBe(6);
     expect(await rows.evaluateAll((r) => r.map((x) => x.getAttribute('data-sweep-id')))).toEqual(
-      ['lost', 'compaction', 'pyiceberg-like', 'delta-rs', 'none'].map((n) => ids[n]),
+      ['lost', 'compaction', 'pyiceberg-like', 'delta-rs', 'none', 'iceberg-none'].map((n) => ids[n]),
     );
     for (const name of ['none', 'delta-rs', 'pyiceberg-like']) await pick(name);
 
@@ -130,7 +131,9 @@ describe('scaling', () => {
     );
     const legend = await success.locator('.legend li').allTextContents();
     const error = recorded.none.results.forecast?.error.successPerAttemptMeanAbs as number;
-    expect(legend).toContain(` append-row · none · K=4: forecast (mean abs. error ${(100 * error).toFixed(1)}%)`);
+    expect(legend).toContain(
+      ` Delta · append-row · none · K=4: forecast (mean abs. error ${(100 * error).toFixed(1)}%)`,
+    );
 
     const throughput = plots.getByTestId('throughput-chart');
     expect(await markers(throughput)).toEqual(
@@ -226,7 +229,7 @@ describe('scaling', () => {
     expect(await form.locator('.state.failed li').allTextContents()).toEqual(expected.ok ? [] : expected.problems);
     page.off('request', onRequest);
     expect(sent).toEqual([]);
-    expect(await sweepCount()).toBe(5);
+    expect(await sweepCount()).toBe(6);
   });
 
   it('starts a small sweep from the form and follows its progress bar to the end', async () => {
@@ -239,7 +242,7 @@ describe('scaling', () => {
     await form.locator('[data-testid=sweep-progress][data-status=DONE]').waitFor({ timeout: 120_000 });
     expect(await progress.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('6');
     expect(await progress.getByRole('progressbar').getAttribute('aria-valuemax')).toBe('6');
-    expect(await sweepCount()).toBe(6);
+    expect(await sweepCount()).toBe(7);
     // Ended, so listed first and plotted: its table has its two points, every check passed.
     const [row] = (await db.query<{ id: string }>('SELECT id FROM "Sweep" ORDER BY "createdAt" DESC LIMIT 1')).rows;
     const table = page.locator(`[data-testid=sweep-table][data-sweep-id="${row?.id}"]`);
@@ -248,6 +251,33 @@ describe('scaling', () => {
       await table.getByTestId('sweep-point').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-checks'))),
     ).toEqual(['passed', 'passed']);
     await tab.shot('scaling-started');
+  });
+
+  it('draws Delta and Iceberg side by side: a line each on the same curves, named by format', async () => {
+    const { page } = tab;
+    await page.goto('/scaling');
+    await page.getByRole('heading', { name: 'Scaling', level: 1 }).waitFor();
+    for (const name of ['none', 'iceberg-none']) await pick(name);
+    const plots = page.locator('[data-testid=operation-plots][data-operation=append-row]');
+    const success = plots.getByTestId('success-chart');
+    await expect.poll(() => seriesOf(success, 'measured').count()).toBe(2);
+    const order = [recorded.none, recorded['iceberg-none']];
+    expect(await markers(success)).toEqual(
+      order.map((r) => r.results.points.map((p) => [p.writers, p.attempts.successPerAttempt])),
+    );
+    expect(await markers(plots.getByTestId('throughput-chart'))).toEqual(
+      order.map((r) => r.results.points.map((p) => [p.writers, p.commitsPerSec])),
+    );
+    const legend = await success.locator('.legend li').allTextContents();
+    expect(legend).toContain(' Delta · append-row · none · K=4');
+    expect(legend).toContain(' Iceberg (sqlite catalog) · append-row · none · K=4');
+    // The Iceberg sweep's table is the CLI's, cell for cell.
+    const table = page.locator(`[data-testid=sweep-table][data-sweep-id="${ids['iceberg-none']}"]`);
+    const cells = await table
+      .getByTestId('sweep-point')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(cells).toEqual(recorded['iceberg-none'].cliTable.slice(1).map((line) => line.trim().split(/\s{2,}/)));
+    await tab.shot('scaling-delta-iceberg');
   });
 
   it('has seen no console error or uncaught exception', () => {

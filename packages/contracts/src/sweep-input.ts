@@ -21,6 +21,14 @@ export const SWEEP_OPERATIONS = [
 export type SweepOperation = (typeof SWEEP_OPERATIONS)[number];
 export const RETRY_POLICY_NAMES = ['delta-rs', 'pyiceberg-like', 'spark-like', 'none', 'custom'] as const;
 export type RetryPolicyName = (typeof RETRY_POLICY_NAMES)[number];
+/** The table formats a sweep writes: Delta (the default), or Iceberg fast appends through a SQL catalog. */
+export const SWEEP_TABLE_FORMATS = ['delta', 'iceberg'] as const;
+export type SweepTableFormat = (typeof SWEEP_TABLE_FORMATS)[number];
+/** Iceberg's SQL catalog: the database whose compare-and-swap UPDATE commits (SQLite by default). */
+export const SWEEP_CATALOGS = ['sqlite', 'postgres'] as const;
+export type SweepCatalog = (typeof SWEEP_CATALOGS)[number];
+/** What an Iceberg sweep can do: fast appends (the engine writes no Iceberg update, delete or rewrite). */
+export const ICEBERG_SWEEP_OPERATIONS: readonly SweepOperation[] = ['append-row'];
 export { JITTERS };
 
 export const MAX_SWEEP_WRITERS = 64;
@@ -173,7 +181,38 @@ const entries = {
     v.nullish(wholeNumber(0, 2 ** 32 - 1), DEFAULT_SWEEP_SEED),
     "the app loop's jitter and the synthetic rows",
   ),
+  tableFormat: described(
+    v.nullish(v.picklist(SWEEP_TABLE_FORMATS, oneOf(SWEEP_TABLE_FORMATS)), 'delta'),
+    'the table format the writers commit to (default delta); iceberg takes operation append-row only',
+  ),
+  catalog: described(
+    v.nullish(v.picklist(SWEEP_CATALOGS, oneOf(SWEEP_CATALOGS))),
+    'iceberg only: the SQL catalog (default sqlite; postgres is not supported by sweeps yet)',
+  ),
 };
+
+/** What the table format refuses: Iceberg's operations and catalogs, and a catalog given to Delta. */
+function tableFormatProblems(input: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  if (input.tableFormat === 'iceberg') {
+    const op = input.operation;
+    if (typeof op === 'string' && (SWEEP_OPERATIONS as readonly string[]).includes(op)) {
+      if (!ICEBERG_SWEEP_OPERATIONS.includes(op as SweepOperation)) {
+        problems.push(
+          `operation ${op} is not supported on Iceberg: Iceberg sweeps support ${ICEBERG_SWEEP_OPERATIONS.join(', ')}`,
+        );
+      }
+    }
+    if (input.catalog === 'postgres') {
+      problems.push(
+        'catalog postgres is not supported by sweeps yet: Iceberg sweeps commit through the SQLite catalog',
+      );
+    }
+  } else if ((input.tableFormat == null || input.tableFormat === 'delta') && input.catalog != null) {
+    problems.push('catalog applies to tableFormat iceberg only');
+  }
+  return problems;
+}
 
 /** What the CLI and startSweep take, as given. */
 export const startSweepInputSchema = v.pipe(
@@ -184,6 +223,7 @@ export const startSweepInputSchema = v.pipe(
     if (input.appendRatePerSec != null && input.operation !== 'compaction') {
       addIssue({ message: 'appendRatePerSec applies to compaction only' });
     }
+    for (const message of tableFormatProblems(input)) addIssue({ message });
     const policy = input.policy;
     if (isObject(policy) && typeof policy.name === 'string' && policy.name !== 'custom') {
       // Own keys only: a name such as 'toString' is no preset (the name's own check refuses it).
@@ -228,6 +268,10 @@ export interface SweepInput {
   appendRatePerSec?: number;
   policy: RetryPolicy;
   seed: number;
+  /** Iceberg only (absent: Delta). */
+  tableFormat?: SweepTableFormat;
+  /** Iceberg only: its SQL catalog. */
+  catalog?: SweepCatalog;
 }
 
 /** The checked input as results carry it (contracts/sweep-results.schema.json's `input`). */
@@ -239,6 +283,8 @@ export const sweepInputSchema = object({
   appendRatePerSec: v.optional(v.pipe(v.number(mustBe('a number')), v.finite(mustBe('a number')))),
   policy: retryPolicySchema,
   seed: wholeNumber(0, 2 ** 32 - 1),
+  tableFormat: v.optional(v.picklist(SWEEP_TABLE_FORMATS, oneOf(SWEEP_TABLE_FORMATS))),
+  catalog: v.optional(v.picklist(SWEEP_CATALOGS, oneOf(SWEEP_CATALOGS))),
 });
 
 /** A sweep's input checked against the bounds before any work: every problem at once, or the normalised input. */
@@ -248,7 +294,8 @@ export function checkSweepInput(input: unknown): Checked<SweepInput> {
   if (!checked.ok || resolved.problems.length > 0) {
     return { ok: false, problems: [...resolved.problems, ...(checked.ok ? [] : checked.problems)] };
   }
-  const { scenario, writers, commitsPerWriter, operation, appendRatePerSec, policy, seed } = checked.value;
+  const { scenario, writers, commitsPerWriter, operation, appendRatePerSec, policy, seed, tableFormat, catalog } =
+    checked.value;
   return {
     ok: true,
     value: {
@@ -259,6 +306,11 @@ export function checkSweepInput(input: unknown): Checked<SweepInput> {
       ...(operation === 'compaction' && { appendRatePerSec: appendRatePerSec ?? DEFAULT_SWEEP_APPEND_RATE }),
       policy: typeof policy === 'string' ? { ...RETRY_POLICIES[policy] } : normalisedPolicy(policy as RetryPolicy),
       seed,
+      ...(tableFormat === 'iceberg' && { tableFormat, catalog: catalog ?? 'sqlite' }),
     },
   };
 }
+
+/** The format a checked input's tables are in (results written before Iceberg sweeps carry none: Delta). */
+export const sweepTableFormatOf = (input: Pick<SweepInput, 'tableFormat'>): SweepTableFormat =>
+  input.tableFormat ?? 'delta';

@@ -333,6 +333,19 @@ describe('forecastSweep', () => {
     expect(atEight(shared).commitsPerSec).toBeLessThan(atEight(local).commitsPerSec / 2);
   });
 
+  it("a format whose whole attempt is the window (claimShare 1, Iceberg's) loses more claims on the same machine", () => {
+    const local = {
+      ...sweep,
+      store: 'local' as const,
+      machine: { cores: 2 },
+      input: { ...sweep.input, policy: DELTA_RS },
+    };
+    const atEight = (s: SweepForecastInput) => forecastSweep(s).atPoints[2] as ForecastPoint;
+    expect(atEight({ ...local, claimShare: 0.05 })).toEqual(atEight(local));
+    // Every step of the attempt now lies between the read of the head and the swap: far more lost claims.
+    expect(atEight({ ...local, claimShare: 1 }).successPerAttempt).toBeLessThan(atEight(local).successPerAttempt - 0.2);
+  });
+
   it("forecasts a compaction sweep's compactor", () => {
     const f = forecastSweep({
       store: 's3',

@@ -50,6 +50,8 @@ const SweepInputType = builder.objectRef<SweepInput>('SweepInput').implement({
     appendRatePerSec: t.float({ nullable: true, resolve: (i) => i.appendRatePerSec ?? null }),
     policy: t.field({ type: RetryPolicyType, resolve: (i) => i.policy }),
     seed: t.exposeFloat('seed'),
+    tableFormat: t.string({ description: 'delta or iceberg', resolve: (i) => i.tableFormat ?? 'delta' }),
+    catalog: t.string({ nullable: true, description: "iceberg's SQL catalog", resolve: (i) => i.catalog ?? null }),
   }),
 });
 

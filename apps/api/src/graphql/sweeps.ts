@@ -11,11 +11,14 @@ import {
   DEFAULT_SWEEP_APPEND_RATE,
   DEFAULT_SWEEP_COMMITS,
   DEFAULT_SWEEP_WRITERS,
+  ICEBERG_SWEEP_OPERATIONS,
   MAX_SWEEP_COMMITS,
   MAX_SWEEP_COMMITS_PER_WRITER,
   MAX_SWEEP_WRITERS,
   RETRY_POLICIES,
+  SWEEP_CATALOGS,
   SWEEP_SCENARIO_NAMES,
+  SWEEP_TABLE_FORMATS,
 } from '@racelab/contracts';
 import { storedActor } from '../actors/actor';
 import type { Db, Sweep } from '../db/prisma';
@@ -73,6 +76,12 @@ const StartSweepInput = builder.inputType('StartSweepInput', {
     }),
     policy: t.field({ type: RetryPolicyInput, description: 'default delta-rs' }),
     seed: t.float({ description: "the app loop's jitter and the synthetic rows" }),
+    tableFormat: t.string({
+      description: `the table format: ${SWEEP_TABLE_FORMATS.join(' or ')} (default delta); iceberg takes operation ${ICEBERG_SWEEP_OPERATIONS.join(', ')} only`,
+    }),
+    catalog: t.string({
+      description: `iceberg only: the SQL catalog, ${SWEEP_CATALOGS.join(' or ')} (default sqlite; postgres is refused, not supported yet)`,
+    }),
     tableRoot: t.string({ description: "an s3:// prefix in a configured bucket for the sweep's tables; none: local" }),
   }),
 });
@@ -152,6 +161,9 @@ builder.mutationFields((t) => ({
       } catch (e) {
         if (!(e instanceof InputError)) throw e;
         problems.push(e.message);
+      }
+      if (checked.ok && root !== undefined && checked.value.tableFormat === 'iceberg') {
+        problems.push("tableRoot is for Delta sweeps: an Iceberg sweep's tables are local");
       }
       if (!checked.ok || problems.length > 0) throw new InputError(problems.join('; '), problems);
       await refuseLongSweep(ctx.db, checked.value, root, ctx.maxWorkMinutes);

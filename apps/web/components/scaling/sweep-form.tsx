@@ -1,6 +1,6 @@
 'use client';
 /**
- * Starts a sweep: the N list, K, the operation, and a retry policy (a preset or numbers of one's own). The draft
+ * Starts a sweep: the table format (Delta, or Iceberg with its SQL catalog), the N list, K, the operation, and a retry policy (a preset or numbers of one's own). The draft
  * is checked before it is sent (lib/sweep-draft.ts), so a sweep beyond the bounds is refused with the API's own
  * words; whatever the API refuses besides is shown as it said it. Once started, the sweep's progress streams into
  * a bar until it ends (use-sweep-progress.ts).
@@ -11,7 +11,9 @@ import {
   MAX_SWEEP_COMMITS_PER_WRITER,
   MAX_SWEEP_WRITERS,
   RETRY_POLICIES,
+  SWEEP_CATALOGS,
   SWEEP_OPERATIONS,
+  SWEEP_TABLE_FORMATS,
 } from '@racelab/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -83,6 +85,24 @@ export function SweepForm({ onEnded }: { onEnded: (id: string) => void }) {
   return (
     <form className="stack" onSubmit={submit} data-testid="sweep-form">
       <div className="row">
+        <label>
+          Table format
+          <select name="tableFormat" value={draft.tableFormat} onChange={set('tableFormat')}>
+            {SWEEP_TABLE_FORMATS.map((f) => (
+              <option key={f}>{f}</option>
+            ))}
+          </select>
+        </label>
+        {draft.tableFormat === 'iceberg' && (
+          <label>
+            Catalog
+            <select name="catalog" value={draft.catalog} onChange={set('catalog')}>
+              {SWEEP_CATALOGS.map((c) => (
+                <option key={c}>{c}</option>
+              ))}
+            </select>
+          </label>
+        )}
         <DraftInput label="Writers (N list)" name="writers" field="writers" size={18} draft={draft} set={set} />
         <DraftInput
           label="Commits per writer (K)"

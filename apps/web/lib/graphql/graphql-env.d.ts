@@ -2082,11 +2082,13 @@ export type introspection = {
       isOneOf: false;
       inputFields: [
         { name: 'appendRatePerSec'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null }; defaultValue: null },
+        { name: 'catalog'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
         { name: 'commitsPerWriter'; type: { kind: 'SCALAR'; name: 'Int'; ofType: null }; defaultValue: null },
         { name: 'operation'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
         { name: 'policy'; type: { kind: 'INPUT_OBJECT'; name: 'RetryPolicyInput'; ofType: null }; defaultValue: null },
         { name: 'scenario'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
         { name: 'seed'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null }; defaultValue: null },
+        { name: 'tableFormat'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
         { name: 'tableRoot'; type: { kind: 'SCALAR'; name: 'String'; ofType: null }; defaultValue: null },
         {
           name: 'writers';
@@ -2504,6 +2506,7 @@ export type introspection = {
       name: 'SweepInput';
       fields: {
         appendRatePerSec: { name: 'appendRatePerSec'; type: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        catalog: { name: 'catalog'; type: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         commitsPerWriter: {
           name: 'commitsPerWriter';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Int'; ofType: null } };
@@ -2520,6 +2523,10 @@ export type introspection = {
         seed: {
           name: 'seed';
           type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Float'; ofType: null } };
+        };
+        tableFormat: {
+          name: 'tableFormat';
+          type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null } };
         };
         writers: {
           name: 'writers';

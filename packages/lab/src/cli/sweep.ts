@@ -60,6 +60,8 @@ const SWEEP_COMMAND: CommandSpec = {
     '--jitter full': "the policy's backoff jitter (makes it custom)",
     '--append-rate R': 'with compaction: appends per second beside it',
     '--seed S': 'the schedule seed',
+    '--table-format delta|iceberg': 'the table format (default delta); iceberg takes --op append-row only',
+    '--catalog sqlite|postgres': 'iceberg: the SQL catalog (default sqlite; postgres is refused: not supported yet)',
     '--json FILE|-': 'the results as JSON to FILE, or to standard output with - (the report then goes to stderr)',
     '--work-dir DIR': 'where the sweep tables live (LAB_WORK_DIR, default var/lab)',
     '--table-root s3://…': 'sweep tables on S3 (endpoint and keys from the AWS environment)',
@@ -70,6 +72,7 @@ const SWEEP_COMMAND: CommandSpec = {
     'npm run lab -- sweep --writers 1,2,4,8 --commits 10 --op append-row --policy delta-rs',
     'npm run -s lab -- sweep --writers 2,4 --commits 5 --op update-overlap --json - | jq .points',
     'npm run lab -- sweep --scenario delta-rs-3736 --policies none,delta-rs,delta-rs:50,backoff-jitter',
+    'npm run lab -- sweep --table-format iceberg --writers 2,4,8 --commits 5 --op append-row --policy none',
   ],
 };
 const POLICY_NUMBERS = ['max-commit-retries', 'app-tries', 'backoff-base-ms', 'backoff-cap-ms', 'jitter'];
@@ -113,6 +116,12 @@ function policyOf(options: Record<string, string>): StartSweepInput['policy'] {
   };
 }
 
+/** `--table-format` and `--catalog` as the input's fields (`--format` is a report's output format elsewhere). */
+const tableFormatOf = (options: Record<string, string>) => ({
+  ...(options['table-format'] !== undefined && { tableFormat: options['table-format'] }),
+  ...(options.catalog !== undefined && { catalog: options.catalog }),
+});
+
 /** The sweep input the options give (unchecked: runSweep checks it against the bounds first). */
 export function sweepInputOf(options: Record<string, string>): StartSweepInput {
   const input: Record<string, unknown> = { operation: options.op };
@@ -123,6 +132,7 @@ export function sweepInputOf(options: Record<string, string>): StartSweepInput {
   if (options.seed !== undefined) input.seed = num(options.seed);
   const policy = policyOf(options);
   if (policy !== undefined) input.policy = policy;
+  Object.assign(input, tableFormatOf(options));
   if (options.op === undefined && options.scenario === undefined)
     throw new UsageError(
       `sweep needs --op (append-row, append-day, update-disjoint, update-overlap, compaction) or --scenario (${SWEEP_SCENARIO_NAMES.join(', ')})`,
@@ -221,7 +231,7 @@ async function runOne(
 function report(results: SweepResults, out: CommandOutput) {
   const { policy, scenario } = results.input;
   out.say(
-    `sweep: ${scenario ? `scenario ${scenario}, ` : ''}${results.input.operation}, K=${results.input.commitsPerWriter}, policy ${policySpelling(policy)} (maxCommitRetries ${policy.maxCommitRetries}, appTries ${policy.appTries}, backoff ${policy.backoff ? `${policy.backoff.baseMs}-${policy.backoff.capMs} ms ${policy.backoff.jitter} jitter` : 'none'}), ${results.store} tables, ${results.machine.cores} cores\n`,
+    `sweep: ${scenario ? `scenario ${scenario}, ` : ''}${results.input.tableFormat === 'iceberg' ? `Iceberg (${results.input.catalog} catalog) ` : ''}${results.input.operation}, K=${results.input.commitsPerWriter}, policy ${policySpelling(policy)} (maxCommitRetries ${policy.maxCommitRetries}, appTries ${policy.appTries}, backoff ${policy.backoff ? `${policy.backoff.baseMs}-${policy.backoff.capMs} ms ${policy.backoff.jitter} jitter` : 'none'}), ${results.store} tables, ${results.machine.cores} cores\n`,
   );
   out.say(sweepTable(results));
   if (!results.forecast) out.say('forecast: none (the engine exports no forecastSweep)');

@@ -6,8 +6,8 @@ import { hostname } from 'node:os';
 import { formatById } from '../formats/registry';
 import type { FromWriter, Send, ToWriter, WriterJob } from '../runner/messages';
 import { type BarrierRef, PgBarrier, released } from '../runner/pg-barrier';
+import { runSweepJob } from '../sweep/formats';
 import type { FromSweepWriter, SweepJob } from '../sweep/job';
-import { runSweepJob } from '../sweep/writer';
 
 /** Any job a writer process takes: a race's writer, or one writer (or the compactor) of a sweep's point. */
 type ProcessJob = WriterJob | SweepJob;

@@ -13,10 +13,7 @@ import { appendRow, type SweepRow, seedRows, updates } from './table';
 
 const COMMIT_FILE = /^(\d{20})\.json$/;
 
-interface LoggedCommit {
-  version: number;
-  writer: string | null;
-  seq: number | null;
+interface LoggedCommit extends NamedCommit {
   operation: string | null;
   adds: string[];
 }
@@ -57,10 +54,10 @@ async function orphanFiles(location: string, commits: readonly LoggedCommit[]): 
     .filter((k) => !referenced.has(k)).length;
 }
 
-const rowKey = (r: SweepRow) => `${r.writer}|${r.seq}|${r.part}|${r.value}`;
+export const rowKey = (r: SweepRow) => `${r.writer}|${r.seq}|${r.part}|${r.value}`;
 
 /** The writer index of a `w<i>` name; null for the seed or the compactor. */
-const writerIndex = (name: string | null) => (name && /^w\d+$/.test(name) ? Number(name.slice(1)) : null);
+export const writerIndex = (name: string | null) => (name && /^w\d+$/.test(name) ? Number(name.slice(1)) : null);
 
 /**
  * The rows serial replay gives: the starting rows, then each committed change in version order. An append adds
@@ -138,7 +135,7 @@ async function verdictOf(
 }
 
 /** Entries of `a` (a sorted multiset) not matched in `b`. */
-function countMissing(a: readonly string[], b: readonly string[]): number {
+export function countMissing(a: readonly string[], b: readonly string[]): number {
   const left = new Map<string, number>();
   for (const k of b) left.set(k, (left.get(k) ?? 0) + 1);
   let missing = 0;
@@ -155,14 +152,21 @@ export interface PointChecks {
   orphanFiles: number;
 }
 
-export async function checkPoint(
-  location: string,
-  op: SweepOperation,
-  writers: number,
+/** A commit as the table names it: its version, and the writer and seq its writer put in it. */
+export interface NamedCommit {
+  version: number;
+  writer: string | null;
+  seq: number | null;
+}
+
+/**
+ * The records against the table's commits: every acknowledged commit in exactly one version, the one its writer
+ * was told; no failed commit present.
+ */
+export function recordChecks(
+  commits: readonly NamedCommit[],
   records: readonly SweepCommitRecord[],
-  dayFile?: string,
-): Promise<PointChecks> {
-  const { versions, commits } = await readLog(location);
+): Pick<SweepPoint['checks'], 'exactlyOnce' | 'lost' | 'duplicated' | 'wrongVersion' | 'failedPresent'> {
   const where = new Map<string, number[]>();
   for (const c of commits) {
     if (c.writer === null || c.seq === null) continue;
@@ -182,13 +186,26 @@ export async function checkPoint(
     } else if (found.length > 0) failedPresent++;
   }
   return {
+    exactlyOnce: lost === 0 && duplicated === 0 && wrongVersion === 0 && failedPresent === 0,
+    lost,
+    duplicated,
+    wrongVersion,
+    failedPresent,
+  };
+}
+
+export async function checkPoint(
+  location: string,
+  op: SweepOperation,
+  writers: number,
+  records: readonly SweepCommitRecord[],
+  dayFile?: string,
+): Promise<PointChecks> {
+  const { versions, commits } = await readLog(location);
+  return {
     checks: {
       versionsContiguous: contiguous(versions),
-      exactlyOnce: lost === 0 && duplicated === 0 && wrongVersion === 0 && failedPresent === 0,
-      lost,
-      duplicated,
-      wrongVersion,
-      failedPresent,
+      ...recordChecks(commits, records),
       ...(await verdictOf(location, op, writers, commits, dayFile)),
     },
     orphanFiles: await orphanFiles(location, commits),

@@ -1,11 +1,13 @@
 /** What a sweep's writer process is given, and what it reports for each commit it makes (IPC, see runner/messages.ts). */
-import type { RetryPolicy, SweepOperation } from '@racelab/contracts';
+import type { RetryPolicy, SweepOperation, SweepTableFormat } from '@racelab/contracts';
 import type { FromWriter } from '../runner/messages';
 
 export interface SweepJob {
   kind: 'sweep';
-  /** The point's table: a folder, or s3://bucket/path. */
+  /** The point's table: a folder, or s3://bucket/path (Iceberg: the folder of its catalog and warehouse). */
   table: string;
+  /** Absent: Delta. */
+  tableFormat?: SweepTableFormat;
   /** `w<index>` for a writer, `compactor` for compaction's one compactor; commitInfo carries it. */
   name: string;
   /** The writer's index (its partition for update-disjoint); -1 for the compactor. */

@@ -7,6 +7,12 @@ import {
   sweepTableCells,
 } from '@racelab/contracts';
 
+/**
+ * Failure messages shown per point, the most frequent first; the rest are counted on one line. A message may
+ * carry ids (Iceberg's names the snapshots it expected and found), so a point can have hundreds of them.
+ */
+const FAILURE_LINES = 5;
+
 /** The points as a table a person reads: one line per N, and the forecast's figures beside the measured ones. */
 export function sweepTable(results: SweepResults): string {
   const header = [...SWEEP_TABLE_COLUMNS, ...(results.forecast ? SWEEP_FORECAST_COLUMNS : [])];
@@ -15,7 +21,14 @@ export function sweepTable(results: SweepResults): string {
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i] as number)).join('  ');
   const out = [line(header), ...rows.map(line)];
   for (const p of results.points) {
-    for (const f of p.failures) out.push(`  N=${p.writers} failed ${f.count}x: ${f.message.split('\n')[0]}`);
+    for (const f of p.failures.slice(0, FAILURE_LINES)) {
+      out.push(`  N=${p.writers} failed ${f.count}x: ${f.message.split('\n')[0]}`);
+    }
+    const rest = p.failures.slice(FAILURE_LINES);
+    if (rest.length > 0) {
+      const count = rest.reduce((n, f) => n + f.count, 0);
+      out.push(`  N=${p.writers} failed ${count}x more, with ${rest.length} other messages (all in the results file)`);
+    }
     if (p.compactor) {
       const c = p.compactor;
       out.push(

@@ -18,11 +18,11 @@ import { namedRoots } from '../results/safe-message';
 import { keptMessage, RaceCancelledError } from '../runner/race';
 import type { WriterPool } from '../runner/writer-pool';
 import { removeTable, under } from '../tables/table-store';
-import { checkPoint } from './checks';
 import { compactorFigures, pointFigures } from './figures';
+import { sweepFormatOf } from './formats';
 import type { SweepCommitRecord, SweepJob } from './job';
 import { racePoint } from './point';
-import { createSweepTable, writeDayFile } from './table';
+import { writeDayFile } from './table';
 
 export type SweepProgressKind = 'point-start' | 'commit' | 'point-done';
 
@@ -58,7 +58,16 @@ export class SweepInputError extends Error {
 /** The jobs of one point: N writers, and for compaction one compactor paced like them. */
 export function pointJobs(input: SweepInput, writers: number, table: string, dayFile?: string): SweepJob[] {
   const { operation, commitsPerWriter: commits, policy, seed } = input;
-  const base = { kind: 'sweep' as const, table, writers, operation, commits, policy, seed };
+  const base = {
+    kind: 'sweep' as const,
+    table,
+    ...(input.tableFormat && { tableFormat: input.tableFormat }),
+    writers,
+    operation,
+    commits,
+    policy,
+    seed,
+  };
   const rate = operation === 'compaction' ? input.appendRatePerSec : undefined;
   const jobs: SweepJob[] = Array.from({ length: writers }, (_, index) => ({
     ...base,
@@ -79,6 +88,10 @@ export async function runSweep(given: StartSweepInput, opts: SweepOptions): Prom
   if (opts.tableRoot !== undefined && !isS3Url(opts.tableRoot)) {
     throw new SweepInputError([`tableRoot must be an S3 location such as s3://bucket/lab, got '${opts.tableRoot}'`]);
   }
+  const format = sweepFormatOf(input);
+  if (opts.tableRoot !== undefined && !format.takesTableRoot) {
+    throw new SweepInputError([`a ${input.tableFormat} sweep's tables are local: tableRoot is for Delta sweeps`]);
+  }
   const startedAt = new Date().toISOString();
   const id = `${process.pid}-${Date.now()}`;
   const root = under(opts.tableRoot ?? opts.workDir, 'sweeps', id);
@@ -96,7 +109,7 @@ export async function runSweep(given: StartSweepInput, opts: SweepOptions): Prom
     for (const writers of input.writers) {
       opts.onProgress?.({ kind: 'point-start', writers, done, total });
       const table = under(root, `n${writers}`);
-      await createSweepTable(table, input.operation, writers);
+      await format.createTable(table, input, writers);
       try {
         const race = await racePoint(pointJobs(input, writers, table, dayFile), {
           ...(opts.pool && { pool: opts.pool }),
@@ -130,7 +143,8 @@ export async function runSweep(given: StartSweepInput, opts: SweepOptions): Prom
     store: opts.tableRoot ? 's3' : 'local',
     points,
   };
-  return { ...results, forecast: forecastSweep(results) };
+  const { claimShare } = format;
+  return { ...results, forecast: forecastSweep({ ...results, ...(claimShare !== undefined && { claimShare }) }) };
 }
 
 async function pointOf(
@@ -150,7 +164,7 @@ async function pointOf(
   const compactor = kept.filter((r) => r.writer === 'compactor');
   const figures = pointFigures(writers, appenders, writers * input.commitsPerWriter, durationMs);
   // Every commit is checked, the compactor's too; its waste counts with the rest.
-  const { checks, orphanFiles } = await checkPoint(table, input.operation, writers, kept, dayFile);
+  const { checks, orphanFiles } = await sweepFormatOf(input).checkPoint(table, input.operation, writers, kept, dayFile);
   return {
     ...figures,
     wasted: {

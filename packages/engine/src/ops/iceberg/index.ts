@@ -45,6 +45,7 @@ export {
 } from './commit';
 export { readManifest as readIcebergManifest, readManifestList as readIcebergManifestList } from './manifest';
 export {
+  metadataVersion as icebergMetadataVersion,
   parseTableMetadata as parseIcebergTableMetadata,
   readTableMetadata as readIcebergTableMetadata,
   serializeTableMetadata as serializeIcebergTableMetadata,

@@ -34,6 +34,12 @@ export const LOCAL_CLAIM_SHARE = 0.05;
 export interface SweepForecastInput {
   /** Where the tables lived; 'local' (the default) queues the writers' steps for the machine's cores. */
   store?: 'local' | 's3';
+  /**
+   * Local tables: the share of an attempt between its read of the table's head and its claim, when the table
+   * format's attempt is not Delta's (LOCAL_CLAIM_SHARE). An Iceberg attempt reads the head, stages its manifests
+   * and metadata and then swaps: all of it is the window (1).
+   */
+  claimShare?: number;
   machine?: { cores: number };
   input: {
     writers: number[];
@@ -113,7 +119,7 @@ function machineOf(sweep: SweepForecastInput, n: number): { cpus?: number; claim
   const stretch = Math.max(1, Math.min(n, cpus) / Math.min(share, Math.min(n, cpus)));
   return {
     cpus,
-    claimShare: LOCAL_CLAIM_SHARE,
+    claimShare: sweep.claimShare ?? LOCAL_CLAIM_SHARE,
     latencies: { attemptMs: scaled(own.attemptMs, stretch), prepareMs: scaled(own.prepareMs, stretch) },
   };
 }
