@@ -134,6 +134,10 @@ describe('startRace with command writers (E1 with your own code)', () => {
       { name: 'job1', operation: 'command', committed: true },
       { name: 'job2', operation: 'command', committed: true },
     ]);
+    // The spec shows the checked command by the names the race page says it with: the script in its job root.
+    const [job1] = JSON.parse(race.spec).case.writers;
+    expect(job1.operation.command.slice(1, 3)).toEqual(['…/check_then_append.py', '--day']);
+    expect(job1.operation.command[0]).toMatch(/^…\/python3/);
     // Nothing a client reads names a server folder: not the stack's, the examples', the venv's or the repository's.
     for (const path of [stack.dir, EXAMPLES, labWork, resolve(import.meta.dirname, '../../..')]) {
       expect(text).not.toContain(path);
