@@ -12,7 +12,7 @@ export const RACES = graphql(`query Races($after: String, $caseId: String, $stat
 
 export const RACE = graphql(`query Race($id: ID!) {
   race(id: $id) {
-    id caseId title status createdAt startedAt finishedAt runsRequested scale tableLocation reason worker verdictSummary verdictStatus
+    id caseId title spec status createdAt startedAt finishedAt runsRequested scale tableLocation reason worker verdictSummary verdictStatus
     warnings realLibrary
     startedBy { description } cancelledBy { description }
     tableProperties { key value }

@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { gql, subscribe } from '../../lib/gql';
 import { CANCEL_RACE, isLive, outcomeSummary, PROGRESS, type ProgressEvent, RACE, runsDone } from '../../lib/races';
+import { writerCommands } from '../../lib/writer-commands';
 import { Empty, Failed, Loading, StatusBadge } from '../states';
 import { RunCard } from './run-card';
 import { RunsProgress } from './runs-progress';
@@ -58,6 +59,7 @@ export function RaceDetail({ id }: { id: string }) {
     );
   }
   const done = runsDone(race);
+  const commands = writerCommands(race.spec);
   return (
     <>
       <p>
@@ -128,7 +130,7 @@ export function RaceDetail({ id }: { id: string }) {
       {race.runs.length === 0 ? (
         <Empty>No run has started yet.</Empty>
       ) : (
-        race.runs.map((run) => <RunCard key={run.index} run={run} />)
+        race.runs.map((run) => <RunCard key={run.index} run={run} commands={commands} />)
       )}
     </>
   );

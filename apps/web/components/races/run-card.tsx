@@ -6,7 +6,8 @@ import { Timeline } from './timeline';
 import { Verdict } from './verdict';
 import { WriterOutcomes } from './writer-outcomes';
 
-export function RunCard({ run }: { run: RunRow }) {
+/** `commands`: the race's command writers in words, by name (writerCommands). */
+export function RunCard({ run, commands }: { run: RunRow; commands: ReadonlyMap<string, string> }) {
   return (
     <section className="panel" aria-labelledby={`run-${run.index}`} data-testid="run">
       <div className="row" style={{ justifyContent: 'space-between' }}>
@@ -20,7 +21,7 @@ export function RunCard({ run }: { run: RunRow }) {
       </div>
       {run.verdict && <Verdict verdict={run.verdict} />}
       {run.reason && <p className="error-text">{run.reason}</p>}
-      <WriterOutcomes writers={run.writers} />
+      <WriterOutcomes writers={run.writers} commands={commands} />
       <Timeline writers={run.writers} run={run.index} />
       <div className="legend" aria-hidden="true">
         <span>

@@ -1,12 +1,18 @@
 /**
- * A run's writers in a table: operation, outcome (the error, when one failed; "matched no rows: nothing to commit"
+ * A run's writers in a table: operation (a command writer's command, program and script by name), outcome (the error, when one failed; "matched no rows: nothing to commit"
  * when a delete or update found nothing to change) and who ran it ("real delta-rs 1.6.6", or "emulated delta-rs"),
  * read version, attempts and writes.
  */
 import { nothingToCommitWords } from '@racelab/contracts';
 import { formatBytes, libraryRunLabel, countOrDash as n, type RunRow } from '../../lib/races';
 
-export function WriterOutcomes({ writers }: { writers: RunRow['writers'] }) {
+export function WriterOutcomes({
+  writers,
+  commands,
+}: {
+  writers: RunRow['writers'];
+  commands: ReadonlyMap<string, string>;
+}) {
   return (
     <table className="data">
       <thead>
@@ -28,7 +34,9 @@ export function WriterOutcomes({ writers }: { writers: RunRow['writers'] }) {
               <td>
                 <strong>{w.name}</strong>
               </td>
-              <td>{w.operation}</td>
+              <td>
+                {commands.has(w.name) ? <code data-testid="writer-command">{commands.get(w.name)}</code> : w.operation}
+              </td>
               <td>
                 {w.outcome === 'COMMITTED' ? (
                   <span className="badge ok">committed v{w.version}</span>
