@@ -6,8 +6,13 @@
  * processes' start included (the issue asks that a 64 × 10 local point finish in under 2 minutes).
  *
  *   npm run bench:sweep [-- --writers 1,2,4,8,16,32,64 --commits 10 --op append-row
- *                          --policies none,delta-rs,pyiceberg-like --table-root s3://… --table-format iceberg]
+ *                          --policies none,delta-rs,pyiceberg-like --table-root s3://… --table-format iceberg
+ *                          --load 2]
+ *
+ * `--load L` starts L processes that spin on the cores for each sweep's length (the stated load the forecast's
+ * bounds are checked under: docs/sweeps.md, "Does the forecast hold?"), and stops them when it ends.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +31,7 @@ answerAndExit(process.argv.slice(2), {
     '--policies P,…': 'retry policies (default none,delta-rs,pyiceberg-like)',
     '--table-root s3://…': 'tables on S3',
     '--table-format delta|iceberg': 'the table format (default delta; iceberg: append-row through its SQLite catalog)',
+    '--load L': 'L processes spinning on the cores for each sweep (default 0)',
   },
   examples: ['npm run bench:sweep -- --writers 1,2,4 --commits 5 --policies delta-rs'],
 });
@@ -53,8 +59,14 @@ const { values } = parseArgs({
     policies: { type: 'string', default: 'none,delta-rs,pyiceberg-like' },
     'table-root': { type: 'string' },
     'table-format': { type: 'string', default: 'delta' },
+    load: { type: 'string', default: '0' },
   },
 });
+
+/** `count` processes that spin until stopped: the stated load a sweep runs under. */
+const spinners = (count: number): ChildProcess[] =>
+  Array.from({ length: count }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+const spinning = Number(values.load);
 const format = values['table-format'] as 'delta' | 'iceberg';
 const writers = values.writers.split(',').map(Number);
 const commits = Number(values.commits);
@@ -65,6 +77,7 @@ for (const policy of values.policies.split(',')) {
   const started = new Map<number, number>();
   const walls = new Map<number, number>();
   const before = load();
+  const busy = spinners(spinning);
   const results = await runSweep(
     {
       writers,
@@ -81,10 +94,14 @@ for (const policy of values.policies.split(',')) {
         if (p.kind === 'point-done') walls.set(p.writers, performance.now() - (started.get(p.writers) ?? 0));
       },
     },
-  );
-  const name = `${format === 'delta' ? '' : `${format}-`}${values.op}-${policy}`;
+  ).finally(() => {
+    for (const child of busy) child.kill();
+  });
+  const name = `${format === 'delta' ? '' : `${format}-`}${values.op}-${policy}${spinning > 0 ? `-load${spinning}` : ''}`;
   writeFileSync(join(OUT, `${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`\n## ${format} ${values.op}, policy ${policy}, K=${commits} (load before ${before}, after ${load()})\n`);
+  console.log(
+    `\n## ${format} ${values.op}, policy ${policy}, K=${commits}, ${spinning} spinning processes (load before ${before}, after ${load()})\n`,
+  );
   console.log(sweepTable(results));
   console.log('\nN  wall s (processes started, race, checks)  commits/s ÷ raw claims/s');
   for (const p of results.points) {

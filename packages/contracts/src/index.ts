@@ -108,9 +108,11 @@ export {
 } from './sweep-scenarios';
 export {
   attemptsSpread,
+  forecastHoldCell,
   percent,
   pointSuccess,
   SWEEP_FORECAST_COLUMNS,
+  SWEEP_HOLDS_COLUMN,
   SWEEP_TABLE_COLUMNS,
   sweepTableCells,
 } from './sweep-table';

@@ -80,6 +80,24 @@ const forecastPoint = object({
   commitsPerSec: amount,
 });
 
+const forecastHold = object({
+  writers: count,
+  successPerAttempt: object({
+    forecast: fraction,
+    measured: fraction,
+    low: described(fraction, "the measured proportion's 95 % Wilson interval, less 3 points"),
+    high: described(fraction, "the measured proportion's 95 % Wilson interval, plus 3 points"),
+    inside: flag,
+  }),
+  commitsPerSec: object({
+    forecast: amount,
+    measured: amount,
+    relError: described(number, '(forecast - measured) / measured; negative when the forecast is low'),
+    within: described(flag, 'within 25 % of the measured'),
+  }),
+  holds: described(flag, 'both bounds hold: when not, the point fails its forecast check'),
+});
+
 export const sweepForecastSchema = object({
   model: v.picklist(['commit-loop-simulation'], mustBe('commit-loop-simulation')),
   curve: described(list(forecastPoint), 'N = 1 .. the largest N measured'),
@@ -88,6 +106,13 @@ export const sweepForecastSchema = object({
     object({ successPerAttemptMeanAbs: amount, commitsPerSecMeanRel: amount }),
     'vs the measured points',
   ),
+  loadSource: v.optional(
+    described(
+      v.picklist(['step-times', 'load-average'], mustBe('step-times or load-average')),
+      'where the model took the load it runs under from',
+    ),
+  ),
+  holds: v.optional(described(list(forecastHold), "each measured point against the forecast's bounds")),
 });
 
 const resultsEntries = {

@@ -53,6 +53,30 @@ export const SWEEP_TABLE_COLUMNS = [
 ] as const;
 /** Beside the measured columns when the sweep has a forecast. */
 export const SWEEP_FORECAST_COLUMNS = ['fc succ/att', 'fc exhaust', 'fc commits/s'] as const;
+/** After the forecast's columns when its points were checked against their bounds: a check like contig's. */
+export const SWEEP_HOLDS_COLUMN = 'fc holds';
+
+interface TableForecastHold {
+  writers: number;
+  successPerAttempt: { low: number; high: number; inside: boolean };
+  commitsPerSec: { relError: number; within: boolean };
+  holds: boolean;
+}
+
+const signed = (n: number) => `${n >= 0 ? '+' : ''}${(n * 100).toFixed(0)}%`;
+
+/** The forecast check's cell: 'yes', or FAILED naming each bound the forecast lies outside. */
+export function forecastHoldCell(h: TableForecastHold | undefined): string {
+  if (!h) return '-';
+  if (h.holds) return 'yes';
+  const why = [
+    ...(h.successPerAttempt.inside
+      ? []
+      : [`succ/att outside ${percent(h.successPerAttempt.low)}-${percent(h.successPerAttempt.high)}`]),
+    ...(h.commitsPerSec.within ? [] : [`commits/s ${signed(h.commitsPerSec.relError)}`]),
+  ];
+  return `FAILED (${why.join('; ')})`;
+}
 
 export const percent = (n: number) => `${(n * 100).toFixed(1)}%`;
 
@@ -74,12 +98,16 @@ function onceProblems(c: TablePoint['checks']): string {
   return [`lost ${c.lost}`, `dup ${c.duplicated}`, ...extra].join(', ');
 }
 
-/** Each point's cells, SWEEP_TABLE_COLUMNS then, when there is a forecast, SWEEP_FORECAST_COLUMNS. */
+/**
+ * Each point's cells, SWEEP_TABLE_COLUMNS then, when there is a forecast, SWEEP_FORECAST_COLUMNS, and
+ * SWEEP_HOLDS_COLUMN when the forecast carries its checks.
+ */
 export function sweepTableCells(
   points: readonly TablePoint[],
-  forecast: { atPoints: readonly TableForecastPoint[] } | null,
+  forecast: { atPoints: readonly TableForecastPoint[]; holds?: readonly TableForecastHold[] | null } | null,
 ): string[][] {
   const byN = new Map((forecast?.atPoints ?? []).map((f) => [f.writers, f]));
+  const holds = forecast?.holds ? new Map(forecast.holds.map((h) => [h.writers, h])) : null;
   return points.map((p) => {
     const f = byN.get(p.writers);
     const c = p.checks;
@@ -100,6 +128,7 @@ export function sweepTableCells(
           ? [percent(f.successPerAttempt), percent(f.exhaustion), f.commitsPerSec.toFixed(1)]
           : ['-', '-', '-']
         : []),
+      ...(holds ? [forecastHoldCell(holds.get(p.writers))] : []),
     ];
   });
 }

@@ -2,6 +2,7 @@
 import {
   percent as pct,
   SWEEP_FORECAST_COLUMNS,
+  SWEEP_HOLDS_COLUMN,
   SWEEP_TABLE_COLUMNS,
   type SweepResults,
   sweepTableCells,
@@ -15,7 +16,11 @@ const FAILURE_LINES = 5;
 
 /** The points as a table a person reads: one line per N, and the forecast's figures beside the measured ones. */
 export function sweepTable(results: SweepResults): string {
-  const header = [...SWEEP_TABLE_COLUMNS, ...(results.forecast ? SWEEP_FORECAST_COLUMNS : [])];
+  const header = [
+    ...SWEEP_TABLE_COLUMNS,
+    ...(results.forecast ? SWEEP_FORECAST_COLUMNS : []),
+    ...(results.forecast?.holds ? [SWEEP_HOLDS_COLUMN] : []),
+  ];
   const rows = sweepTableCells(results.points, results.forecast);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i] as number)).join('  ');
@@ -39,8 +44,14 @@ export function sweepTable(results: SweepResults): string {
   if (results.forecast) {
     const e = results.forecast.error;
     out.push(
-      `forecast (${results.forecast.model}): success per attempt off by ${pct(e.successPerAttemptMeanAbs)} on average, commits/s by ${pct(e.commitsPerSecMeanRel)}`,
+      `forecast (${results.forecast.model}, load from ${results.forecast.loadSource ?? 'step-times'}): success per attempt off by ${pct(e.successPerAttemptMeanAbs)} on average, commits/s by ${pct(e.commitsPerSecMeanRel)}`,
     );
+    const failed = (results.forecast.holds ?? []).filter((h) => !h.holds);
+    if (failed.length > 0) {
+      out.push(
+        `forecast check FAILED at N = ${failed.map((h) => h.writers).join(', ')}: success per attempt outside the measured 95 % Wilson interval widened by 3 points, or commits/s more than 25 % off`,
+      );
+    }
   }
   return out.join('\n');
 }

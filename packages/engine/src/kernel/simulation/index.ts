@@ -17,6 +17,13 @@ export {
   forecastCompaction,
   forecastContention,
 } from './contention/contention-forecast';
+export {
+  FORECAST_RATE_TOLERANCE,
+  FORECAST_SUCCESS_SLACK,
+  type ForecastHold,
+  forecastHold,
+  wilsonInterval,
+} from './contention/forecast-bounds';
 export { simulateContention } from './contention/loop';
 export {
   CONFLICT_REFUSAL,

@@ -19,6 +19,7 @@
 import { DEFAULT_MAX_RETRIES } from '../../retry/policy';
 import type { Quantiles } from '../../statistics/quantiles';
 import { type ContentionForecast, forecastCompaction, forecastContention } from './contention-forecast';
+import { type ForecastHold, forecastHold } from './forecast-bounds';
 import type { ContentionPolicy } from './model';
 
 /**
@@ -51,9 +52,10 @@ export interface SweepForecastInput {
   };
   points: {
     writers: number;
-    attempts: { successPerAttempt: number };
+    /** `total`: the attempts made (the Wilson interval's trials); without it any success per attempt holds. */
+    attempts: { successPerAttempt: number; total?: number };
     commitsPerSec: number;
-    compactor?: { successPerAttempt: number };
+    compactor?: { successPerAttempt: number; attempts?: number };
     measured: { attemptMs: Quantiles; prepareMs: Quantiles };
   }[];
 }
@@ -70,6 +72,13 @@ export interface SweepForecast {
   curve: ForecastPoint[];
   atPoints: ForecastPoint[];
   error: { successPerAttemptMeanAbs: number; commitsPerSecMeanRel: number };
+  /**
+   * Where the model took the load it runs under from: 'step-times', the run's own measured step times (how much
+   * processor N writers got, or an object store's latencies at N).
+   */
+  loadSource: 'step-times';
+  /** Each measured point against its bounds (forecast-bounds.ts), in the points' order. */
+  holds: ForecastHold[];
 }
 
 type Measured = SweepForecastInput['points'][number]['measured'];
@@ -199,20 +208,25 @@ export function forecastSweep(sweep: SweepForecastInput): SweepForecast {
   const max = Math.max(0, ...sweep.input.writers, ...sweep.points.map((p) => p.writers));
   const curve = Array.from({ length: max }, (_, i) => forecastPoint(sweep, i + 1));
   const atPoints = sweep.points.map((p) => curve[p.writers - 1] ?? forecastPoint(sweep, p.writers));
-  const abs: number[] = [];
-  const rel: number[] = [];
-  sweep.points.forEach((p, i) => {
+  const holds = sweep.points.map((p, i) => {
     const f = atPoints[i] as ForecastPoint;
-    const measured =
-      sweep.input.operation === 'compaction' ? p.compactor?.successPerAttempt : p.attempts.successPerAttempt;
-    if (measured !== undefined) abs.push(Math.abs(f.successPerAttempt - measured));
-    if (p.commitsPerSec > 0) rel.push(Math.abs(f.commitsPerSec - p.commitsPerSec) / p.commitsPerSec);
+    const compaction = sweep.input.operation === 'compaction';
+    const tried = compaction
+      ? { successPerAttempt: p.compactor?.successPerAttempt ?? 0, attempts: p.compactor?.attempts ?? 0 }
+      : { successPerAttempt: p.attempts.successPerAttempt, attempts: p.attempts.total ?? 0 };
+    return forecastHold(p.writers, f, { ...tried, commitsPerSec: p.commitsPerSec });
   });
+  const abs = holds
+    .filter((_h, i) => sweep.input.operation !== 'compaction' || sweep.points[i]?.compactor !== undefined)
+    .map((h) => Math.abs(h.successPerAttempt.forecast - h.successPerAttempt.measured));
+  const rel = holds.filter((h) => h.commitsPerSec.measured > 0).map((h) => Math.abs(h.commitsPerSec.relError));
   const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length);
   return {
     model: 'commit-loop-simulation',
     curve,
     atPoints,
     error: { successPerAttemptMeanAbs: mean(abs), commitsPerSecMeanRel: mean(rel) },
+    loadSource: 'step-times',
+    holds,
   };
 }
