@@ -33,7 +33,6 @@ from racelab_writer.jobs import Txn, WriterJob
 
 DELTA_SPARK_VERSION = version("delta-spark")
 
-# The session settings a writer's own session carries (Delta's SQL configuration keys).
 # Delta's commit conflicts, as delta-spark raises them: Python classes with no common parent.
 CONFLICTS = (
     ConcurrentAppendException,
@@ -46,6 +45,7 @@ CONFLICTS = (
     ProtocolChangedException,
 )
 
+# The session settings a writer's own session carries (Delta's SQL configuration keys).
 USER_METADATA = "spark.databricks.delta.commitInfo.userMetadata"
 TXN_APP_ID = "spark.databricks.delta.write.txnAppId"
 TXN_VERSION = "spark.databricks.delta.write.txnVersion"

@@ -31,12 +31,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../../../fixtures';
 import { pythonEnv } from '../src/real/python-env';
-
-type Row = Record<string, unknown>;
-interface Read {
-  version: number;
-  rows: Row[];
-}
+import { type Read, type Row, readByEngine, rowsOf, SCHEMA, sorted } from './helpers/cross-read';
 
 const work = mkdtempSync(join(tmpdir(), 'racelab-cross-read-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -45,14 +40,6 @@ beforeAll(async () => {
   python = (await pythonEnv('delta-rs')).python;
   await pythonEnv('pyiceberg');
 });
-
-/** Rows in one order, numbers as numbers, so two readers' answers compare as values. */
-function sorted(rows: Row[]): Row[] {
-  const plain = rows.map((r) =>
-    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])),
-  );
-  return plain.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-}
 
 /** Runs a Python script in the venv (args are its argv[1:]) and parses the JSON it prints. */
 function runPython<T>(script: string, ...args: string[]): T {
@@ -92,22 +79,6 @@ const readByDeltalake = (dir: string, columns: string[] = []): Read => {
   if (r.arrow !== null) expect(sorted(r.arrow), 'to_pyarrow_table agrees with the query path').toEqual(rows);
   return { version: r.version, rows };
 };
-const readByEngine = async (dir: string, columns: string[] = []): Promise<Read> => {
-  const t = await DeltaTable.open(dir);
-  const listed = columns.length ? columns.map((c) => `"${c}"`).join(', ') : '*';
-  return { version: t.version, rows: sorted(await t.query((rel) => `SELECT ${listed} FROM (${rel})`)) };
-};
-
-const SCHEMA: StructType = {
-  type: 'struct',
-  fields: [
-    { name: 'id', type: 'long', nullable: true, metadata: {} },
-    { name: 'name', type: 'string', nullable: true, metadata: {} },
-    { name: 'part', type: 'string', nullable: true, metadata: {} },
-  ],
-};
-const rowsOf = (from: number, n: number): Row[] =>
-  Array.from({ length: n }, (_, i) => ({ id: from + i, name: `n${from + i}`, part: (from + i) % 2 ? 'odd' : 'even' }));
 
 let tables = 0;
 const fresh = (): string => join(work, `t${tables++}`);

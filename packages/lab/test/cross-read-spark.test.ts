@@ -14,38 +14,15 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import {
-  type Add,
-  DeltaTable,
-  deleteRows,
-  type StructType,
-  update,
-  writeCheckpoint,
-  writeDeltaTable,
-} from '@racelab/engine';
+import { type Add, DeltaTable, deleteRows, update, writeCheckpoint, writeDeltaTable } from '@racelab/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../../../fixtures';
 import { REPO_ROOT } from '../src/build/repo-root';
-import { PythonSideMissingError, pythonEnv } from '../src/real/python-env';
+import { pythonEnv } from '../src/real/python-env';
 import { sparkHostCommand } from '../src/real/spark-host';
+import { libraryMissing, type Read, readByEngine, rowsOf, SCHEMA, sorted } from './helpers/cross-read';
 
-type Row = Record<string, unknown>;
-interface Read {
-  version: number;
-  rows: Row[];
-}
-
-/** Why the suite cannot run here, or null when it can. */
-async function sparkMissing(): Promise<string | null> {
-  try {
-    await pythonEnv('delta-spark');
-    return null;
-  } catch (e) {
-    if (e instanceof PythonSideMissingError && !process.env.CI) return e.message;
-    throw e;
-  }
-}
-const missing = await sparkMissing();
+const missing = await libraryMissing('delta-spark');
 
 /** How long the session may take to start, and one task to run (2 shared cores: a JVM starts in ~10-30 s). */
 const START_MS = 180_000;
@@ -110,30 +87,6 @@ class SparkTables {
     clearTimeout(bound);
   }
 }
-
-/** Rows in one order, numbers as numbers, instants as ISO strings, so two readers' answers compare as values. */
-function sorted(rows: Row[]): Row[] {
-  const value = (v: unknown) => (typeof v === 'bigint' ? Number(v) : v instanceof Date ? v.toISOString() : v);
-  const plain = rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, value(v)])));
-  return plain.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-}
-
-const readByEngine = async (dir: string, columns: string[] = []): Promise<Read> => {
-  const t = await DeltaTable.open(dir);
-  const listed = columns.length ? columns.map((c) => `"${c}"`).join(', ') : '*';
-  return { version: t.version, rows: sorted(await t.query((rel) => `SELECT ${listed} FROM (${rel})`)) };
-};
-
-const SCHEMA: StructType = {
-  type: 'struct',
-  fields: [
-    { name: 'id', type: 'long', nullable: true, metadata: {} },
-    { name: 'name', type: 'string', nullable: true, metadata: {} },
-    { name: 'part', type: 'string', nullable: true, metadata: {} },
-  ],
-};
-const rowsOf = (from: number, n: number): Row[] =>
-  Array.from({ length: n }, (_, i) => ({ id: from + i, name: `n${from + i}`, part: (from + i) % 2 ? 'odd' : 'even' }));
 
 /** Removes commits `from` to `to` (excluded), as a log cleanup before a checkpoint does. */
 const dropCommits = (dir: string, from: number, to: number): void => {

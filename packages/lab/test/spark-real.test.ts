@@ -13,22 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareWithSpark } from '../src/cli/compare-spark';
-import { PythonSideMissingError, pythonEnv } from '../src/real/python-env';
+import { libraryMissing } from './helpers/cross-read';
+
+const missing = await libraryMissing('delta-spark');
 
 const SCALE = 0.05;
 const CASES = ['B1', 'B2', 'B3', 'C1', 'C2', 'C3', 'I3', 'I4', 'I5'];
-
-/** Why the suite cannot run here, or null when it can. */
-async function sparkMissing(): Promise<string | null> {
-  try {
-    await pythonEnv('delta-spark');
-    return null;
-  } catch (e) {
-    if (e instanceof PythonSideMissingError && !process.env.CI) return e.message;
-    throw e;
-  }
-}
-const missing = await sparkMissing();
 
 const work = join(tmpdir(), `racelab-spark-test-${process.pid}`);
 mkdirSync(work, { recursive: true, mode: 0o755 });

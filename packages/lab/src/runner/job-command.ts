@@ -9,6 +9,7 @@
 import { delimiter, join } from 'node:path';
 import type { WriterOperation } from '../cases/catalog';
 import type { FromWriter, WriterJob, WriterOutcome } from './messages';
+import { emptyOutcome } from './outcome';
 import { fd3Transport, type WriterCommand, type WriterTransport } from './transport';
 
 /** How long a job may run from its start to its end (the lab's default; LabOptions.jobTimeoutMs sets another). */
@@ -62,21 +63,7 @@ const SAID = [
  */
 export function jobOutcome(said: Partial<WriterOutcome> = {}): WriterOutcome {
   const own = Object.fromEntries(SAID.filter((k) => said[k] !== undefined).map((k) => [k, said[k]]));
-  return {
-    committed: false,
-    version: null,
-    readVersion: null,
-    attempts: 1,
-    commitRetries: null,
-    attemptErrors: [],
-    errorClass: null,
-    errorMessage: null,
-    warnings: [],
-    filesWritten: 0,
-    bytesWritten: 0,
-    ...own,
-    run: 'real',
-  };
+  return { ...emptyOutcome(), attempts: 1, ...own, run: 'real' };
 }
 
 /** The last lines of what a failed job printed, for its error message. */
