@@ -16,25 +16,12 @@ import {
 } from '../src/compare/spark-model';
 import { type DeltaCase, selectCases } from '../src/index';
 import type { RunResult, WriterResult } from '../src/results/types';
+import { writerResult } from './helpers/writer-result';
 
 const deltaCase = (id: string) => selectCases([id])[0] as DeltaCase;
 
 const writer = (name: string, extra: Partial<WriterResult>): WriterResult =>
-  ({
-    name,
-    operation: 'update',
-    committed: true,
-    version: 1,
-    readVersion: 0,
-    attempts: 1,
-    commitRetries: 0,
-    attemptErrors: [],
-    waitedOnLock: null,
-    warnings: [],
-    errorClass: null,
-    errorMessage: null,
-    ...extra,
-  }) as WriterResult;
+  writerResult(name, { version: 1, readVersion: 0, ...extra });
 
 const run = (writers: WriterResult[], status = 'serializable'): RunResult =>
   ({ index: 1, writers, verdict: { status, summary: 'data OK' } }) as unknown as RunResult;
